@@ -1,0 +1,88 @@
+package dev.fencing;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A job queue whose every claim takes a new, larger epoch and whose every commit is a compare-and-set
+ * on owner and epoch. Leases are judged on the backend's clock, never the worker's.
+ *
+ * <p>Parameters are checked before anything is written; a bad one raises {@link
+ * IllegalArgumentException} naming the parameter and the value, and changes nothing.
+ */
+public interface FencedQueue {
+
+  /**
+   * Adds a job, claimable at once.
+   *
+   * @param queue a plain identifier ({@code [a-z_][a-z0-9_]{0,62}})
+   * @param payload the job's input, JSON
+   * @return the new job's id
+   */
+  long enqueue(String queue, String payload);
+
+  /**
+   * Adds jobs in one round trip, all or none.
+   *
+   * @return the new jobs' ids, in the order of {@code payloads}
+   */
+  List<Long> enqueueAll(String queue, List<String> payloads);
+
+  /**
+   * Claims one job: the oldest due pending job, or a running one whose lease has expired. The claim
+   * bumps the job's epoch and sets a lease of {@code leaseLength} from the backend's clock.
+   *
+   * @param owner who claims, not blank, at most 200 characters
+   * @param leaseLength between 1 ms and 24 h
+   * @return the job, or empty when no job is claimable
+   */
+  Optional<Job> claim(String queue, String owner, Duration leaseLength);
+
+  /**
+   * Claims up to {@code batchSize} jobs in one statement, each as {@link #claim} would.
+   *
+   * @param batchSize between 1 and 10,000
+   * @return the jobs claimed, possibly none
+   */
+  List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize);
+
+  /**
+   * Extends a lease (a heartbeat) to {@code leaseLength} from now on the backend's clock.
+   *
+   * @return the lease with its new expiry
+   * @throws FencedOffException if the lease expired or a newer claim owns the job; nothing changed
+   */
+  Lease renew(Lease lease, Duration leaseLength);
+
+  /**
+   * Commits the job's result, if {@code lease} still owns it. Retrying the same commit with the same
+   * lease (for example after the connection dropped and the acknowledgement was lost) is accepted as
+   * a repeat.
+   *
+   * @param result the job's result, JSON
+   * @throws FencedOffException if the lease expired or a newer claim owns the job; the result has
+   *     been dropped
+   */
+  FencedOutcome.Accepted complete(Lease lease, String result);
+
+  /**
+   * Records a failure. The job goes back to pending, claimable after {@code retryDelay}, until its
+   * attempts run out; then it ends failed. Nothing is deleted.
+   *
+   * @param error what went wrong, kept as the job's last error (cut to 4,000 characters)
+   * @param retryDelay between zero and 24 h
+   * @throws FencedOffException if the lease expired or a newer claim owns the job; nothing changed
+   */
+  FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay);
+
+  /**
+   * Gives the job back, claimable at once, without counting a failure against it.
+   *
+   * @throws FencedOffException if the lease expired or a newer claim owns the job; nothing changed
+   */
+  FencedOutcome.Accepted release(Lease lease);
+
+  /** Returns the job's row as it is now, or empty if there is no such job. */
+  Optional<JobSnapshot> find(long jobId);
+}

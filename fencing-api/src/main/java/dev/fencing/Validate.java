@@ -1,0 +1,135 @@
+package dev.fencing;
+
+import java.time.Duration;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The checks the API applies to its parameters, public so that every backend refuses the same inputs
+ * with the same messages. Each method throws {@link IllegalArgumentException} naming the parameter and
+ * the value, or returns the value unchanged.
+ */
+public final class Validate {
+
+  /** The longest lease any backend grants: 24 hours. */
+  public static final Duration MAX_LEASE = Duration.ofHours(24);
+
+  /** The largest batch a single claim takes. */
+  public static final int MAX_BATCH = 10_000;
+
+  /** The longest owner name, in characters. */
+  public static final int MAX_OWNER_LENGTH = 200;
+
+  /** The longest receiver key, in characters. */
+  public static final int MAX_KEY_LENGTH = 500;
+
+  private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+  private Validate() {}
+
+  /**
+   * Returns {@code name} if it is a plain lower-case SQL identifier: a letter or underscore, then up
+   * to 62 letters, digits or underscores.
+   *
+   * @param parameter the parameter's name, for the message
+   */
+  public static String identifier(String parameter, @Nullable String name) {
+    if (name == null || !IDENTIFIER.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          parameter
+              + " must be a plain identifier ([a-z_][a-z0-9_]{0,62}), but was "
+              + quote(name));
+    }
+    return name;
+  }
+
+  /** Returns {@code owner} if it is neither null nor blank and at most 200 characters long. */
+  public static String owner(@Nullable String owner) {
+    if (owner == null || owner.isBlank() || owner.length() > MAX_OWNER_LENGTH) {
+      throw new IllegalArgumentException(
+          "owner must be non-blank and at most "
+              + MAX_OWNER_LENGTH
+              + " characters, but was "
+              + quote(owner));
+    }
+    return owner;
+  }
+
+  /** Returns {@code key} if it is neither null nor blank and at most 500 characters long. */
+  public static String key(@Nullable String key) {
+    if (key == null || key.isBlank() || key.length() > MAX_KEY_LENGTH) {
+      throw new IllegalArgumentException(
+          "key must be non-blank and at most "
+              + MAX_KEY_LENGTH
+              + " characters, but was "
+              + quote(key));
+    }
+    return key;
+  }
+
+  /** Returns {@code jobId} if it is at least 1. */
+  public static long jobId(long jobId) {
+    if (jobId < 1) {
+      throw new IllegalArgumentException("jobId must be at least 1, but was " + jobId);
+    }
+    return jobId;
+  }
+
+  /** Returns {@code leaseLength} if it is between 1 ms and 24 h. */
+  public static Duration leaseLength(@Nullable Duration leaseLength) {
+    return between("leaseLength", leaseLength, Duration.ofMillis(1), MAX_LEASE);
+  }
+
+  /** Returns {@code delay} if it is between zero and 24 h. */
+  public static Duration delay(String parameter, @Nullable Duration delay) {
+    return between(parameter, delay, Duration.ZERO, MAX_LEASE);
+  }
+
+  /** Returns {@code batchSize} if it is between 1 and 10,000. */
+  public static int batchSize(int batchSize) {
+    if (batchSize < 1 || batchSize > MAX_BATCH) {
+      throw new IllegalArgumentException(
+          "batchSize must be between 1 and " + MAX_BATCH + ", but was " + batchSize);
+    }
+    return batchSize;
+  }
+
+  /** Returns {@code attempts} if it is between 1 and 1,000. */
+  public static int maxAttempts(int attempts) {
+    if (attempts < 1 || attempts > 1_000) {
+      throw new IllegalArgumentException(
+          "maxAttempts must be between 1 and 1000, but was " + attempts);
+    }
+    return attempts;
+  }
+
+  /** Returns {@code json} if it is one well-formed JSON value (RFC 8259). */
+  public static String json(String parameter, @Nullable String json) {
+    if (json == null) {
+      throw new IllegalArgumentException(parameter + " must be JSON, but was null");
+    }
+    int error = JsonSyntax.firstError(json);
+    if (error >= 0) {
+      throw new IllegalArgumentException(
+          parameter + " must be valid JSON (error at offset " + error + "), but was " + quote(json));
+    }
+    return json;
+  }
+
+  private static Duration between(
+      String parameter, @Nullable Duration value, Duration min, Duration max) {
+    if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      throw new IllegalArgumentException(
+          parameter + " must be between " + min + " and " + max + ", but was " + value);
+    }
+    return value;
+  }
+
+  static String quote(@Nullable String value) {
+    if (value == null) {
+      return "null";
+    }
+    String shown = value.length() > 120 ? value.substring(0, 120) + "..." : value;
+    return "'" + shown + "'";
+  }
+}

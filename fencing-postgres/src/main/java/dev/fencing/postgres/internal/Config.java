@@ -1,0 +1,28 @@
+package dev.fencing.postgres.internal;
+
+import dev.fencing.Validate;
+import java.time.Duration;
+
+/**
+ * The settings of one PostgreSQL backend, checked once when built.
+ *
+ * @param schema where the tables live, a plain identifier
+ * @param maxAttempts how many claims a job gets before a failure is terminal
+ * @param transientRetries how many times a statement is retried after a transient failure
+ * @param retryWait the pause between those retries
+ */
+public record Config(String schema, int maxAttempts, int transientRetries, Duration retryWait) {
+
+  /**
+   * @throws IllegalArgumentException naming the first setting out of range
+   */
+  public Config {
+    Validate.identifier("schema", schema);
+    Validate.maxAttempts(maxAttempts);
+    if (transientRetries < 0 || transientRetries > 100) {
+      throw new IllegalArgumentException(
+          "transientRetries must be between 0 and 100, but was " + transientRetries);
+    }
+    Validate.delay("retryWait", retryWait);
+  }
+}

@@ -1,0 +1,330 @@
+package dev.fencing.postgres.internal;
+
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.val;
+import static org.jooq.impl.DSL.when;
+
+import dev.fencing.Epoch;
+import dev.fencing.FencedOffException;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
+import dev.fencing.JobSnapshot;
+import dev.fencing.JobState;
+import dev.fencing.Lease;
+import dev.fencing.Validate;
+import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
+import io.github.resilience4j.retry.Retry;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.JSONB;
+import org.jooq.Record;
+import org.jooq.Result;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * The PostgreSQL queue: one statement per claim (a batch included), one compare-and-set per commit.
+ * Leases are set and judged with {@code now()} of the database.
+ */
+public final class JooqQueue implements FencedQueue {
+
+  private static final int MAX_ERROR_LENGTH = 4000;
+
+  private final DSLContext dsl;
+  private final Retry retry;
+  private final Config config;
+
+  @Inject
+  JooqQueue(DSLContext dsl, Retry retry, Config config) {
+    this.dsl = dsl;
+    this.retry = retry;
+    this.config = config;
+  }
+
+  @Override
+  public long enqueue(String queue, String payload) {
+    return enqueueAll(queue, List.of(payload)).getFirst();
+  }
+
+  @Override
+  public List<Long> enqueueAll(String queue, List<String> payloads) {
+    Validate.identifier("queue", queue);
+    Objects.requireNonNull(payloads, "payloads");
+    if (payloads.isEmpty()) {
+      return List.of();
+    }
+    for (int i = 0; i < payloads.size(); i++) {
+      Validate.json("payloads[" + i + "]", payloads.get(i));
+    }
+    // Not retried: after a lost acknowledgement a retry could enqueue the jobs twice.
+    var insert =
+        dsl.insertInto(
+            FENCING_JOB, FENCING_JOB.QUEUE, FENCING_JOB.PAYLOAD, FENCING_JOB.MAX_ATTEMPTS);
+    for (String payload : payloads) {
+      insert = insert.values(queue, JSONB.valueOf(payload), config.maxAttempts());
+    }
+    return insert.returning(FENCING_JOB.ID).fetch(FENCING_JOB.ID);
+  }
+
+  @Override
+  public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
+    List<Job> jobs = claimBatch(queue, owner, leaseLength, 1);
+    return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.getFirst());
+  }
+
+  @Override
+  public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
+    Validate.identifier("queue", queue);
+    Validate.owner(owner);
+    Validate.leaseLength(leaseLength);
+    Validate.batchSize(batchSize);
+    FencingJob j = FENCING_JOB;
+    FencingJob c = FENCING_JOB.as("candidate");
+    var candidates =
+        select(c.ID)
+            .from(c)
+            .where(c.QUEUE.eq(queue))
+            .and(
+                c.STATUS
+                    .eq(inline(JobState.PENDING.dbName()))
+                    .and(c.RUN_AT.le(currentOffsetDateTime()))
+                    .or(
+                        c.STATUS
+                            .eq(inline(JobState.RUNNING.dbName()))
+                            .and(c.LEASE_EXPIRES_AT.le(currentOffsetDateTime()))))
+            .orderBy(c.RUN_AT, c.ID)
+            .limit(batchSize)
+            .forUpdate()
+            .skipLocked();
+    Condition chosen = batchSize == 1 ? j.ID.eq(candidates) : j.ID.in(candidates);
+    Result<FencingJobRecord> claimed =
+        guarded(
+            () ->
+                dsl.update(j)
+                    .set(j.STATUS, inline(JobState.RUNNING.dbName()))
+                    .set(j.OWNER, owner)
+                    .set(j.EPOCH, j.EPOCH.plus(inline(1L)))
+                    .set(j.ATTEMPTS, j.ATTEMPTS.plus(inline(1)))
+                    .set(j.LEASE_EXPIRES_AT, leaseEnd(leaseLength))
+                    .set(j.LAST_EVENT, inline("claimed"))
+                    .set(j.UPDATED_AT, currentOffsetDateTime())
+                    .where(chosen)
+                    .returning()
+                    .fetch());
+    List<Job> jobs = new ArrayList<>(claimed.size());
+    for (FencingJobRecord r : claimed) {
+      Lease lease =
+          new Lease(r.getId(), owner, Epoch.of(r.getEpoch()), r.getLeaseExpiresAt().toInstant());
+      jobs.add(new Job(lease, r.getQueue(), r.getPayload().data(), r.getAttempts()));
+    }
+    jobs.sort(Comparator.comparingLong(Job::id));
+    return jobs;
+  }
+
+  @Override
+  public Lease renew(Lease lease, Duration leaseLength) {
+    Objects.requireNonNull(lease, "lease");
+    Validate.leaseLength(leaseLength);
+    FencingJob j = FENCING_JOB;
+    Optional<OffsetDateTime> expiry =
+        guarded(
+            () ->
+                dsl.update(j)
+                    .set(j.LEASE_EXPIRES_AT, leaseEnd(leaseLength))
+                    .set(j.LAST_EVENT, inline("renewed"))
+                    .set(j.UPDATED_AT, currentOffsetDateTime())
+                    .where(owns(lease))
+                    .returning(j.LEASE_EXPIRES_AT)
+                    .fetchOptional(j.LEASE_EXPIRES_AT));
+    if (expiry.isPresent()) {
+      return new Lease(lease.jobId(), lease.owner(), lease.epoch(), expiry.get().toInstant());
+    }
+    throw new FencedOffException(refusal(lease));
+  }
+
+  @Override
+  public FencedOutcome.Accepted complete(Lease lease, String result) {
+    Objects.requireNonNull(lease, "lease");
+    Validate.json("result", result);
+    FencingJob j = FENCING_JOB;
+    JSONB json = JSONB.valueOf(result);
+    return commit(
+        lease,
+        () ->
+            dsl.update(j)
+                .set(j.STATUS, inline(JobState.COMPLETED.dbName()))
+                .set(j.RESULT, json)
+                .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
+                .set(j.FINISHED_AT, currentOffsetDateTime())
+                .set(j.LAST_EVENT, inline("completed"))
+                .set(j.UPDATED_AT, currentOffsetDateTime())
+                .where(owns(lease))
+                .execute(),
+        j.LAST_EVENT.eq(inline("completed")).and(j.RESULT.eq(json)));
+  }
+
+  @Override
+  public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
+    Objects.requireNonNull(lease, "lease");
+    Objects.requireNonNull(error, "error");
+    Validate.delay("retryDelay", retryDelay);
+    String kept = error.length() > MAX_ERROR_LENGTH ? error.substring(0, MAX_ERROR_LENGTH) : error;
+    FencingJob j = FENCING_JOB;
+    Condition exhausted = j.ATTEMPTS.ge(j.MAX_ATTEMPTS);
+    return commit(
+        lease,
+        () ->
+            dsl.update(j)
+                .set(
+                    j.STATUS,
+                    when(exhausted, inline(JobState.FAILED.dbName()))
+                        .otherwise(inline(JobState.PENDING.dbName())))
+                .set(j.RUN_AT, plusMillis(retryDelay))
+                .set(j.LAST_ERROR, kept)
+                .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
+                .set(
+                    j.FINISHED_AT,
+                    when(exhausted, currentOffsetDateTime()).otherwise((OffsetDateTime) null))
+                .set(j.LAST_EVENT, when(exhausted, inline("failed")).otherwise(inline("retry")))
+                .set(j.UPDATED_AT, currentOffsetDateTime())
+                .where(owns(lease))
+                .execute(),
+        j.LAST_EVENT.in(inline("failed"), inline("retry")).and(j.LAST_ERROR.eq(val(kept))));
+  }
+
+  @Override
+  public FencedOutcome.Accepted release(Lease lease) {
+    Objects.requireNonNull(lease, "lease");
+    FencingJob j = FENCING_JOB;
+    return commit(
+        lease,
+        () ->
+            dsl.update(j)
+                .set(j.STATUS, inline(JobState.PENDING.dbName()))
+                .set(j.RUN_AT, currentOffsetDateTime())
+                .set(j.ATTEMPTS, j.ATTEMPTS.minus(inline(1)))
+                .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
+                .set(j.LAST_EVENT, inline("released"))
+                .set(j.UPDATED_AT, currentOffsetDateTime())
+                .where(owns(lease))
+                .execute(),
+        j.LAST_EVENT.eq(inline("released")));
+  }
+
+  @Override
+  public Optional<JobSnapshot> find(long jobId) {
+    Validate.jobId(jobId);
+    return guarded(() -> dsl.selectFrom(FENCING_JOB).where(FENCING_JOB.ID.eq(jobId)).fetchOptional())
+        .map(JooqQueue::snapshot);
+  }
+
+  /** The compare-and-set: the lease's owner and epoch, on a running job whose lease has not expired. */
+  private static Condition owns(Lease lease) {
+    FencingJob j = FENCING_JOB;
+    return j.ID.eq(lease.jobId())
+        .and(j.OWNER.eq(lease.owner()))
+        .and(j.EPOCH.eq(lease.epoch().value()))
+        .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
+        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
+  }
+
+  private FencedOutcome.Accepted commit(
+      Lease lease, Supplier<Integer> compareAndSet, Condition sameWriteAgain) {
+    int updated = guarded(compareAndSet);
+    if (updated == 1) {
+      return new FencedOutcome.Accepted(lease.key(), lease.epoch(), false);
+    }
+    FencedOutcome.Refused refused = refusal(lease);
+    if (refused instanceof FencedOutcome.AlreadyFinished && isRepeat(lease, sameWriteAgain)) {
+      return new FencedOutcome.Accepted(lease.key(), lease.epoch(), true);
+    }
+    throw new FencedOffException(refused);
+  }
+
+  private boolean isRepeat(Lease lease, Condition sameWriteAgain) {
+    return guarded(
+        () ->
+            dsl.fetchExists(
+                FENCING_JOB,
+                FENCING_JOB
+                    .ID
+                    .eq(lease.jobId())
+                    .and(FENCING_JOB.EPOCH.eq(lease.epoch().value()))
+                    .and(FENCING_JOB.OWNER.eq(lease.owner()))
+                    .and(sameWriteAgain)));
+  }
+
+  /**
+   * Explains why a compare-and-set matched no row, from a fresh read. Epochs only go up, so a read
+   * later than the write still tells the truth about who won.
+   */
+  private FencedOutcome.Refused refusal(Lease lease) {
+    Record row =
+        guarded(
+            () ->
+                dsl.select(
+                        FENCING_JOB.STATUS,
+                        FENCING_JOB.OWNER,
+                        FENCING_JOB.EPOCH,
+                        FENCING_JOB.LEASE_EXPIRES_AT)
+                    .from(FENCING_JOB)
+                    .where(FENCING_JOB.ID.eq(lease.jobId()))
+                    .fetchOne());
+    if (row == null) {
+      throw new IllegalArgumentException(
+          "jobId must name an existing job, but was " + lease.jobId() + " (unknown)");
+    }
+    return Refusals.classify(
+        lease,
+        JobState.fromDbName(row.get(FENCING_JOB.STATUS)),
+        row.get(FENCING_JOB.OWNER),
+        row.get(FENCING_JOB.EPOCH),
+        row.get(FENCING_JOB.LEASE_EXPIRES_AT));
+  }
+
+  private static Field<OffsetDateTime> leaseEnd(Duration leaseLength) {
+    return plusMillis(leaseLength);
+  }
+
+  private static Field<OffsetDateTime> plusMillis(Duration duration) {
+    return field(
+        "now() + ({0} * interval '1 microsecond')",
+        SQLDataType.TIMESTAMPWITHTIMEZONE(6),
+        val(duration.toNanos() / 1_000));
+  }
+
+  private <T> T guarded(Supplier<T> statement) {
+    return Retry.decorateSupplier(retry, statement).get();
+  }
+
+  private static JobSnapshot snapshot(FencingJobRecord r) {
+    return new JobSnapshot(
+        r.getId(),
+        r.getQueue(),
+        JobState.fromDbName(r.getStatus()),
+        r.getOwner(),
+        r.getEpoch(),
+        r.getAttempts(),
+        r.getMaxAttempts(),
+        r.getPayload().data(),
+        r.getResult() == null ? null : r.getResult().data(),
+        r.getLastError(),
+        r.getRunAt().toInstant(),
+        r.getLeaseExpiresAt() == null ? null : r.getLeaseExpiresAt().toInstant());
+  }
+}

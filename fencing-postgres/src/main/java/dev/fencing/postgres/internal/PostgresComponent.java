@@ -1,0 +1,30 @@
+package dev.fencing.postgres.internal;
+
+import dagger.BindsInstance;
+import dagger.Component;
+import dev.fencing.FencedQueue;
+import jakarta.inject.Singleton;
+import javax.sql.DataSource;
+
+/** The PostgreSQL backend's object graph, wired at compile time. */
+@Singleton
+@Component(modules = PostgresModule.class)
+public interface PostgresComponent {
+
+  /** The queue. */
+  FencedQueue queue();
+
+  /** Installs the schema. */
+  SchemaSetup schemaSetup();
+
+  /** Creates the graph. */
+  @Component.Factory
+  interface Factory {
+    PostgresComponent create(@BindsInstance DataSource dataSource, @BindsInstance Config config);
+  }
+
+  /** Returns a new graph for {@code dataSource} and {@code config}. */
+  static PostgresComponent create(DataSource dataSource, Config config) {
+    return DaggerPostgresComponent.factory().create(dataSource, config);
+  }
+}

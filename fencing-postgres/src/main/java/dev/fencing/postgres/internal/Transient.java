@@ -1,0 +1,40 @@
+package dev.fencing.postgres.internal;
+
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import java.sql.SQLException;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/** Which database failures are worth retrying, and the retry that does it. */
+final class Transient {
+
+  private static final Set<String> STATES =
+      Set.of("40001", "40P01", "57P01", "57P02", "57P03", "53300");
+
+  private Transient() {}
+
+  static Retry retry(Config config) {
+    return Retry.of(
+        "fencing-postgres",
+        RetryConfig.custom()
+            .maxAttempts(config.transientRetries() + 1)
+            .waitDuration(config.retryWait())
+            .retryOnException(Transient::isTransient)
+            .build());
+  }
+
+  /** Returns whether {@code failure} (or a cause) is a lost connection, a serialization failure, etc. */
+  static boolean isTransient(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && isTransientState(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isTransientState(@Nullable String state) {
+    return state != null && (state.startsWith("08") || STATES.contains(state));
+  }
+}

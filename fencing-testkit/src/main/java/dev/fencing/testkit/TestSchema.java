@@ -1,0 +1,17 @@
+package dev.fencing.testkit;
+
+import javax.sql.DataSource;
+
+/**
+ * An empty schema of a test's own on the fixture's PostgreSQL.
+ *
+ * @param database the server
+ * @param name the schema's name, a plain identifier
+ */
+public record TestSchema(PostgresFixture.Database database, String name) {
+
+  /** Returns a new, unpooled data source for the server. */
+  public DataSource dataSource() {
+    return database.dataSource();
+  }
+}
