@@ -54,6 +54,19 @@ public final class PostgresFixture {
     return shared;
   }
 
+  /**
+   * Returns this JVM's database for a demo: {@value #URL_VARIABLE} if set, else embedded (no Docker
+   * probe).
+   */
+  public static synchronized Database urlOrEmbedded() {
+    if (shared == null) {
+      Map<String, String> env = new java.util.HashMap<>(System.getenv());
+      env.putIfAbsent(MODE_VARIABLE, env.containsKey(URL_VARIABLE) ? "url" : "embedded");
+      shared = start(env);
+    }
+    return shared;
+  }
+
   static Database start(Map<String, String> env) {
     String url = env.get(URL_VARIABLE);
     String mode = env.getOrDefault(MODE_VARIABLE, "").toLowerCase(Locale.ROOT);

@@ -1,0 +1,124 @@
+package dev.fencing.demo;
+
+import dev.fencing.Epoch;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue;
+import dev.fencing.FencedReceiver;
+import dev.fencing.Job;
+import dev.fencing.Lease;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The three deliberately broken backends: each removes exactly one guard of the protocol. They live
+ * in test code only, and exist so that the suite proves each guard is load-bearing.
+ */
+final class BrokenVariants {
+
+  private BrokenVariants() {}
+
+  /** Complete without the owner+epoch compare-and-set: any lease's result lands. */
+  public static final class NoCompareAndSet extends PostgresBackend {
+    @Override
+    public FencedQueue queue(DataSource ds, String schema) {
+      return new ForwardingQueue(super.queue(ds, schema)) {
+        @Override
+        public FencedOutcome.Accepted complete(Lease lease, String result) {
+          update(
+              ds,
+              "update \"" + schema + "\".fencing_job set status = 'completed', result = ?::jsonb,"
+                  + " finished_at = now() where id = ?",
+              result,
+              lease.jobId());
+          return new FencedOutcome.Accepted(lease.key(), lease.epoch(), false);
+        }
+      };
+    }
+  }
+
+  /** A receiver that keeps whatever arrives last, whatever its epoch. */
+  public static final class NoReceiverEpochCheck extends PostgresBackend {
+    @Override
+    public FencedReceiver receiver(DataSource ds, String schema) {
+      FencedReceiver real = super.receiver(ds, schema);
+      return new FencedReceiver() {
+        @Override
+        public FencedOutcome deliver(String key, Epoch epoch, String payload) {
+          update(
+              ds,
+              "insert into \"" + schema + "\".fencing_receipt (receiver, key, epoch, payload)"
+                  + " values ('default', ?, ?, ?::jsonb) on conflict (receiver, key) do update"
+                  + " set epoch = excluded.epoch, payload = excluded.payload",
+              key,
+              epoch.value(),
+              payload);
+          return new FencedOutcome.Accepted(key, epoch, false);
+        }
+
+        @Override
+        public Optional<Receipt> newest(String key) {
+          return real.newest(key);
+        }
+      };
+    }
+  }
+
+  /** A claim that does not bump the epoch: every owner of a job holds epoch 1. */
+  public static final class NoIncrementOnClaim extends PostgresBackend {
+    @Override
+    public FencedQueue queue(DataSource ds, String schema) {
+      return new ForwardingQueue(super.queue(ds, schema)) {
+        @Override
+        public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
+          String table = "\"" + schema + "\".fencing_job";
+          String sql =
+              "update " + table + " set status = 'running', owner = ?, epoch = greatest(epoch, 1),"
+                  + " attempts = attempts + 1, last_event = 'claimed',"
+                  + " lease_expires_at = now() + (? * interval '1 millisecond')"
+                  + " where id = (select id from " + table + " where queue = ? and"
+                  + " ((status = 'pending' and run_at <= now()) or (status = 'running' and"
+                  + " lease_expires_at <= now())) order by run_at, id limit 1"
+                  + " for update skip locked)"
+                  + " returning id, payload::text, epoch, attempts, lease_expires_at";
+          try (Connection c = ds.getConnection();
+              PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, owner);
+            s.setLong(2, leaseLength.toMillis());
+            s.setString(3, queue);
+            try (ResultSet r = s.executeQuery()) {
+              if (!r.next()) {
+                return Optional.empty();
+              }
+              Lease lease =
+                  new Lease(
+                      r.getLong(1),
+                      owner,
+                      Epoch.of(r.getLong(3)),
+                      r.getTimestamp(5).toInstant());
+              return Optional.of(new Job(lease, queue, r.getString(2), r.getInt(4)));
+            }
+          } catch (SQLException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      };
+    }
+  }
+
+  private static void update(DataSource ds, String sql, Object... values) {
+    try (Connection c = ds.getConnection();
+        PreparedStatement s = c.prepareStatement(sql)) {
+      for (int i = 0; i < values.length; i++) {
+        s.setObject(i + 1, values[i]);
+      }
+      s.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

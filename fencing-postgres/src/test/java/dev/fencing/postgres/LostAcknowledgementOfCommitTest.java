@@ -1,0 +1,117 @@
+package dev.fencing.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fencing.Epoch;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
+import dev.fencing.JobState;
+import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.FlakyProxy;
+import dev.fencing.testkit.TestSchema;
+import java.time.Duration;
+import java.util.Properties;
+import org.jooq.exception.DataAccessException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.Driver;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The connection drops after the commit was sent and applied, so the worker never hears back. The
+ * same worker retrying the same complete with the same lease must be told it succeeded.
+ */
+@FencingDatabase
+class LostAcknowledgementOfCommitTest {
+
+  private FlakyProxy proxy;
+  private TestSchema schema;
+
+  @BeforeEach
+  void startProxy(TestSchema schema) {
+    this.schema = schema;
+    Properties parsed = Driver.parseURL(schema.database().jdbcUrl(), new Properties());
+    proxy =
+        FlakyProxy.start(
+            parsed.getProperty("PGHOST", "localhost"),
+            Integer.parseInt(parsed.getProperty("PGPORT", "5432")));
+  }
+
+  @AfterEach
+  void stopProxy() {
+    proxy.close();
+  }
+
+  @Test
+  void theAutomaticRetryOfALandedCommitIsAcceptedAsARepeat() {
+    FencedQueue queue = queueThroughProxy(3);
+    long id = queue.enqueue("q", "{}");
+    Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+
+    proxy.loseNextAcknowledgement("UPDATE");
+    FencedOutcome.Accepted outcome = queue.complete(job.lease(), "{\"done\": true}");
+
+    assertThat(proxy.lostAcknowledgements()).isEqualTo(1);
+    assertThat(outcome).isEqualTo(new FencedOutcome.Accepted(Long.toString(id), Epoch.FIRST, true));
+    assertThat(queue.find(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+    assertThat(queue.find(id).orElseThrow().result()).isEqualTo("{\"done\": true}");
+  }
+
+  @Test
+  void aWorkerRetryingByHandAfterTheErrorGetsSuccessNotFencedOff() {
+    FencedQueue queue = queueThroughProxy(0);
+    long id = queue.enqueue("q", "{}");
+    Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+
+    proxy.loseNextAcknowledgement("UPDATE");
+    assertThatThrownBy(() -> queue.complete(job.lease(), "{\"done\": true}"))
+        .isInstanceOf(DataAccessException.class);
+    assertThat(queue.find(id).orElseThrow().state())
+        .as("the commit landed although its acknowledgement was lost")
+        .isEqualTo(JobState.COMPLETED);
+
+    assertThat(queue.complete(job.lease(), "{\"done\": true}").repeat()).isTrue();
+  }
+
+  @Test
+  void aLostAcknowledgementOfFailIsAlsoARepeat() {
+    FencedQueue queue = queueThroughProxy(3);
+    long id = queue.enqueue("q", "{}");
+    Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+
+    proxy.loseNextAcknowledgement("UPDATE");
+    assertThat(queue.fail(job.lease(), "boom", Duration.ZERO).repeat()).isTrue();
+    assertThat(queue.find(id).orElseThrow().state()).isEqualTo(JobState.PENDING);
+    assertThat(queue.find(id).orElseThrow().attempts()).isEqualTo(1);
+  }
+
+  private FencedQueue queueThroughProxy(int transientRetries) {
+    Properties parsed = Driver.parseURL(schema.database().jdbcUrl(), new Properties());
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setUrl(
+        "jdbc:postgresql://127.0.0.1:"
+            + proxy.port()
+            + "/"
+            + parsed.getProperty("PGDBNAME")
+            + "?sslmode=disable");
+    ds.setUser(
+        schema.database().user().isEmpty()
+            ? parsed.getProperty("user", "postgres")
+            : schema.database().user());
+    String password =
+        schema.database().password().isEmpty()
+            ? parsed.getProperty("password", "")
+            : schema.database().password();
+    if (!password.isEmpty()) {
+      ds.setPassword(password);
+    }
+    return PostgresFencing.builder(ds)
+        .schema(schema.name())
+        .transientRetries(transientRetries)
+        .retryWait(Duration.ofMillis(10))
+        .build();
+  }
+}

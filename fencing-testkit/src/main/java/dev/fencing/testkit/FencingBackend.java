@@ -1,0 +1,39 @@
+package dev.fencing.testkit;
+
+import dev.fencing.FencedQueue;
+import dev.fencing.FencedReceiver;
+import javax.sql.DataSource;
+
+/**
+ * How a worker process builds the queue and receiver under test. Implementations need a public
+ * no-argument constructor: worker processes load them by class name.
+ */
+public interface FencingBackend {
+
+  /** Returns the queue, its tables installed in {@code schema}. */
+  FencedQueue queue(DataSource dataSource, String schema);
+
+  /** Returns the receiver, its tables installed in {@code schema}, shared by every process. */
+  FencedReceiver receiver(DataSource dataSource, String schema);
+
+  /**
+   * Loads the backend named {@code className} from the class path.
+   *
+   * @throws IllegalArgumentException if it cannot be loaded or built
+   */
+  static FencingBackend load(String className) {
+    try {
+      return Class.forName(className)
+          .asSubclass(FencingBackend.class)
+          .getDeclaredConstructor()
+          .newInstance();
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      throw new IllegalArgumentException(
+          "backend must name a FencingBackend with a public no-argument constructor, but was '"
+              + className
+              + "': "
+              + e,
+          e);
+    }
+  }
+}
