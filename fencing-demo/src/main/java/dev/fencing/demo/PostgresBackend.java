@@ -8,7 +8,7 @@ import dev.fencing.testkit.FencingBackend;
 import javax.sql.DataSource;
 
 /** The real thing: the PostgreSQL queue and the PostgreSQL receiver, as a user would build them. */
-public final class PostgresBackend implements FencingBackend {
+public class PostgresBackend implements FencingBackend {
 
   @Override
   public FencedQueue queue(DataSource dataSource, String schema) {

@@ -34,7 +34,7 @@ public final class FencingDatabaseExtension implements ParameterResolver {
         .getStore(NAMESPACE)
         .put(
             "schema-" + name,
-            (ExtensionContext.Store.CloseableResource) () -> db.dropSchema(name));
+            (AutoCloseable) () -> db.dropSchema(name));
     return schema;
   }
 }

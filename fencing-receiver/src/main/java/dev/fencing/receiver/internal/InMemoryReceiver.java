@@ -1,0 +1,46 @@
+package dev.fencing.receiver.internal;
+
+import dev.fencing.Epoch;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedReceiver;
+import dev.fencing.Validate;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Keeps the newest receipt per key in a map; each delivery is one atomic {@code compute}. */
+final class InMemoryReceiver implements FencedReceiver {
+
+  private final ConcurrentHashMap<String, Receipt> receipts = new ConcurrentHashMap<>();
+
+  @Override
+  public FencedOutcome deliver(String key, Epoch epoch, String payload) {
+    Inputs.delivery(key, epoch, payload);
+    AtomicReference<FencedOutcome> outcome = new AtomicReference<>();
+    receipts.compute(
+        key,
+        (k, current) -> {
+          if (current == null) {
+            outcome.set(new FencedOutcome.Accepted(k, epoch, false));
+            return new Receipt(k, epoch, payload);
+          }
+          if (epoch.compareTo(current.epoch()) < 0) {
+            outcome.set(new FencedOutcome.Superseded(k, epoch, current.epoch(), null));
+            return current;
+          }
+          outcome.set(new FencedOutcome.Accepted(k, epoch, epoch.equals(current.epoch())));
+          return new Receipt(k, epoch, payload);
+        });
+    return outcome.get();
+  }
+
+  @Override
+  public Optional<Receipt> newest(String key) {
+    return Optional.ofNullable(receipts.get(Validate.key(key)));
+  }
+
+  @Override
+  public String toString() {
+    return "in-memory receiver (" + receipts.size() + " keys)";
+  }
+}

@@ -1,0 +1,152 @@
+package dev.fencing.receiver.internal;
+
+import dev.fencing.Epoch;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedReceiver;
+import dev.fencing.Validate;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Keeps the newest receipt per (receiver, key) in {@code fencing_receipt}. Each delivery is one
+ * statement, so it is atomic across processes.
+ */
+final class PostgresReceiver implements FencedReceiver {
+
+  /**
+   * {@code prev} locks the row and reads its newest committed epoch (READ COMMITTED re-reads a
+   * concurrently updated row), so it is both the epoch a repeat is judged by and the one that won a
+   * refusal. The update also requires {@code prev}: if the row was committed by someone else after
+   * this statement's snapshot, nothing is written and both columns come back null, and the caller
+   * runs the statement again.
+   */
+  private static final String DELIVER =
+      """
+      WITH prev AS (
+        SELECT r.epoch FROM %1$s r WHERE r.receiver = ? AND r.key = ? FOR UPDATE
+      ), up AS (
+        INSERT INTO %1$s AS r (receiver, key, epoch, payload) VALUES (?, ?, ?, ?::jsonb)
+        ON CONFLICT (receiver, key) DO UPDATE
+          SET epoch = excluded.epoch, payload = excluded.payload, updated_at = now()
+          WHERE r.epoch <= excluded.epoch AND EXISTS (SELECT 1 FROM prev)
+        RETURNING r.epoch
+      )
+      SELECT (SELECT epoch FROM prev) AS previous, (SELECT epoch FROM up) AS written
+      """;
+
+  private static final String NEWEST =
+      "SELECT epoch, payload::text FROM %1$s WHERE receiver = ? AND key = ?";
+
+  /** Rows are never deleted, so a second run always sees the row that raced the first. */
+  private static final int MAX_RUNS = 3;
+
+  private final Database database;
+  private final String name;
+  private final String deliverSql;
+  private final String newestSql;
+
+  /**
+   * @param schema a validated plain identifier
+   * @param name a validated plain identifier
+   */
+  PostgresReceiver(Database database, String schema, String name) {
+    this.database = database;
+    this.name = name;
+    String table = "\"" + schema + "\".fencing_receipt";
+    this.deliverSql = DELIVER.formatted(table);
+    this.newestSql = NEWEST.formatted(table);
+  }
+
+  @Override
+  public FencedOutcome deliver(String key, Epoch epoch, String payload) {
+    Inputs.delivery(key, epoch, payload);
+    checkStorable(key);
+    try {
+      for (int run = 1; ; run++) {
+        FencedOutcome outcome = database.call(c -> deliverOnce(c, key, epoch, payload));
+        if (outcome != null) {
+          return outcome;
+        }
+        if (run == MAX_RUNS) {
+          throw new IllegalStateException(
+              database.description() + ": key " + Inputs.quote(key) + " kept racing");
+        }
+      }
+    } catch (SQLException e) {
+      if (e.getSQLState() != null && e.getSQLState().startsWith("22")) {
+        throw new IllegalArgumentException(
+            "payload must be JSON that PostgreSQL can store as jsonb ("
+                + e.getMessage()
+                + "), but was "
+                + Inputs.quote(payload),
+            e);
+      }
+      throw database.failed("deliver key " + Inputs.quote(key) + " at " + epoch, e);
+    }
+  }
+
+  private @Nullable FencedOutcome deliverOnce(
+      Connection connection, String key, Epoch epoch, String payload) throws SQLException {
+    try (PreparedStatement s = connection.prepareStatement(deliverSql)) {
+      s.setString(1, name);
+      s.setString(2, key);
+      s.setString(3, name);
+      s.setString(4, key);
+      s.setLong(5, epoch.value());
+      s.setString(6, payload);
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        Long previous = rs.getObject(1, Long.class);
+        Long written = rs.getObject(2, Long.class);
+        if (written != null) {
+          return new FencedOutcome.Accepted(
+              key, epoch, previous != null && previous == epoch.value());
+        }
+        if (previous != null) {
+          return new FencedOutcome.Superseded(key, epoch, Epoch.of(previous), null);
+        }
+        return null;
+      }
+    }
+  }
+
+  @Override
+  public Optional<Receipt> newest(String key) {
+    Validate.key(key);
+    checkStorable(key);
+    try {
+      return database.call(
+          connection -> {
+            try (PreparedStatement s = connection.prepareStatement(newestSql)) {
+              s.setString(1, name);
+              s.setString(2, key);
+              try (ResultSet rs = s.executeQuery()) {
+                return rs.next()
+                    ? Optional.of(new Receipt(key, Epoch.of(rs.getLong(1)), rs.getString(2)))
+                    : Optional.<Receipt>empty();
+              }
+            }
+          });
+    } catch (SQLException e) {
+      throw database.failed("read key " + Inputs.quote(key), e);
+    }
+  }
+
+  /** PostgreSQL text cannot hold NUL, so such a key could never be stored or found. */
+  private static void checkStorable(String key) {
+    if (key.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException(
+          "key must not contain NUL characters (PostgreSQL cannot store them), but was "
+              + Inputs.quote(key.replace("\0", "\\0")));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return database.description();
+  }
+}

@@ -1,0 +1,215 @@
+package dev.fencing.receiver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fencing.Epoch;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedReceiver;
+import dev.fencing.FencedReceiver.Receipt;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The rules every {@link FencedReceiver} keeps; subclassed once per backend. The static checks are
+ * shared with {@link BrokenReceiversTest}, which proves they fail for receivers that break a rule.
+ * Payloads are written the way {@code jsonb} prints them, so every backend returns them unchanged.
+ */
+abstract class FencedReceiverContract {
+
+  /** Returns the receiver under test, empty at the start of each test. */
+  protected abstract FencedReceiver receiver();
+
+  /** How many deliveries each of the concurrent test's threads makes. */
+  protected int deliveriesPerThread() {
+    return 40;
+  }
+
+  static String payload(long n) {
+    return "{\"n\": " + n + "}";
+  }
+
+  @Test
+  void firstDeliveryIsAccepted() {
+    checkFirstDeliveryIsAccepted(receiver());
+  }
+
+  @Test
+  void newerEpochIsAcceptedAndSupersedes() {
+    checkNewerEpochSupersedes(receiver());
+  }
+
+  @Test
+  void sameEpochAgainIsAcceptedAsRepeat() {
+    checkSameEpochIsRepeat(receiver());
+  }
+
+  @Test
+  void olderEpochIsRefusedWithTheEpochThatWon() {
+    checkOlderEpochIsRefused(receiver());
+  }
+
+  @Test
+  void keysAreIndependent() {
+    FencedReceiver receiver = receiver();
+    receiver.deliver("a", Epoch.of(5), payload(5));
+
+    assertThat(receiver.deliver("b", Epoch.of(1), payload(1)))
+        .isEqualTo(new FencedOutcome.Accepted("b", Epoch.of(1), false));
+    assertThat(receiver.newest("a")).contains(new Receipt("a", Epoch.of(5), payload(5)));
+    assertThat(receiver.newest("b")).contains(new Receipt("b", Epoch.of(1), payload(1)));
+  }
+
+  @Test
+  void newestIsEmptyForUnknownKey() {
+    assertThat(receiver().newest("never-delivered")).isEmpty();
+  }
+
+  static Stream<Arguments> badDeliveries() {
+    String tooLong = "k".repeat(501);
+    return Stream.of(
+        Arguments.of(null, Epoch.of(2), payload(2), "key", "null"),
+        Arguments.of("", Epoch.of(2), payload(2), "key", "''"),
+        Arguments.of("   ", Epoch.of(2), payload(2), "key", "'   '"),
+        Arguments.of(tooLong, Epoch.of(2), payload(2), "key", "'kkkk"),
+        Arguments.of("k", null, payload(2), "epoch", "null"),
+        Arguments.of("k", Epoch.of(2), null, "payload", "null"),
+        Arguments.of("k", Epoch.of(2), "{\"n\": ", "payload", "'{\"n\": '"),
+        Arguments.of("k", Epoch.of(2), "not json", "payload", "'not json'"),
+        Arguments.of("k", Epoch.of(2), "", "payload", "''"));
+  }
+
+  @ParameterizedTest(name = "key={0}, epoch={1}, payload={2}")
+  @MethodSource("badDeliveries")
+  void badInputIsRefusedAndNothingWritten(
+      String key, Epoch epoch, String payload, String parameter, String shown) {
+    FencedReceiver receiver = receiver();
+    receiver.deliver("k", Epoch.of(1), payload(1));
+
+    assertThatThrownBy(() -> receiver.deliver(key, epoch, payload))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(parameter + " must")
+        .hasMessageContaining("but was " + shown);
+    assertThat(receiver.newest("k")).contains(new Receipt("k", Epoch.of(1), payload(1)));
+  }
+
+  @Test
+  void newestRefusesABadKey() {
+    assertThatThrownBy(() -> receiver().newest(" "))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("key must");
+  }
+
+  @Test
+  void concurrentDeliveriesEndWithTheLargestEpochAndItsPayload() throws Exception {
+    FencedReceiver receiver = receiver();
+    int threads = 8;
+    ConcurrentLinkedQueue<Long> tried = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<FencedOutcome> outcomes = new ConcurrentLinkedQueue<>();
+    CyclicBarrier start = new CyclicBarrier(threads);
+    runAll(
+        threads,
+        () -> {
+          start.await();
+          for (int i = 0; i < deliveriesPerThread(); i++) {
+            long epoch = ThreadLocalRandom.current().nextLong(1, 200);
+            tried.add(epoch);
+            outcomes.add(receiver.deliver("hot", Epoch.of(epoch), payload(epoch)));
+          }
+          return null;
+        });
+
+    long max = tried.stream().mapToLong(Long::longValue).max().orElseThrow();
+    assertThat(receiver.newest("hot")).contains(new Receipt("hot", Epoch.of(max), payload(max)));
+    assertThat(outcomes)
+        .filteredOn(o -> o instanceof FencedOutcome.Superseded)
+        .allSatisfy(
+            o -> assertThat(((FencedOutcome.Superseded) o).current()).isGreaterThan(o.epoch()));
+  }
+
+  @Test
+  void concurrentFirstDeliveriesAtOneEpochHaveExactlyOneNonRepeat() throws Exception {
+    FencedReceiver receiver = receiver();
+    int threads = 8;
+    for (int round = 0; round < 10; round++) {
+      String key = "fresh-" + round;
+      CyclicBarrier start = new CyclicBarrier(threads);
+      List<FencedOutcome> outcomes =
+          runAll(
+              threads,
+              () -> {
+                start.await();
+                return receiver.deliver(key, Epoch.of(3), payload(3));
+              });
+
+      assertThat(outcomes).allMatch(FencedOutcome::isAccepted);
+      assertThat(outcomes).filteredOn(o -> !((FencedOutcome.Accepted) o).repeat()).hasSize(1);
+    }
+  }
+
+  // The checks below are static so that BrokenReceiversTest can run them on broken receivers.
+
+  static void checkFirstDeliveryIsAccepted(FencedReceiver receiver) {
+    assertThat(receiver.deliver("job-1", Epoch.of(1), payload(1)))
+        .isEqualTo(new FencedOutcome.Accepted("job-1", Epoch.of(1), false));
+    assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(1), payload(1)));
+  }
+
+  static void checkNewerEpochSupersedes(FencedReceiver receiver) {
+    receiver.deliver("job-1", Epoch.of(1), payload(1));
+
+    assertThat(receiver.deliver("job-1", Epoch.of(3), payload(3)))
+        .isEqualTo(new FencedOutcome.Accepted("job-1", Epoch.of(3), false));
+    assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(3), payload(3)));
+  }
+
+  static void checkSameEpochIsRepeat(FencedReceiver receiver) {
+    receiver.deliver("job-1", Epoch.of(2), payload(20));
+
+    assertThat(receiver.deliver("job-1", Epoch.of(2), payload(21)))
+        .isEqualTo(new FencedOutcome.Accepted("job-1", Epoch.of(2), true));
+    assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(2), payload(21)));
+  }
+
+  static void checkOlderEpochIsRefused(FencedReceiver receiver) {
+    receiver.deliver("job-1", Epoch.of(4), payload(4));
+
+    assertThat(receiver.deliver("job-1", Epoch.of(3), payload(3)))
+        .isEqualTo(new FencedOutcome.Superseded("job-1", Epoch.of(3), Epoch.of(4), null));
+    assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(4), payload(4)));
+  }
+
+  interface Task<T> {
+    T call() throws Exception;
+  }
+
+  /** Runs {@code task} on {@code threads} threads at once and returns their results. */
+  static <T> List<T> runAll(int threads, Task<T> task) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<T>> futures = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        futures.add(pool.submit(task::call));
+      }
+      List<T> results = new ArrayList<>();
+      for (Future<T> future : futures) {
+        results.add(future.get(60, TimeUnit.SECONDS));
+      }
+      return results;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package dev.fencing.receiver;
+
+import dev.fencing.Epoch;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedReceiver;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** A broken receiver whose check is {@code <} instead of {@code <=}: it refuses a worker's retry. */
+final class StrictlyNewerReceiver implements FencedReceiver {
+
+  private final Map<String, Receipt> receipts = new ConcurrentHashMap<>();
+
+  @Override
+  public synchronized FencedOutcome deliver(String key, Epoch epoch, String payload) {
+    Receipt current = receipts.get(key);
+    if (current != null && !epoch.isNewerThan(current.epoch())) {
+      return new FencedOutcome.Superseded(key, epoch, current.epoch(), null);
+    }
+    receipts.put(key, new Receipt(key, epoch, payload));
+    return new FencedOutcome.Accepted(key, epoch, false);
+  }
+
+  @Override
+  public Optional<Receipt> newest(String key) {
+    return Optional.ofNullable(receipts.get(key));
+  }
+}
