@@ -36,6 +36,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  * renew ID LEASE_MS                ok renewed EPOCH | refused ...
  * fail ID DELAY_MS ERROR           ok accepted EPOCH repeat=B | refused ...
  * release ID                       ok accepted EPOCH repeat=B | refused ...
+ * drain QUEUE OWNER LEASE_MS N     ok drained ID:EPOCH,... (claims N at a time and completes each,
+ *                                  until nothing is claimable)
  * quit
  * </pre>
  */
@@ -90,6 +92,7 @@ public final class PuppetWorker {
         case "renew" -> renew(rest.split(" "));
         case "fail" -> fail(rest.split(" ", 3));
         case "release" -> accepted(queue.release(lease(rest)));
+        case "drain" -> drain(rest.split(" "));
         default -> "error unknown command '" + words[0] + "'";
       };
     } catch (FencedOffException e) {
@@ -114,6 +117,21 @@ public final class PuppetWorker {
     }
     return "ok claimed "
         + jobs.stream().map(j -> j.id() + ":" + j.epoch().value()).collect(Collectors.joining(","));
+  }
+
+  private String drain(String[] args) {
+    Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
+    int batchSize = Integer.parseInt(args[3]);
+    StringBuilder done = new StringBuilder();
+    for (List<Job> jobs = queue.claimBatch(args[0], args[1], lease, batchSize);
+        !jobs.isEmpty();
+        jobs = queue.claimBatch(args[0], args[1], lease, batchSize)) {
+      for (Job job : jobs) {
+        queue.complete(job.lease(), "{\"by\": \"" + args[1] + "\"}");
+        done.append(done.isEmpty() ? "" : ",").append(job.id()).append(':').append(job.epoch().value());
+      }
+    }
+    return "ok drained " + done;
   }
 
   private String deliver(String rest) {
