@@ -5,9 +5,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What happened to one fenced write: a commit of a job's result or a delivery to a receiver. Either it
- * was {@link Accepted}, or it was refused for one of the reasons of {@link Refused}, each with what a
- * log line needs (the epoch that tried, and what won).
+ * What happened to one fenced write: a commit of a job's result or a delivery to a receiver. Either
+ * it was {@link Accepted}, or it was refused for one of the reasons of {@link Refused}, each with
+ * what a log line needs (the epoch that tried, and what won).
  */
 public sealed interface FencedOutcome permits FencedOutcome.Accepted, FencedOutcome.Refused {
 
@@ -37,8 +37,9 @@ public sealed interface FencedOutcome permits FencedOutcome.Accepted, FencedOutc
   /**
    * The write took effect.
    *
-   * @param repeat true when the same epoch had already written, so this was a retry of the same call
-   *     (for a commit: the row already held this epoch's result, e.g. after a lost acknowledgement)
+   * @param repeat true when the same epoch had already written, so this was a retry of the same
+   *     call (for a commit: the row already held this epoch's result, e.g. after a lost
+   *     acknowledgement)
    */
   record Accepted(String key, Epoch epoch, boolean repeat) implements FencedOutcome {
     public Accepted {
@@ -47,12 +48,15 @@ public sealed interface FencedOutcome permits FencedOutcome.Accepted, FencedOutc
     }
   }
 
-  /** The write was refused and nothing changed; the caller's work for this epoch counts for nothing. */
+  /**
+   * The write was refused and nothing changed; the caller's work for this epoch counts for nothing.
+   */
   sealed interface Refused extends FencedOutcome
       permits Superseded, LeaseExpired, NotOwner, AlreadyFinished {}
 
   /**
-   * A newer epoch owns the key: the job was reclaimed, or the receiver already accepted a newer epoch.
+   * A newer epoch owns the key: the job was reclaimed, or the receiver already accepted a newer
+   * epoch.
    *
    * @param current the newest epoch, the one that won
    * @param currentOwner the job's current owner, or null at a receiver (which knows no owners)
@@ -81,18 +85,15 @@ public sealed interface FencedOutcome permits FencedOutcome.Accepted, FencedOutc
   }
 
   /**
-   * The lease names an owner or epoch the job never had at that epoch (a forged or corrupted lease).
+   * The lease names an owner or epoch the job never had at that epoch (a forged or corrupted
+   * lease).
    *
    * @param owner the owner the lease named
    * @param current the job's epoch, or null if it was never claimed
    * @param currentOwner the job's owner, or null if none
    */
   record NotOwner(
-      String key,
-      Epoch epoch,
-      String owner,
-      @Nullable Epoch current,
-      @Nullable String currentOwner)
+      String key, Epoch epoch, String owner, @Nullable Epoch current, @Nullable String currentOwner)
       implements Refused {
     public NotOwner {
       Objects.requireNonNull(key, "key");

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A job queue whose every claim takes a new, larger epoch and whose every commit is a compare-and-set
- * on owner and epoch. Leases are judged on the backend's clock, never the worker's.
+ * A job queue whose every claim takes a new, larger epoch and whose every commit is a
+ * compare-and-set on owner and epoch. Leases are judged on the backend's clock, never the worker's.
  *
  * <p>Parameters are checked before anything is written; a bad one raises {@link
  * IllegalArgumentException} naming the parameter and the value, and changes nothing.
@@ -56,9 +56,9 @@ public interface FencedQueue {
   Lease renew(Lease lease, Duration leaseLength);
 
   /**
-   * Commits the job's result, if {@code lease} still owns it. Retrying the same commit with the same
-   * lease (for example after the connection dropped and the acknowledgement was lost) is accepted as
-   * a repeat.
+   * Commits the job's result, if {@code lease} still owns it. Retrying the same commit with the
+   * same lease (for example after the connection dropped and the acknowledgement was lost) is
+   * accepted as a repeat.
    *
    * @param result the job's result, JSON
    * @throws FencedOffException if the lease expired or a newer claim owns the job; the result has

@@ -23,8 +23,8 @@ public final class FencedWorker {
   @FunctionalInterface
   public interface Handler {
     /**
-     * Returns the job's result as JSON. Throwing fails the job (it is retried until its attempts run
-     * out).
+     * Returns the job's result as JSON. Throwing fails the job (it is retried until its attempts
+     * run out).
      */
     String handle(Job job) throws Exception;
   }

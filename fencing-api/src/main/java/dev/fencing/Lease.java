@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * The right to work on one job, as a claim granted it. A lease is proof of nothing by itself: every
- * commit made with it is checked against the job's current owner and epoch, and refused if either has
- * moved on.
+ * commit made with it is checked against the job's current owner and epoch, and refused if either
+ * has moved on.
  *
  * @param jobId the job, at least 1
  * @param owner the worker that claimed it, not blank, at most 200 characters
@@ -16,8 +16,8 @@ import java.util.Objects;
 public record Lease(long jobId, String owner, Epoch epoch, Instant expiresAt) {
 
   /**
-   * @throws IllegalArgumentException if {@code jobId} is less than 1 or {@code owner} is blank or too
-   *     long
+   * @throws IllegalArgumentException if {@code jobId} is less than 1 or {@code owner} is blank or
+   *     too long
    * @throws NullPointerException if any reference is null
    */
   public Lease {

@@ -5,9 +5,9 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The checks the API applies to its parameters, public so that every backend refuses the same inputs
- * with the same messages. Each method throws {@link IllegalArgumentException} naming the parameter and
- * the value, or returns the value unchanged.
+ * The checks the API applies to its parameters, public so that every backend refuses the same
+ * inputs with the same messages. Each method throws {@link IllegalArgumentException} naming the
+ * parameter and the value, or returns the value unchanged.
  */
 public final class Validate {
 
@@ -28,8 +28,8 @@ public final class Validate {
   private Validate() {}
 
   /**
-   * Returns {@code name} if it is a plain lower-case SQL identifier: a letter or underscore, then up
-   * to 62 letters, digits or underscores.
+   * Returns {@code name} if it is a plain lower-case SQL identifier: a letter or underscore, then
+   * up to 62 letters, digits or underscores.
    *
    * @param parameter the parameter's name, for the message
    */
@@ -111,7 +111,11 @@ public final class Validate {
     int error = JsonSyntax.firstError(json);
     if (error >= 0) {
       throw new IllegalArgumentException(
-          parameter + " must be valid JSON (error at offset " + error + "), but was " + quote(json));
+          parameter
+              + " must be valid JSON (error at offset "
+              + error
+              + "), but was "
+              + quote(json));
     }
     return json;
   }

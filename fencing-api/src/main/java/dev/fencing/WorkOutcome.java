@@ -24,6 +24,8 @@ public sealed interface WorkOutcome
   /** This worker was fenced off; its work for the job counts for nothing. */
   record FencedOff(Job job, Stage stage, FencedOutcome.Refused refusal) implements WorkOutcome {}
 
-  /** The handler or the receiver call failed; the failure was recorded and the job will be retried. */
+  /**
+   * The handler or the receiver call failed; the failure was recorded and the job will be retried.
+   */
   record Failed(Job job, Exception error) implements WorkOutcome {}
 }

@@ -19,8 +19,8 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * End to end: claim one job, no-op handler, complete with the owner+epoch compare-and-set. A first
- * skeleton; contention, batching and the raw-SQL and db-scheduler baselines come with the benchmarks
- * issue. Needs {@code FENCING_JDBC_URL}.
+ * skeleton; contention, batching and the raw-SQL and db-scheduler baselines come with the
+ * benchmarks issue. Needs {@code FENCING_JDBC_URL}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * Runs the seed's two orderings end to end: a zombie JVM frozen with SIGSTOP, its lease expiring on
- * the database clock, a second JVM reclaiming the job. Prints the timelines and the table, and exits
- * 1 if the table is not the one the seed expects.
+ * the database clock, a second JVM reclaiming the job. Prints the timelines and the table, and
+ * exits 1 if the table is not the one the seed expects.
  *
  * <p>PostgreSQL: {@code FENCING_JDBC_URL} if set, else an embedded server.
  */
@@ -31,7 +31,10 @@ public final class ZombieDemo {
     System.exit(asExpected ? 0 : 1);
   }
 
-  /** Runs both orderings with {@code backend}, prints them, and returns whether they are as expected. */
+  /**
+   * Runs both orderings with {@code backend}, prints them, and returns whether they are as
+   * expected.
+   */
   static boolean run(
       Class<? extends FencingBackend> backend, PostgresFixture.Database db, PrintStream out) {
     ZombieScenario scenario = new ZombieScenario(db, backend, SCHEMA, Duration.ofMillis(1500));

@@ -31,7 +31,9 @@ final class BrokenVariants {
         public FencedOutcome.Accepted complete(Lease lease, String result) {
           update(
               ds,
-              "update \"" + schema + "\".fencing_job set status = 'completed', result = ?::jsonb,"
+              "update \""
+                  + schema
+                  + "\".fencing_job set status = 'completed', result = ?::jsonb,"
                   + " finished_at = now() where id = ?",
               result,
               lease.jobId());
@@ -51,7 +53,9 @@ final class BrokenVariants {
         public FencedOutcome deliver(String key, Epoch epoch, String payload) {
           update(
               ds,
-              "insert into \"" + schema + "\".fencing_receipt (receiver, key, epoch, payload)"
+              "insert into \""
+                  + schema
+                  + "\".fencing_receipt (receiver, key, epoch, payload)"
                   + " values ('default', ?, ?, ?::jsonb) on conflict (receiver, key) do update"
                   + " set epoch = excluded.epoch, payload = excluded.payload",
               key,
@@ -77,10 +81,14 @@ final class BrokenVariants {
         public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
           String table = "\"" + schema + "\".fencing_job";
           String sql =
-              "update " + table + " set status = 'running', owner = ?, epoch = greatest(epoch, 1),"
+              "update "
+                  + table
+                  + " set status = 'running', owner = ?, epoch = greatest(epoch, 1),"
                   + " attempts = attempts + 1, last_event = 'claimed',"
                   + " lease_expires_at = now() + (? * interval '1 millisecond')"
-                  + " where id = (select id from " + table + " where queue = ? and"
+                  + " where id = (select id from "
+                  + table
+                  + " where queue = ? and"
                   + " ((status = 'pending' and run_at <= now()) or (status = 'running' and"
                   + " lease_expires_at <= now())) order by run_at, id limit 1"
                   + " for update skip locked)"
@@ -96,10 +104,7 @@ final class BrokenVariants {
               }
               Lease lease =
                   new Lease(
-                      r.getLong(1),
-                      owner,
-                      Epoch.of(r.getLong(3)),
-                      r.getTimestamp(5).toInstant());
+                      r.getLong(1), owner, Epoch.of(r.getLong(3)), r.getTimestamp(5).toInstant());
               return Optional.of(new Job(lease, queue, r.getString(2), r.getInt(4)));
             }
           } catch (SQLException e) {

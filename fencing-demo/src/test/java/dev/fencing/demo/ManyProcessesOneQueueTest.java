@@ -53,7 +53,8 @@ class ManyProcessesOneQueueTest {
         running.add(
             threads.submit(
                 () -> {
-                  for (List<Job> jobs = queue.claimBatch("shared", owner, Duration.ofMinutes(1), batch);
+                  for (List<Job> jobs =
+                          queue.claimBatch("shared", owner, Duration.ofMinutes(1), batch);
                       !jobs.isEmpty();
                       jobs = queue.claimBatch("shared", owner, Duration.ofMinutes(1), batch)) {
                     for (Job job : jobs) {

@@ -47,8 +47,7 @@ class ZombieOrderingsTest {
 
   @Test
   void withoutTheReceiversEpochCheckTheZombieCallLands(PostgresFixture.Database db) {
-    Map<Ordering, ZombieScenario.Row> rows =
-        runBoth(db, BrokenVariants.NoReceiverEpochCheck.class);
+    Map<Ordering, ZombieScenario.Row> rows = runBoth(db, BrokenVariants.NoReceiverEpochCheck.class);
     ZombieScenario.Row newOwnerFirst = rows.get(Ordering.NEW_OWNER_FIRST);
     assertThat(newOwnerFirst.zombieCall()).isEqualTo("accepted, and never superseded");
     assertThat(newOwnerFirst.finalState()).contains("receiver holds {\"by\": \"zombie\"}");
@@ -65,7 +64,8 @@ class ZombieOrderingsTest {
   private static void assertCaught(Map<Ordering, ZombieScenario.Row> rows) {
     assertThat(rows.entrySet())
         .as("a broken variant must not pass the seed's table in both orderings")
-        .anySatisfy(e -> assertThat(e.getValue()).isNotEqualTo(ZombieScenario.expected(e.getKey())));
+        .anySatisfy(
+            e -> assertThat(e.getValue()).isNotEqualTo(ZombieScenario.expected(e.getKey())));
   }
 
   private static Map<Ordering, ZombieScenario.Row> runBoth(

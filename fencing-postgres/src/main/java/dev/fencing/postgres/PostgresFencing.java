@@ -37,8 +37,8 @@ public final class PostgresFencing {
   }
 
   /**
-   * Returns the schema SQL this jar installs, for those who run their own migrations. It creates its
-   * objects unqualified: run it with {@code search_path} set to your schema.
+   * Returns the schema SQL this jar installs, for those who run their own migrations. It creates
+   * its objects unqualified: run it with {@code search_path} set to your schema.
    */
   public static String schemaSql() {
     return Installer.schemaSql();
@@ -101,5 +101,4 @@ public final class PostgresFencing {
       return graph.queue();
     }
   }
-
 }

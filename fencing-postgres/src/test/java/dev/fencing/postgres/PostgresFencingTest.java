@@ -86,7 +86,8 @@ class PostgresFencingTest {
     FencedQueue queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
     int jobs = 400;
     List<Long> ids =
-        queue.enqueueAll("q", IntStream.range(0, jobs).mapToObj(i -> "{\"i\": " + i + "}").toList());
+        queue.enqueueAll(
+            "q", IntStream.range(0, jobs).mapToObj(i -> "{\"i\": " + i + "}").toList());
     Set<String> claims = Collections.synchronizedSet(new HashSet<>());
     List<String> duplicates = Collections.synchronizedList(new ArrayList<>());
     ExecutorService pool = Executors.newFixedThreadPool(8);

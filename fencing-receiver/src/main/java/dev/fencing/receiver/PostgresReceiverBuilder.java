@@ -6,8 +6,8 @@ import dev.fencing.receiver.internal.ReceiverFactory;
 import javax.sql.DataSource;
 
 /**
- * Configures a PostgreSQL receiver; see {@link Receivers#postgres(DataSource)}. Not thread-safe; the
- * receiver it builds is immutable and thread-safe.
+ * Configures a PostgreSQL receiver; see {@link Receivers#postgres(DataSource)}. Not thread-safe;
+ * the receiver it builds is immutable and thread-safe.
  *
  * <p>The receiver's payloads are stored as {@code jsonb}, so {@link FencedReceiver#newest} returns
  * them in PostgreSQL's normalised form (object keys sorted and deduplicated, whitespace changed).
@@ -47,8 +47,8 @@ public final class PostgresReceiverBuilder {
   }
 
   /**
-   * Sets whether {@link #build()} creates the schema and table if they are missing; true by default.
-   * Installing is idempotent and safe when several processes install at once.
+   * Sets whether {@link #build()} creates the schema and table if they are missing; true by
+   * default. Installing is idempotent and safe when several processes install at once.
    */
   public PostgresReceiverBuilder install(boolean install) {
     this.install = install;

@@ -2,8 +2,8 @@ package dev.fencing.receiver;
 
 /**
  * A receiver's store failed: the database refused a statement, or stayed unreachable after a few
- * retries. Whether a delivery that ends in this exception was written is unknown; delivering it again
- * at the same epoch is safe.
+ * retries. Whether a delivery that ends in this exception was written is unknown; delivering it
+ * again at the same epoch is safe.
  */
 public final class ReceiverException extends RuntimeException {
 

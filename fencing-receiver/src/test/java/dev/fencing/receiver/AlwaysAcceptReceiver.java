@@ -15,7 +15,8 @@ final class AlwaysAcceptReceiver implements FencedReceiver {
   @Override
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
     Receipt previous = receipts.put(key, new Receipt(key, epoch, payload));
-    return new FencedOutcome.Accepted(key, epoch, previous != null && previous.epoch().equals(epoch));
+    return new FencedOutcome.Accepted(
+        key, epoch, previous != null && previous.epoch().equals(epoch));
   }
 
   @Override

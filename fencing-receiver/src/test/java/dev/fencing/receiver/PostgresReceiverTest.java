@@ -108,7 +108,8 @@ class PostgresReceiverTest extends FencedReceiverContract {
   @Test
   void aTerminatedConnectionIsRetriedAndTheDeliveryLandsOnce() {
     FlakyDataSource flaky = new FlakyDataSource(schema.dataSource(), 2);
-    FencedReceiver retrying = Receivers.postgres(flaky).schema(schema.name()).install(false).build();
+    FencedReceiver retrying =
+        Receivers.postgres(flaky).schema(schema.name()).install(false).build();
 
     assertThat(retrying.deliver("k", Epoch.of(7), payload(7)))
         .isEqualTo(new FencedOutcome.Accepted("k", Epoch.of(7), false));

@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** A broken receiver whose check is {@code <} instead of {@code <=}: it refuses a worker's retry. */
+/**
+ * A broken receiver whose check is {@code <} instead of {@code <=}: it refuses a worker's retry.
+ */
 final class StrictlyNewerReceiver implements FencedReceiver {
 
   private final Map<String, Receipt> receipts = new ConcurrentHashMap<>();

@@ -17,9 +17,6 @@ final class Containers {
     container.start();
     Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "testcontainers-stop"));
     return new PostgresFixture.Database(
-        container.getJdbcUrl(),
-        container.getUsername(),
-        container.getPassword(),
-        "testcontainers");
+        container.getJdbcUrl(), container.getUsername(), container.getPassword(), "testcontainers");
   }
 }

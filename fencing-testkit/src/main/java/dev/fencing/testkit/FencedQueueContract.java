@@ -248,8 +248,7 @@ public abstract class FencedQueueContract {
     assertRefused(() -> queue.claim("x; drop table", "w1", LONG), "queue", "x; drop table");
     assertRefused(() -> queue.enqueue("Jobs", "{}"), "queue", "Jobs");
     assertRefused(() -> queue.enqueue(QUEUE, "{not json"), "payload", "{not json");
-    assertRefused(
-        () -> queue.enqueueAll(QUEUE, List.of("{}", "[1,")), "payloads[1]", "[1,");
+    assertRefused(() -> queue.enqueueAll(QUEUE, List.of("{}", "[1,")), "payloads[1]", "[1,");
     assertRefused(() -> queue.complete(lease, "{\"unclosed\": "), "result", "unclosed");
     assertRefused(() -> queue.renew(lease, Duration.ofDays(2)), "leaseLength", "PT48H");
     assertRefused(() -> queue.fail(lease, "e", Duration.ofSeconds(-1)), "retryDelay", "PT-1S");

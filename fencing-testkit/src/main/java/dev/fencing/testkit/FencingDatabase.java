@@ -10,8 +10,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Gives a test class a PostgreSQL by {@link PostgresFixture}'s rule (environment URL, else
  * Testcontainers, else embedded). Test methods and constructors may take a {@link
- * PostgresFixture.Database}, or a {@link TestSchema}: an empty schema of their own, dropped after the
- * test.
+ * PostgresFixture.Database}, or a {@link TestSchema}: an empty schema of their own, dropped after
+ * the test.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

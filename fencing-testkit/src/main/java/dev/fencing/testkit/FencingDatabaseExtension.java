@@ -5,7 +5,10 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
-/** Resolves {@link PostgresFixture.Database} and {@link TestSchema} parameters; see {@link FencingDatabase}. */
+/**
+ * Resolves {@link PostgresFixture.Database} and {@link TestSchema} parameters; see {@link
+ * FencingDatabase}.
+ */
 public final class FencingDatabaseExtension implements ParameterResolver {
 
   private static final ExtensionContext.Namespace NAMESPACE =
@@ -30,11 +33,7 @@ public final class FencingDatabaseExtension implements ParameterResolver {
     }
     String name = db.freshSchema("t");
     TestSchema schema = new TestSchema(db, name);
-    context
-        .getStore(NAMESPACE)
-        .put(
-            "schema-" + name,
-            (AutoCloseable) () -> db.dropSchema(name));
+    context.getStore(NAMESPACE).put("schema-" + name, (AutoCloseable) () -> db.dropSchema(name));
     return schema;
   }
 }

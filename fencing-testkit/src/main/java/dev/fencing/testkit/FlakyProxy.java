@@ -15,9 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A TCP proxy on loopback in front of PostgreSQL that can lose an acknowledgement: armed with {@link
- * #loseNextAcknowledgement(String)}, it lets the next matching statement run and commit on the
- * server, swallows the server's reply, and drops the connection. The client sees a broken
+ * A TCP proxy on loopback in front of PostgreSQL that can lose an acknowledgement: armed with
+ * {@link #loseNextAcknowledgement(String)}, it lets the next matching statement run and commit on
+ * the server, swallows the server's reply, and drops the connection. The client sees a broken
  * connection after its write has landed: an ambiguous commit, for real.
  *
  * <p>It reads the server's side of the PostgreSQL wire protocol, so clients must connect without
@@ -55,8 +55,9 @@ public final class FlakyProxy implements AutoCloseable {
   }
 
   /**
-   * Arms the proxy: the next statement whose command tag starts with {@code commandTag} (e.g. {@code
-   * UPDATE}) commits on the server, but its reply never reaches the client and the connection drops.
+   * Arms the proxy: the next statement whose command tag starts with {@code commandTag} (e.g.
+   * {@code UPDATE}) commits on the server, but its reply never reaches the client and the
+   * connection drops.
    */
   public void loseNextAcknowledgement(String commandTag) {
     this.commandTag = commandTag;
@@ -130,7 +131,10 @@ public final class FlakyProxy implements AutoCloseable {
           continue;
         }
         out.write(type);
-        out.write(new byte[] {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length});
+        out.write(
+            new byte[] {
+              (byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length
+            });
         out.write(body);
         out.flush();
       }

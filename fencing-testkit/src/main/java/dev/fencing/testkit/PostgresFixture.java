@@ -21,8 +21,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  *   <li>else an embedded PostgreSQL whose binaries come from Maven Central.
  * </ol>
  *
- * {@value #MODE_VARIABLE} ({@code url}, {@code testcontainers} or {@code embedded}) forces one. When
- * none is possible, {@link #get()} fails with a message that says what to set; it never skips.
+ * {@value #MODE_VARIABLE} ({@code url}, {@code testcontainers} or {@code embedded}) forces one.
+ * When none is possible, {@link #get()} fails with a message that says what to set; it never skips.
  */
 public final class PostgresFixture {
 
@@ -35,7 +35,9 @@ public final class PostgresFixture {
   /** The password for {@value #URL_VARIABLE}, if the URL does not carry one. */
   public static final String PASSWORD_VARIABLE = "FENCING_JDBC_PASSWORD";
 
-  /** Forces where PostgreSQL comes from: {@code url}, {@code testcontainers} or {@code embedded}. */
+  /**
+   * Forces where PostgreSQL comes from: {@code url}, {@code testcontainers} or {@code embedded}.
+   */
   public static final String MODE_VARIABLE = "FENCING_DB";
 
   private static @Nullable Database shared;
@@ -156,8 +158,7 @@ public final class PostgresFixture {
      * Creates an empty schema with a fresh name starting with {@code prefix}, and returns its name.
      */
     public String freshSchema(String prefix) {
-      String name =
-          prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
+      String name = prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
       recreateSchema(name);
       return name;
     }
@@ -165,7 +166,8 @@ public final class PostgresFixture {
     /** Drops {@code schema} with everything in it, if it exists, and creates it empty. */
     public void recreateSchema(String schema) {
       dev.fencing.Validate.identifier("schema", schema);
-      execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE", "CREATE SCHEMA \"" + schema + "\"");
+      execute(
+          "DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE", "CREATE SCHEMA \"" + schema + "\"");
     }
 
     /** Drops {@code schema} with everything in it, if it exists. */

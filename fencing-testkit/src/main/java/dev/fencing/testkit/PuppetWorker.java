@@ -67,9 +67,11 @@ public final class PuppetWorker {
       ds.setPassword(args[3]);
     }
     FencingBackend backend = FencingBackend.load(args[0]);
-    PuppetWorker worker = new PuppetWorker(backend.queue(ds, args[4]), backend.receiver(ds, args[4]));
+    PuppetWorker worker =
+        new PuppetWorker(backend.queue(ds, args[4]), backend.receiver(ds, args[4]));
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     out.println("ok ready " + ProcessHandle.current().pid());
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       if (line.equals("quit")) {
@@ -128,7 +130,10 @@ public final class PuppetWorker {
         jobs = queue.claimBatch(args[0], args[1], lease, batchSize)) {
       for (Job job : jobs) {
         queue.complete(job.lease(), "{\"by\": \"" + args[1] + "\"}");
-        done.append(done.isEmpty() ? "" : ",").append(job.id()).append(':').append(job.epoch().value());
+        done.append(done.isEmpty() ? "" : ",")
+            .append(job.id())
+            .append(':')
+            .append(job.epoch().value());
       }
     }
     return "ok drained " + done;

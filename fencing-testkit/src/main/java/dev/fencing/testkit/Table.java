@@ -18,7 +18,9 @@ public final class Table {
     for (int i = 0; i < rows.size(); i++) {
       ZombieScenario.Row r = rows.get(i);
       cells[i + 1] =
-          new String[] {r.ordering().description(), r.zombieCall(), r.zombieCommit(), r.finalState()};
+          new String[] {
+            r.ordering().description(), r.zombieCall(), r.zombieCommit(), r.finalState()
+          };
     }
     int[] widths = new int[HEADER.length];
     for (String[] row : cells) {

@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real second JVM running {@link PuppetWorker}, driven line by line. Stalls and crashes are real
- * signals: {@link #freeze()} sends {@code SIGSTOP}, {@link #thaw()} {@code SIGCONT}, {@link #crash()}
- * {@code SIGKILL}. Closing it kills the process, so none outlives its test.
+ * signals: {@link #freeze()} sends {@code SIGSTOP}, {@link #thaw()} {@code SIGCONT}, {@link
+ * #crash()} {@code SIGKILL}. Closing it kills the process, so none outlives its test.
  */
 public final class WorkerProcess implements AutoCloseable {
 
@@ -29,7 +29,8 @@ public final class WorkerProcess implements AutoCloseable {
   private static final String EOF = "\u0000eof";
 
   /** Every worker still running, killed when this JVM exits so that none is left behind. */
-  private static final java.util.Set<Process> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final java.util.Set<Process> LIVE =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   static {
     Runtime.getRuntime()

@@ -13,9 +13,9 @@ import javax.sql.DataSource;
 
 /**
  * The seed's proof, with real processes: worker A (the zombie, a second JVM) claims a job with a
- * short lease and is frozen with {@code SIGSTOP}; the lease runs out on the database clock; worker B
- * (a third JVM) reclaims the job; then, in one of two orderings, both reach the receiver and try to
- * commit. A correct backend ends both orderings as {@link #expected(Ordering)} says.
+ * short lease and is frozen with {@code SIGSTOP}; the lease runs out on the database clock; worker
+ * B (a third JVM) reclaims the job; then, in one of two orderings, both reach the receiver and try
+ * to commit. A correct backend ends both orderings as {@link #expected(Ordering)} says.
  */
 public final class ZombieScenario {
 

@@ -1,6 +1,6 @@
 /**
- * A test kit for fenced job queues: a PostgreSQL fixture, worker processes driven as puppets with real
- * signals, and the zombie scenario.
+ * A test kit for fenced job queues: a PostgreSQL fixture, worker processes driven as puppets with
+ * real signals, and the zombie scenario.
  */
 @NullMarked
 package dev.fencing.testkit;

@@ -229,14 +229,18 @@ public final class JooqQueue implements FencedQueue {
   @Override
   public Optional<JobSnapshot> find(long jobId) {
     Validate.jobId(jobId);
-    return guarded(() -> dsl.selectFrom(FENCING_JOB).where(FENCING_JOB.ID.eq(jobId)).fetchOptional())
+    return guarded(
+            () -> dsl.selectFrom(FENCING_JOB).where(FENCING_JOB.ID.eq(jobId)).fetchOptional())
         .map(JooqQueue::snapshot);
   }
 
-  /** The compare-and-set: the lease's owner and epoch, on a running job whose lease has not expired. */
+  /**
+   * The compare-and-set: the lease's owner and epoch, on a running job whose lease has not expired.
+   */
   private static Condition owns(Lease lease) {
     FencingJob j = FENCING_JOB;
-    return j.ID.eq(lease.jobId())
+    return j.ID
+        .eq(lease.jobId())
         .and(j.OWNER.eq(lease.owner()))
         .and(j.EPOCH.eq(lease.epoch().value()))
         .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
@@ -304,8 +308,7 @@ public final class JooqQueue implements FencedQueue {
   private static Field<OffsetDateTime> plusMillis(Duration duration) {
     return field(
         "now() + ({0} * interval '1 microsecond')",
-        SQLDataType.TIMESTAMPWITHTIMEZONE(6),
-        val(duration.toNanos() / 1_000));
+        SQLDataType.TIMESTAMPWITHTIMEZONE(6), val(duration.toNanos() / 1_000));
   }
 
   private <T> T guarded(Supplier<T> statement) {

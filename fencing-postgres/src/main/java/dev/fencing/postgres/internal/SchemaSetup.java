@@ -15,7 +15,9 @@ public final class SchemaSetup {
     this.config = config;
   }
 
-  /** Creates the schema and the table if they do not exist; safe to run from many processes at once. */
+  /**
+   * Creates the schema and the table if they do not exist; safe to run from many processes at once.
+   */
   public void install() {
     Installer.install(dsl, config.schema());
   }

@@ -24,7 +24,10 @@ final class Transient {
             .build());
   }
 
-  /** Returns whether {@code failure} (or a cause) is a lost connection, a serialization failure, etc. */
+  /**
+   * Returns whether {@code failure} (or a cause) is a lost connection, a serialization failure,
+   * etc.
+   */
   static boolean isTransient(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql && isTransientState(sql.getSQLState())) {

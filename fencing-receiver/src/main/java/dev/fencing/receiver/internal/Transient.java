@@ -4,7 +4,9 @@ import java.sql.SQLException;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
-/** Which database failures are worth retrying: the connection, serialization, deadlock, shutdown. */
+/**
+ * Which database failures are worth retrying: the connection, serialization, deadlock, shutdown.
+ */
 final class Transient {
 
   private static final Set<String> STATES = Set.of("40001", "40P01", "57P01", "57P02", "57P03");
