@@ -10,15 +10,16 @@ import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.FlakyProxy;
+import dev.fencing.testkit.PostgresFixture;
 import dev.fencing.testkit.TestSchema;
 import java.time.Duration;
 import java.util.Properties;
+import javax.sql.DataSource;
 import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.Driver;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The connection drops after the commit was sent and applied, so the worker never hears back. The
@@ -90,24 +91,15 @@ class LostAcknowledgementOfCommitTest {
 
   private FencedQueue queueThroughProxy(int transientRetries) {
     Properties parsed = Driver.parseURL(schema.database().jdbcUrl(), new Properties());
-    PGSimpleDataSource ds = new PGSimpleDataSource();
-    ds.setUrl(
+    String url =
         "jdbc:postgresql://127.0.0.1:"
             + proxy.port()
             + "/"
             + parsed.getProperty("PGDBNAME")
-            + "?sslmode=disable");
-    ds.setUser(
-        schema.database().user().isEmpty()
-            ? parsed.getProperty("user", "postgres")
-            : schema.database().user());
-    String password =
-        schema.database().password().isEmpty()
-            ? parsed.getProperty("password", "")
-            : schema.database().password();
-    if (!password.isEmpty()) {
-      ds.setPassword(password);
-    }
+            + "?sslmode=disable";
+    String user = parsed.getProperty("user", schema.database().user());
+    String password = parsed.getProperty("password", schema.database().password());
+    DataSource ds = new PostgresFixture.Database(url, user, password, "proxied").dataSource();
     return PostgresFencing.builder(ds)
         .schema(schema.name())
         .transientRetries(transientRetries)

@@ -1,0 +1,20 @@
+/**
+ * The PostgreSQL backend. Only {@code dev.fencing.postgres} is exported; jOOQ, Dagger and
+ * Resilience4j stay inside.
+ */
+module dev.fencing.postgres {
+  requires transitive dev.fencing.api;
+  requires transitive java.sql;
+  requires static org.jspecify;
+  requires static java.compiler;
+  requires org.jooq;
+  requires dagger;
+  requires jakarta.inject;
+  requires io.github.resilience4j.core;
+  requires io.github.resilience4j.retry;
+
+  exports dev.fencing.postgres;
+
+  opens dev.fencing.postgres.internal.jooq.tables.records to
+      org.jooq;
+}
