@@ -130,7 +130,7 @@ public abstract class FencedQueueContract {
   @Test
   void renewExtendsTheLease() {
     queue.enqueue(QUEUE, "{}");
-    Job job = queue.claim(QUEUE, "w1", Duration.ofSeconds(1)).orElseThrow();
+    Job job = queue.claim(QUEUE, "w1", Duration.ofSeconds(30)).orElseThrow();
     Lease renewed = queue.renew(job.lease(), Duration.ofMinutes(10));
     assertThat(renewed.expiresAt()).isAfter(job.lease().expiresAt());
     assertThat(renewed.epoch()).isEqualTo(job.epoch());
