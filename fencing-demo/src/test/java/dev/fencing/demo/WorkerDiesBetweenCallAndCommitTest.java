@@ -31,7 +31,7 @@ class WorkerDiesBetweenCallAndCommitTest {
 
     try (WorkerProcess doomed =
         WorkerProcess.start("doomed", PostgresBackend.class, schema.database(), schema.name())) {
-      assertThat(doomed.call("claim mail doomed 500")).isEqualTo("ok claimed " + id + " 1");
+      assertThat(doomed.call("claim mail doomed 500")).startsWith("ok claimed " + id + " 1 ");
       assertThat(doomed.call("deliver " + id + " {\"sent\": 1}")).startsWith("ok accepted 1");
       doomed.crash();
       assertThat(doomed.isAlive()).isFalse();

@@ -10,16 +10,13 @@ import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.FlakyProxy;
-import dev.fencing.testkit.PostgresFixture;
 import dev.fencing.testkit.TestSchema;
 import java.time.Duration;
-import java.util.Properties;
 import javax.sql.DataSource;
 import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.postgresql.Driver;
 
 /**
  * The connection drops after the commit was sent and applied, so the worker never hears back. The
@@ -34,11 +31,7 @@ class LostAcknowledgementOfCommitTest {
   @BeforeEach
   void startProxy(TestSchema schema) {
     this.schema = schema;
-    Properties parsed = Driver.parseURL(schema.database().jdbcUrl(), new Properties());
-    proxy =
-        FlakyProxy.start(
-            parsed.getProperty("PGHOST", "localhost"),
-            Integer.parseInt(parsed.getProperty("PGPORT", "5432")));
+    proxy = FlakyProxy.inFrontOf(schema.database());
   }
 
   @AfterEach
@@ -90,16 +83,7 @@ class LostAcknowledgementOfCommitTest {
   }
 
   private FencedQueue queueThroughProxy(int transientRetries) {
-    Properties parsed = Driver.parseURL(schema.database().jdbcUrl(), new Properties());
-    String url =
-        "jdbc:postgresql://127.0.0.1:"
-            + proxy.port()
-            + "/"
-            + parsed.getProperty("PGDBNAME")
-            + "?sslmode=disable";
-    String user = parsed.getProperty("user", schema.database().user());
-    String password = parsed.getProperty("password", schema.database().password());
-    DataSource ds = new PostgresFixture.Database(url, user, password, "proxied").dataSource();
+    DataSource ds = proxy.database().dataSource();
     return PostgresFencing.builder(ds)
         .schema(schema.name())
         .transientRetries(transientRetries)

@@ -2,6 +2,7 @@ package dev.fencing.testkit;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
+import dev.fencing.Job;
 import javax.sql.DataSource;
 
 /**
@@ -15,6 +16,15 @@ public interface FencingBackend {
 
   /** Returns the receiver, its tables installed in {@code schema}, shared by every process. */
   FencedReceiver receiver(DataSource dataSource, String schema);
+
+  /**
+   * The handler under test: what a worker computes for {@code job}, as JSON. Worker processes wrap
+   * it with the claim's epoch and owner before they deliver it and commit it. By default, the job's
+   * payload.
+   */
+  default String handle(Job job) {
+    return job.payload();
+  }
 
   /**
    * Loads the backend named {@code className} from the class path.

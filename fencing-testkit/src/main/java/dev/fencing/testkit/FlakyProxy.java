@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class FlakyProxy implements AutoCloseable {
 
   private final ServerSocket listener;
+  private PostgresFixture.@org.jspecify.annotations.Nullable Database proxied;
   private final InetSocketAddress target;
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean armed = new AtomicBoolean();
@@ -47,6 +48,46 @@ public final class FlakyProxy implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Starts a proxy in front of {@code database}; {@link #database()} then describes the same
+   * database reached through the proxy.
+   */
+  public static FlakyProxy inFrontOf(PostgresFixture.Database database) {
+    java.util.Properties url =
+        org.postgresql.Driver.parseURL(database.jdbcUrl(), new java.util.Properties());
+    if (url == null) {
+      throw new IllegalArgumentException(
+          "database must have a PostgreSQL JDBC URL, but was '" + database.jdbcUrl() + "'");
+    }
+    FlakyProxy proxy =
+        start(
+            url.getProperty("PGHOST", "localhost").split(",")[0],
+            Integer.parseInt(url.getProperty("PGPORT", "5432").split(",")[0]));
+    proxy.proxied =
+        new PostgresFixture.Database(
+            "jdbc:postgresql://127.0.0.1:"
+                + proxy.port()
+                + "/"
+                + url.getProperty("PGDBNAME", "postgres")
+                + "?sslmode=disable",
+            url.getProperty("user", database.user()),
+            url.getProperty("password", database.password()),
+            database.source() + " through a flaky proxy");
+    return proxy;
+  }
+
+  /**
+   * Returns the database this proxy stands in front of, reached through it.
+   *
+   * @throws IllegalStateException if the proxy was not started with {@link #inFrontOf}
+   */
+  public PostgresFixture.Database database() {
+    if (proxied == null) {
+      throw new IllegalStateException("this proxy was started by address, not inFrontOf(database)");
+    }
+    return proxied;
   }
 
   /** Returns the port clients connect to. */

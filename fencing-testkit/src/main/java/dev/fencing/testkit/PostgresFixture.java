@@ -155,6 +155,22 @@ public final class PostgresFixture {
     }
 
     /**
+     * Returns a HikariCP pool of at most {@code maxSize} connections to this server. Pools live as
+     * long as the JVM.
+     */
+    public DataSource pooledDataSource(int maxSize) {
+      com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+      config.setDataSource(dataSource());
+      config.setMaximumPoolSize(maxSize);
+      config.setMinimumIdle(0);
+      // fail fast when the database is gone, so that a harness can say so within its timeouts
+      config.setConnectionTimeout(2_000);
+      config.setInitializationFailTimeout(-1);
+      config.setPoolName("fencing-testkit-" + source);
+      return new com.zaxxer.hikari.HikariDataSource(config);
+    }
+
+    /**
      * Creates an empty schema with a fresh name starting with {@code prefix}, and returns its name.
      */
     public String freshSchema(String prefix) {

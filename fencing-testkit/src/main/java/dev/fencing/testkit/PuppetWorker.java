@@ -1,6 +1,5 @@
 package dev.fencing.testkit;
 
-import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
@@ -16,9 +15,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The main class of a worker process, driven one line at a time on standard input. It keeps its
@@ -28,26 +25,33 @@ import org.postgresql.ds.PGSimpleDataSource;
  * each; a reply starts with {@code ok}, {@code refused} or {@code error}):
  *
  * <pre>
- * ping                             ok pong PID
- * claim QUEUE OWNER LEASE_MS       ok claimed ID EPOCH | ok none
+ * ping                              ok pong PID
+ * reset                             ok reset          (forgets every lease)
+ * claim QUEUE OWNER LEASE_MS        ok claimed ID EPOCH EXPIRES_EPOCH_MS | ok none
  * claimbatch QUEUE OWNER LEASE_MS N ok claimed ID:EPOCH,ID:EPOCH,... | ok none
- * deliver ID JSON                  ok accepted EPOCH repeat=B | refused TYPE epoch=E current=C
- * complete ID JSON                 ok accepted EPOCH repeat=B | refused TYPE epoch=E current=C
- * renew ID LEASE_MS                ok renewed EPOCH | refused ...
- * fail ID DELAY_MS ERROR           ok accepted EPOCH repeat=B | refused ...
- * release ID                       ok accepted EPOCH repeat=B | refused ...
- * drain QUEUE OWNER LEASE_MS N     ok drained ID:EPOCH,... (claims N at a time and completes each,
- *                                  until nothing is claimable)
+ * deliver ID [JSON]                 ok accepted EPOCH repeat=B | refused TYPE epoch=E current=C
+ * complete ID [JSON]                ok accepted EPOCH repeat=B | refused TYPE epoch=E current=C
+ * renew ID LEASE_MS                 ok renewed EPOCH EXPIRES_EPOCH_MS | refused ...
+ * fail ID DELAY_MS ERROR            ok accepted EPOCH repeat=B | refused ...
+ * release ID                        ok accepted EPOCH repeat=B | refused ...
+ * drain QUEUE OWNER LEASE_MS N      ok drained ID:EPOCH,... (claims N at a time and completes each)
  * quit
  * </pre>
+ *
+ * Without JSON, {@code deliver} and {@code complete} use the job's result: the backend's {@link
+ * FencingBackend#handle handler} output wrapped as {@code {"epoch": E, "worker": "OWNER", "value":
+ * ...}}, so that a checker can tell which claim produced what.
  */
 public final class PuppetWorker {
 
+  private final FencingBackend backend;
   private final FencedQueue queue;
   private final FencedReceiver receiver;
-  private final Map<Long, Lease> leases = new HashMap<>();
+  private final Map<Long, Job> jobs = new HashMap<>();
+  private final Map<Long, String> results = new HashMap<>();
 
-  private PuppetWorker(FencedQueue queue, FencedReceiver receiver) {
+  private PuppetWorker(FencingBackend backend, FencedQueue queue, FencedReceiver receiver) {
+    this.backend = backend;
     this.queue = queue;
     this.receiver = receiver;
   }
@@ -58,27 +62,21 @@ public final class PuppetWorker {
       System.err.println("usage: PuppetWorker BACKEND_CLASS JDBC_URL USER PASSWORD SCHEMA");
       System.exit(2);
     }
-    PGSimpleDataSource ds = new PGSimpleDataSource();
-    ds.setUrl(args[1]);
-    if (!args[2].isEmpty()) {
-      ds.setUser(args[2]);
-    }
-    if (!args[3].isEmpty()) {
-      ds.setPassword(args[3]);
-    }
+    var ds = new PostgresFixture.Database(args[1], args[2], args[3], "worker").pooledDataSource(2);
     FencingBackend backend = FencingBackend.load(args[0]);
     PuppetWorker worker =
-        new PuppetWorker(backend.queue(ds, args[4]), backend.receiver(ds, args[4]));
+        new PuppetWorker(backend, backend.queue(ds, args[4]), backend.receiver(ds, args[4]));
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     out.println("ok ready " + ProcessHandle.current().pid());
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       if (line.equals("quit")) {
-        return;
+        break;
       }
       out.println(worker.execute(line));
     }
+    System.exit(0);
   }
 
   String execute(String line) {
@@ -87,10 +85,11 @@ public final class PuppetWorker {
     try {
       return switch (words[0]) {
         case "ping" -> "ok pong " + ProcessHandle.current().pid();
+        case "reset" -> reset();
         case "claim" -> claim(rest.split(" "), 1);
         case "claimbatch" -> claim(rest.split(" "), Integer.parseInt(rest.split(" ")[3]));
-        case "deliver" -> deliver(rest);
-        case "complete" -> complete(rest);
+        case "deliver" -> deliver(rest.split(" ", 2));
+        case "complete" -> complete(rest.split(" ", 2));
         case "renew" -> renew(rest.split(" "));
         case "fail" -> fail(rest.split(" ", 3));
         case "release" -> accepted(queue.release(lease(rest)));
@@ -104,31 +103,48 @@ public final class PuppetWorker {
     }
   }
 
+  private String reset() {
+    jobs.clear();
+    results.clear();
+    return "ok reset";
+  }
+
   private String claim(String[] args, int batchSize) {
     Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
-    List<Job> jobs =
+    List<Job> claimed =
         batchSize == 1
             ? queue.claim(args[0], args[1], lease).map(List::of).orElse(List.of())
             : queue.claimBatch(args[0], args[1], lease, batchSize);
-    if (jobs.isEmpty()) {
+    if (claimed.isEmpty()) {
       return "ok none";
     }
-    jobs.forEach(j -> leases.put(j.id(), j.lease()));
+    for (Job job : claimed) {
+      jobs.put(job.id(), job);
+      results.remove(job.id());
+    }
     if (batchSize == 1) {
-      return "ok claimed " + jobs.getFirst().id() + " " + jobs.getFirst().epoch().value();
+      Job job = claimed.getFirst();
+      return "ok claimed "
+          + job.id()
+          + " "
+          + job.epoch().value()
+          + " "
+          + job.lease().expiresAt().toEpochMilli();
     }
     return "ok claimed "
-        + jobs.stream().map(j -> j.id() + ":" + j.epoch().value()).collect(Collectors.joining(","));
+        + claimed.stream()
+            .map(j -> j.id() + ":" + j.epoch().value())
+            .collect(Collectors.joining(","));
   }
 
   private String drain(String[] args) {
     Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
     int batchSize = Integer.parseInt(args[3]);
     StringBuilder done = new StringBuilder();
-    for (List<Job> jobs = queue.claimBatch(args[0], args[1], lease, batchSize);
-        !jobs.isEmpty();
-        jobs = queue.claimBatch(args[0], args[1], lease, batchSize)) {
-      for (Job job : jobs) {
+    for (List<Job> batch = queue.claimBatch(args[0], args[1], lease, batchSize);
+        !batch.isEmpty();
+        batch = queue.claimBatch(args[0], args[1], lease, batchSize)) {
+      for (Job job : batch) {
         queue.complete(job.lease(), "{\"by\": \"" + args[1] + "\"}");
         done.append(done.isEmpty() ? "" : ",")
             .append(job.id())
@@ -139,25 +155,27 @@ public final class PuppetWorker {
     return "ok drained " + done;
   }
 
-  private String deliver(String rest) {
-    String[] args = rest.split(" ", 2);
+  private String deliver(String[] args) {
     Lease lease = lease(args[0]);
-    FencedOutcome outcome = receiver.deliver(lease.key(), lease.epoch(), args[1]);
+    String payload = args.length > 1 ? args[1] : result(lease.jobId());
+    FencedOutcome outcome = receiver.deliver(lease.key(), lease.epoch(), payload);
     return switch (outcome) {
       case FencedOutcome.Accepted a -> accepted(a);
       case FencedOutcome.Refused r -> refused(r);
     };
   }
 
-  private String complete(String rest) {
-    String[] args = rest.split(" ", 2);
-    return accepted(queue.complete(lease(args[0]), args[1]));
+  private String complete(String[] args) {
+    Lease lease = lease(args[0]);
+    String result = args.length > 1 ? args[1] : result(lease.jobId());
+    return accepted(queue.complete(lease, result));
   }
 
   private String renew(String[] args) {
     Lease renewed = queue.renew(lease(args[0]), Duration.ofMillis(Long.parseLong(args[1])));
-    leases.put(renewed.jobId(), renewed);
-    return "ok renewed " + renewed.epoch().value();
+    Job job = jobs.get(renewed.jobId());
+    jobs.put(renewed.jobId(), new Job(renewed, job.queue(), job.payload(), job.attempt()));
+    return "ok renewed " + renewed.epoch().value() + " " + renewed.expiresAt().toEpochMilli();
   }
 
   private String fail(String[] args) {
@@ -165,9 +183,27 @@ public final class PuppetWorker {
         queue.fail(lease(args[0]), args[2], Duration.ofMillis(Long.parseLong(args[1]))));
   }
 
+  private String result(long jobId) {
+    return results.computeIfAbsent(
+        jobId,
+        id -> {
+          Job job = jobs.get(id);
+          return "{\"epoch\": "
+              + job.epoch().value()
+              + ", \"worker\": \""
+              + job.lease().owner()
+              + "\", \"value\": "
+              + backend.handle(job)
+              + "}";
+        });
+  }
+
   private Lease lease(String jobId) {
-    return Optional.ofNullable(leases.get(Long.parseLong(jobId.trim())))
-        .orElseThrow(() -> new IllegalArgumentException("no lease held for job " + jobId));
+    Job job = jobs.get(Long.parseLong(jobId.trim()));
+    if (job == null) {
+      throw new IllegalArgumentException("no lease held for job " + jobId);
+    }
+    return job.lease();
   }
 
   private static String accepted(FencedOutcome.Accepted accepted) {
@@ -175,18 +211,12 @@ public final class PuppetWorker {
   }
 
   static String refused(FencedOutcome.Refused refused) {
-    Epoch current =
-        switch (refused) {
-          case FencedOutcome.Superseded s -> s.current();
-          case FencedOutcome.NotOwner n -> n.current();
-          case FencedOutcome.LeaseExpired e -> e.epoch();
-          case FencedOutcome.AlreadyFinished f -> f.epoch();
-        };
+    FencedOffException e = new FencedOffException(refused);
     return "refused "
         + refused.getClass().getSimpleName()
         + " epoch="
         + refused.epoch().value()
         + " current="
-        + (current == null ? "none" : current.value());
+        + e.currentEpoch().map(c -> Long.toString(c.value())).orElse("none");
   }
 }

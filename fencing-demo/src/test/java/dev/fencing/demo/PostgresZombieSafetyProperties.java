@@ -1,0 +1,13 @@
+package dev.fencing.demo;
+
+import dev.fencing.testkit.FencingBackend;
+import dev.fencing.testkit.ZombieSafetyProperties;
+
+/** The property suite against the real PostgreSQL queue and receiver. */
+class PostgresZombieSafetyProperties extends ZombieSafetyProperties {
+
+  @Override
+  protected Class<? extends FencingBackend> backend() {
+    return PostgresBackend.class;
+  }
+}

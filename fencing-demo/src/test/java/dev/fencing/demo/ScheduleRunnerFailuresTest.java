@@ -1,0 +1,112 @@
+package dev.fencing.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fencing.Job;
+import dev.fencing.testkit.FlakyProxy;
+import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.Schedule;
+import dev.fencing.testkit.ScheduleAbortedException;
+import dev.fencing.testkit.ScheduleRunner;
+import dev.fencing.testkit.Step;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The harness under bad conditions: it says which worker and which step, kills every process it
+ * started, and leaves no orphan behind.
+ */
+class ScheduleRunnerFailuresTest {
+
+  /** A handler that kills its own JVM, as a bug in user code might. */
+  public static final class DiesInHandler extends PostgresBackend {
+    @Override
+    public String handle(Job job) {
+      Runtime.getRuntime().halt(3);
+      return "{}";
+    }
+  }
+
+  @Test
+  void aWorkerThatDiesUnexpectedlyIsNamedAndNothingIsLeftRunning() {
+    PostgresFixture.Database db = PostgresFixture.get();
+    List<Long> pids = new ArrayList<>();
+    try (ScheduleRunner runner = new ScheduleRunner(db, DiesInHandler.class, "harness_dies")) {
+      Schedule schedule =
+          new Schedule(
+              2, 1, List.of(new Step.Claim(1, false), new Step.Stall(0), new Step.Deliver(1, 0)));
+      assertThatThrownBy(() -> runner.run(schedule))
+          .isInstanceOf(ScheduleAbortedException.class)
+          .hasMessageContaining("schedule aborted at step 3 (w1 delivers under lease #0)")
+          .hasMessageContaining("died");
+      assertThat(runner.livePids()).isEmpty();
+      pids.addAll(runner.pidsStarted());
+    }
+    assertNoneAlive(pids);
+  }
+
+  @Test
+  void aDatabaseThatGoesAwayMidScheduleIsReportedWithTheStep() throws Exception {
+    PostgresFixture.Database db = PostgresFixture.get();
+    FlakyProxy proxy = FlakyProxy.inFrontOf(db);
+    PostgresFixture.Database viaProxy = proxy.database();
+    try (ScheduleRunner runner =
+        new ScheduleRunner(viaProxy, PostgresBackend.class, "harness_db")) {
+      Thread cutter =
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    awaitAClaim(db);
+                    proxy.close();
+                  });
+      Schedule schedule =
+          new Schedule(
+              2,
+              1,
+              List.of(
+                  new Step.Claim(0, true),
+                  new Step.WaitLeaseOut(0),
+                  new Step.WaitLeaseOut(0),
+                  new Step.Claim(1, false)));
+      assertThatThrownBy(() -> runner.run(schedule))
+          .isInstanceOf(ScheduleAbortedException.class)
+          .hasMessageMatching("(?s)schedule aborted at step [1-4] \\(.*");
+      cutter.join();
+      assertThat(runner.livePids()).isEmpty();
+      assertNoneAlive(runner.pidsStarted());
+    } finally {
+      proxy.close();
+    }
+  }
+
+  private static void awaitAClaim(PostgresFixture.Database db) {
+    for (int i = 0; i < 500; i++) {
+      try (Connection c = db.dataSource().getConnection();
+          ResultSet r =
+              c.createStatement()
+                  .executeQuery(
+                      "select count(*) from harness_db.fencing_job where status = 'running'")) {
+        r.next();
+        if (r.getInt(1) > 0) {
+          return;
+        }
+        Thread.sleep(5);
+      } catch (Exception e) {
+        // the table may not exist yet
+      }
+    }
+  }
+
+  private static void assertNoneAlive(List<Long> pids) {
+    assertThat(pids).isNotEmpty();
+    for (long pid : pids) {
+      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+          .as("worker process %d must be gone", pid)
+          .isFalse();
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package dev.fencing.testkit;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.Tuple.Tuple2;
+
+/**
+ * jqwik arbitraries for {@link Schedule}s: 2 to 4 workers over 1 to 3 jobs, up to 30 steps of
+ * claims, renewals, deliveries, commits, failures, stalls and resumes, lease expiries and crashes.
+ * Failing schedules shrink towards fewer workers, jobs and steps.
+ */
+public final class Schedules {
+
+  private Schedules() {}
+
+  /** Returns the default arbitrary: 2-4 workers, 1-3 jobs, 1-30 steps. */
+  public static Arbitrary<Schedule> schedules() {
+    return schedules(2, 4, 1, 3, 30);
+  }
+
+  /**
+   * Returns schedules within the given bounds.
+   *
+   * @throws IllegalArgumentException if a bound is out of range or a minimum exceeds its maximum
+   */
+  public static Arbitrary<Schedule> schedules(
+      int minWorkers, int maxWorkers, int minJobs, int maxJobs, int maxSteps) {
+    new Schedule(maxWorkers, maxJobs, java.util.List.of());
+    new Schedule(minWorkers, minJobs, java.util.List.of());
+    if (minWorkers > maxWorkers || minJobs > maxJobs || maxSteps < 1) {
+      throw new IllegalArgumentException(
+          "bounds must be ordered and maxSteps at least 1, but were workers "
+              + minWorkers
+              + ".."
+              + maxWorkers
+              + ", jobs "
+              + minJobs
+              + ".."
+              + maxJobs
+              + ", maxSteps "
+              + maxSteps);
+    }
+    return Combinators.combine(
+            Arbitraries.integers().between(minWorkers, maxWorkers),
+            Arbitraries.integers().between(minJobs, maxJobs))
+        .flatAs(
+            (workers, jobs) ->
+                steps(workers)
+                    .list()
+                    .ofMinSize(1)
+                    .ofMaxSize(maxSteps)
+                    .map(steps -> new Schedule(workers, jobs, steps)));
+  }
+
+  /**
+   * Returns single steps for {@code workers} workers, weighted towards claims and commits; crashes
+   * are rare because each one costs a JVM start.
+   */
+  public static Arbitrary<Step> steps(int workers) {
+    Arbitrary<Integer> worker = Arbitraries.integers().between(0, workers - 1);
+    Arbitrary<Integer> lease = Arbitraries.integers().between(0, 2);
+    return Arbitraries.frequencyOf(
+        java.util.List.of(
+            weight(
+                24,
+                Combinators.combine(worker, Arbitraries.of(true, true, false)).as(Step.Claim::new)),
+            weight(20, Combinators.combine(worker, lease).as(Step.Complete::new)),
+            weight(12, Combinators.combine(worker, lease).as(Step.Deliver::new)),
+            weight(4, Combinators.combine(worker, lease).as(Step.Renew::new)),
+            weight(4, Combinators.combine(worker, lease).as(Step.Fail::new)),
+            weight(12, worker.map(Step.WaitLeaseOut::new)),
+            weight(8, worker.map(Step.Stall::new)),
+            weight(8, worker.map(Step.Resume::new)),
+            weight(1, worker.map(Step.Crash::new))));
+  }
+
+  private static Tuple2<Integer, Arbitrary<Step>> weight(
+      int weight, Arbitrary<? extends Step> steps) {
+    return Tuple.of(weight, steps.map(Step.class::cast));
+  }
+}
