@@ -1,0 +1,13 @@
+package com.example.invoices;
+
+import dev.fencing.testkit.FencingBackend;
+import dev.fencing.testkit.ZombieSafetyProperties;
+
+/** The whole property suite, against this project's handler and receiver: one class, one method. */
+class InvoiceSenderZombieSafetyTest extends ZombieSafetyProperties {
+
+  @Override
+  protected Class<? extends FencingBackend> backend() {
+    return InvoiceBackend.class;
+  }
+}
