@@ -221,6 +221,50 @@ public abstract class FencedQueueContract {
   }
 
   @Test
+  void completeAllCommitsWhatItsLeasesStillOwnAndReportsTheRest() {
+    List<Long> ids = queue.enqueueAll(QUEUE, List.of("{}", "{}", "{}"));
+    Job zombie = queue.claim(QUEUE, "zombie", SHORT).orElseThrow();
+    sleepPast(zombie.lease().expiresAt());
+    Job reclaimed = queue.claim(QUEUE, "healthy", LONG).orElseThrow();
+    assertThat(reclaimed.id())
+        .as("an expired lease goes before pending jobs")
+        .isEqualTo(zombie.id());
+    List<Job> fresh = queue.claimBatch(QUEUE, "w1", LONG, 2);
+    List<FencedOutcome> outcomes =
+        queue.completeAll(
+            List.of(
+                new FencedQueue.Completion(fresh.get(0).lease(), "{\"n\": 1}"),
+                new FencedQueue.Completion(zombie.lease(), "{\"n\": 0}"),
+                new FencedQueue.Completion(fresh.get(1).lease(), "{\"n\": 2}")));
+    assertThat(outcomes.get(0).isAccepted()).isTrue();
+    assertThat(outcomes.get(1))
+        .isEqualTo(
+            new FencedOutcome.Superseded(
+                Long.toString(zombie.id()), Epoch.FIRST, Epoch.of(2), "healthy"));
+    assertThat(outcomes.get(2).isAccepted()).isTrue();
+    assertThat(queue.find(zombie.id()).orElseThrow().result()).isNull();
+    assertThat(queue.find(fresh.get(1).id()).orElseThrow().result()).isEqualTo("{\"n\": 2}");
+    assertThat(
+            queue.completeAll(
+                List.of(new FencedQueue.Completion(fresh.get(0).lease(), "{\"n\": 1}"))))
+        .containsExactly(
+            new FencedOutcome.Accepted(Long.toString(fresh.get(0).id()), Epoch.FIRST, true));
+    assertThat(ids).contains(zombie.id());
+  }
+
+  @Test
+  void expiredLeasesAreReclaimedBeforePendingJobsAndABatchTakesBoth() {
+    List<Long> ids = queue.enqueueAll(QUEUE, List.of("{}", "{}", "{}", "{}"));
+    List<Job> first = queue.claimBatch(QUEUE, "zombie", SHORT, 2);
+    sleepPast(first.get(1).lease().expiresAt());
+    List<Job> batch = queue.claimBatch(QUEUE, "healthy", LONG, 3);
+    assertThat(batch).hasSize(3);
+    assertThat(batch.stream().filter(j -> j.epoch().equals(Epoch.of(2))).map(Job::id).toList())
+        .containsExactlyInAnyOrderElementsOf(first.stream().map(Job::id).toList());
+    assertThat(ids).containsAll(batch.stream().map(Job::id).toList());
+  }
+
+  @Test
   void queuesAreSeparate() {
     queue.enqueue("other", "{}");
     assertThat(queue.claim(QUEUE, "w1", LONG)).isEmpty();
