@@ -14,4 +14,9 @@ public record TestSchema(PostgresFixture.Database database, String name) {
   public DataSource dataSource() {
     return database.dataSource();
   }
+
+  /** Returns a HikariCP pool of at most {@code maxSize} connections to the server. */
+  public DataSource pooledDataSource(int maxSize) {
+    return database.pooledDataSource(maxSize);
+  }
 }

@@ -1,0 +1,302 @@
+package dev.fencing;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The fast path for one process: a single claimer thread takes jobs in batches and hands them to
+ * any number of handler threads, and a single committer thread commits their results in batches,
+ * each batch one compare-and-set statement. Every guarantee of {@link FencedQueue} holds: each job
+ * is claimed at a new epoch and each result lands only if its lease still owns the job.
+ *
+ * <pre>{@code
+ * try (FencedWorkerPool pool = FencedWorkerPool.builder(queue).queue("emails").owner("p1").start()) {
+ *   // in each handler thread:
+ *   pool.next(Duration.ofSeconds(1)).ifPresent(job -> pool.complete(job, handle(job)));
+ * }
+ * }</pre>
+ *
+ * Deliver to receivers in the handler thread before {@link #complete}, as {@link FencedWorker}
+ * does. Thread-safe.
+ */
+public final class FencedWorkerPool implements AutoCloseable {
+
+  /** Counters since start. */
+  public record Stats(
+      long claimed,
+      long committed,
+      long refused,
+      long claimStatements,
+      long commitStatements,
+      long errors) {}
+
+  private final FencedQueue queue;
+  private final String queueName;
+  private final String owner;
+  private final int batchSize;
+  private final Duration leaseLength;
+  private final Duration maxCommitDelay;
+  private final Duration idleWait;
+  private final Consumer<FencedOutcome.Refused> onRefused;
+  private final BlockingQueue<Job> claimed;
+  private final BlockingQueue<FencedQueue.Completion> completions = new LinkedBlockingQueue<>();
+  private final AtomicLong claimedCount = new AtomicLong();
+  private final AtomicLong committedCount = new AtomicLong();
+  private final AtomicLong refusedCount = new AtomicLong();
+  private final AtomicLong claimStatements = new AtomicLong();
+  private final AtomicLong commitStatements = new AtomicLong();
+  private final AtomicLong errors = new AtomicLong();
+  private final Thread claimer;
+  private final Thread committer;
+  private volatile boolean running = true;
+
+  private FencedWorkerPool(Builder b) {
+    this.queue = b.queue;
+    this.queueName = Validate.identifier("queue", b.queueName);
+    this.owner = Validate.owner(b.owner);
+    this.batchSize = Validate.batchSize(b.batchSize);
+    this.leaseLength = Validate.leaseLength(b.leaseLength);
+    this.maxCommitDelay = Validate.delay("maxCommitDelay", b.maxCommitDelay);
+    this.idleWait = Validate.delay("idleWait", b.idleWait);
+    this.onRefused = b.onRefused;
+    this.claimed = new LinkedBlockingQueue<>(2 * batchSize);
+    this.claimer =
+        Thread.ofPlatform().daemon().name("fencing-claimer-" + owner).unstarted(this::claimLoop);
+    this.committer =
+        Thread.ofPlatform().daemon().name("fencing-committer-" + owner).unstarted(this::commitLoop);
+  }
+
+  /**
+   * Starts configuring a pool on {@code queue}.
+   *
+   * @throws NullPointerException if {@code queue} is null
+   */
+  public static Builder builder(FencedQueue queue) {
+    return new Builder(Objects.requireNonNull(queue, "queue"));
+  }
+
+  /** Returns the next claimed job, waiting up to {@code timeout}; empty if none came. */
+  public Optional<Job> next(Duration timeout) {
+    try {
+      return Optional.ofNullable(claimed.poll(timeout.toNanos(), TimeUnit.NANOSECONDS));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Queues {@code job}'s result for the next batched commit. A refused commit is counted and passed
+   * to the pool's refusal listener; the result is dropped.
+   *
+   * @throws IllegalArgumentException if {@code result} is not valid JSON
+   */
+  public void complete(Job job, String result) {
+    Validate.json("result", result);
+    completions.add(new FencedQueue.Completion(job.lease(), result));
+  }
+
+  /** Records a failure at once (not batched); see {@link FencedQueue#fail}. */
+  public FencedOutcome.Accepted fail(Job job, String error, Duration retryDelay) {
+    return queue.fail(job.lease(), error, retryDelay);
+  }
+
+  /** Returns the counters so far. */
+  public Stats stats() {
+    return new Stats(
+        claimedCount.get(),
+        committedCount.get(),
+        refusedCount.get(),
+        claimStatements.get(),
+        commitStatements.get(),
+        errors.get());
+  }
+
+  /**
+   * Stops claiming, commits every queued result, and releases the jobs claimed but not handed out,
+   * so that they are claimable again at once.
+   */
+  @Override
+  public void close() {
+    running = false;
+    claimer.interrupt();
+    join(claimer);
+    join(committer);
+    List<Job> unstarted = new ArrayList<>();
+    claimed.drainTo(unstarted);
+    for (Job job : unstarted) {
+      try {
+        queue.release(job.lease());
+      } catch (RuntimeException e) {
+        errors.incrementAndGet();
+      }
+    }
+  }
+
+  private FencedWorkerPool start() {
+    claimer.start();
+    committer.start();
+    return this;
+  }
+
+  private void claimLoop() {
+    while (running) {
+      try {
+        if (claimed.remainingCapacity() < batchSize) {
+          Thread.sleep(1);
+          continue;
+        }
+        List<Job> jobs = queue.claimBatch(queueName, owner, leaseLength, batchSize);
+        claimStatements.incrementAndGet();
+        claimedCount.addAndGet(jobs.size());
+        claimed.addAll(jobs);
+        if (jobs.isEmpty()) {
+          Thread.sleep(idleWait.toMillis());
+        }
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        errors.incrementAndGet();
+        pause(Duration.ofMillis(100));
+      }
+    }
+  }
+
+  private void commitLoop() {
+    List<FencedQueue.Completion> batch = new ArrayList<>(batchSize);
+    while (running || !completions.isEmpty()) {
+      try {
+        FencedQueue.Completion first = completions.poll(10, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          continue;
+        }
+        batch.add(first);
+        long deadline = System.nanoTime() + maxCommitDelay.toNanos();
+        while (batch.size() < batchSize) {
+          FencedQueue.Completion more =
+              completions.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+          if (more == null) {
+            break;
+          }
+          batch.add(more);
+        }
+        commit(batch);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        batch.clear();
+      }
+    }
+  }
+
+  private void commit(List<FencedQueue.Completion> batch) {
+    try {
+      List<FencedOutcome> outcomes = queue.completeAll(batch);
+      commitStatements.incrementAndGet();
+      for (FencedOutcome outcome : outcomes) {
+        switch (outcome) {
+          case FencedOutcome.Accepted a -> committedCount.incrementAndGet();
+          case FencedOutcome.Refused r -> {
+            refusedCount.incrementAndGet();
+            onRefused.accept(r);
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      // the leases run out and the jobs are claimed again: nothing is lost, the work is redone
+      errors.incrementAndGet();
+    }
+  }
+
+  private static void join(Thread thread) {
+    try {
+      thread.join(Duration.ofSeconds(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void pause(Duration duration) {
+    try {
+      Thread.sleep(duration);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Configures a {@link FencedWorkerPool}; {@link #start()} checks every setting. */
+  public static final class Builder {
+    private final FencedQueue queue;
+    private @Nullable String queueName;
+    private @Nullable String owner;
+    private int batchSize = 100;
+    private Duration leaseLength = Duration.ofSeconds(30);
+    private Duration maxCommitDelay = Duration.ofMillis(2);
+    private Duration idleWait = Duration.ofMillis(50);
+    private Consumer<FencedOutcome.Refused> onRefused = refused -> {};
+
+    private Builder(FencedQueue queue) {
+      this.queue = queue;
+    }
+
+    /** The queue to claim from: a plain identifier. Required. */
+    public Builder queue(String queueName) {
+      this.queueName = queueName;
+      return this;
+    }
+
+    /** This process's name, stored as the owner of what it claims. Required. */
+    public Builder owner(String owner) {
+      this.owner = owner;
+      return this;
+    }
+
+    /** Jobs per claim and results per commit, 1 to 10,000; default 100. */
+    public Builder batchSize(int batchSize) {
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    /** The lease of each claimed job; default 30 s. Prefetched jobs age while they wait. */
+    public Builder leaseLength(Duration leaseLength) {
+      this.leaseLength = leaseLength;
+      return this;
+    }
+
+    /** How long a result waits for others to share its commit statement; default 2 ms. */
+    public Builder maxCommitDelay(Duration maxCommitDelay) {
+      this.maxCommitDelay = maxCommitDelay;
+      return this;
+    }
+
+    /** How long the claimer waits after a claim found nothing; default 50 ms. */
+    public Builder idleWait(Duration idleWait) {
+      this.idleWait = idleWait;
+      return this;
+    }
+
+    /** Called, on the committer thread, for each refused commit (a zombie's result). */
+    public Builder onRefused(Consumer<FencedOutcome.Refused> onRefused) {
+      this.onRefused = Objects.requireNonNull(onRefused, "onRefused");
+      return this;
+    }
+
+    /**
+     * Starts the claimer and committer threads and returns the running pool.
+     *
+     * @throws IllegalArgumentException naming the first setting missing or out of range
+     */
+    public FencedWorkerPool start() {
+      return new FencedWorkerPool(this).start();
+    }
+  }
+}
