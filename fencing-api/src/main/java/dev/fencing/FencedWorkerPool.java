@@ -48,7 +48,7 @@ public final class FencedWorkerPool implements AutoCloseable {
   private final Duration idleWait;
   private final Consumer<FencedOutcome.Refused> onRefused;
   private final BlockingQueue<Job> claimed;
-  private final BlockingQueue<FencedQueue.Completion> completions = new LinkedBlockingQueue<>();
+  private final BlockingQueue<FencedQueue.Completion> completions;
   private final AtomicLong claimedCount = new AtomicLong();
   private final AtomicLong committedCount = new AtomicLong();
   private final AtomicLong refusedCount = new AtomicLong();
@@ -69,6 +69,8 @@ public final class FencedWorkerPool implements AutoCloseable {
     this.idleWait = Validate.delay("idleWait", b.idleWait);
     this.onRefused = b.onRefused;
     this.claimed = new LinkedBlockingQueue<>(2 * batchSize);
+    // bounded, so that handlers wait for the committer instead of running ahead of it
+    this.completions = new LinkedBlockingQueue<>(4 * batchSize);
     this.claimer =
         Thread.ofPlatform().daemon().name("fencing-claimer-" + owner).unstarted(this::claimLoop);
     this.committer =
@@ -95,14 +97,21 @@ public final class FencedWorkerPool implements AutoCloseable {
   }
 
   /**
-   * Queues {@code job}'s result for the next batched commit. A refused commit is counted and passed
-   * to the pool's refusal listener; the result is dropped.
+   * Queues {@code job}'s result for the next batched commit, waiting while {@code 4 × batchSize}
+   * results are already queued. A refused commit is counted and passed to the pool's refusal
+   * listener; the result is dropped.
    *
    * @throws IllegalArgumentException if {@code result} is not valid JSON
+   * @throws IllegalStateException if interrupted while waiting; the result was not queued
    */
   public void complete(Job job, String result) {
     Validate.json("result", result);
-    completions.add(new FencedQueue.Completion(job.lease(), result));
+    try {
+      completions.put(new FencedQueue.Completion(job.lease(), result));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted queueing the result of job " + job.id(), e);
+    }
   }
 
   /** Records a failure at once (not batched); see {@link FencedQueue#fail}. */

@@ -69,8 +69,8 @@ class ScheduleRunnerFailuresTest {
               1,
               List.of(
                   new Step.Claim(0, true),
-                  new Step.WaitLeaseOut(0),
-                  new Step.WaitLeaseOut(0),
+                  new Step.LeasesRunOut(),
+                  new Step.LeasesRunOut(),
                   new Step.Claim(1, false)));
       assertThatThrownBy(() -> runner.run(schedule))
           .isInstanceOf(ScheduleAbortedException.class)

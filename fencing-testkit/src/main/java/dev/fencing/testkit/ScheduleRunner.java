@@ -196,7 +196,7 @@ public final class ScheduleRunner implements AutoCloseable {
           expectOk(w.process, "reset");
           note(w, "SIGKILL: crashed; a fresh process takes its place as " + w.owner);
         }
-        case Step.WaitLeaseOut wait -> waitLeaseOut(w);
+        case Step.LeasesRunOut wait -> waitLeasesOut();
         default -> {
           if (w.frozen) {
             w.deferred.add(s);
@@ -294,23 +294,24 @@ public final class ScheduleRunner implements AutoCloseable {
       return reply;
     }
 
-    private void waitLeaseOut(WorkerState w) {
+    private void waitLeasesOut() {
       long until =
-          w.leases.stream()
+          states.stream()
+              .flatMap(w -> w.leases.stream())
               .filter(h -> h.length.equals(SHORT_LEASE))
               .mapToLong(h -> h.expiresMillis)
               .max()
               .orElse(Long.MIN_VALUE);
       long now = databaseMillis();
       if (until == Long.MIN_VALUE || now >= until) {
-        note(w, "no short lease left to wait out");
+        timeline.add(label() + "time passes: no short lease left to run out");
         return;
       }
       while (now < until) {
         sleep(until - now + 1);
         now = databaseMillis();
       }
-      note(w, "its short leases ran out on the database clock");
+      timeline.add(label() + "time passes: every short lease ran out on the database clock");
       oracle.observe(step);
     }
 

@@ -10,7 +10,7 @@ public sealed interface Step {
   /** The worker this step is about. */
   int worker();
 
-  /** Claims one job, with a short lease (waited out by {@link WaitLeaseOut}) or a long one. */
+  /** Claims one job, with a short lease (waited out by {@link LeasesRunOut}) or a long one. */
   record Claim(int worker, boolean shortLease) implements Step {
     @Override
     public String toString() {
@@ -66,11 +66,19 @@ public sealed interface Step {
     }
   }
 
-  /** Waits until the worker's short leases have run out on the database clock. */
-  record WaitLeaseOut(int worker) implements Step {
+  /**
+   * Time passes: waits until every short lease held so far has run out on the database clock. It is
+   * about no worker in particular; {@link #worker()} is 0.
+   */
+  record LeasesRunOut() implements Step {
+    @Override
+    public int worker() {
+      return 0;
+    }
+
     @Override
     public String toString() {
-      return "wait until w" + worker + "'s short leases expire";
+      return "time passes: every short lease runs out";
     }
   }
 

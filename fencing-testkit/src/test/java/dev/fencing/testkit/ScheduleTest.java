@@ -47,12 +47,12 @@ class ScheduleTest {
   void aScheduleReadsAsATimeline() {
     Schedule schedule =
         new Schedule(
-            2, 1, List.of(new Step.Claim(0, true), new Step.Stall(0), new Step.WaitLeaseOut(0)));
+            2, 1, List.of(new Step.Claim(0, true), new Step.Stall(0), new Step.LeasesRunOut()));
     assertThat(schedule.toString())
         .isEqualTo(
             "2 workers, 1 jobs:\n"
                 + "  1. w0 claims (short lease)\n"
                 + "  2. w0 stalls (SIGSTOP)\n"
-                + "  3. wait until w0's short leases expire");
+                + "  3. time passes: every short lease runs out");
   }
 }

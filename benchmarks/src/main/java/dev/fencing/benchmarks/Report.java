@@ -1,0 +1,139 @@
+package dev.fencing.benchmarks;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+
+/** Formats benchmark results as Markdown tables, with ratios and the targets. */
+final class Report {
+
+  private Report() {}
+
+  static String throughputTable(List<BenchmarksMain.Throughput> rows) {
+    StringBuilder md = new StringBuilder("## End to end: claim, no-op, complete\n\n");
+    md.append(
+        "`library`: each thread calls `claimBatch` and `complete`/`completeAll`. `raw`: the same"
+            + " SQL through plain JDBC. `pool`: one `FencedWorkerPool` (one batched claimer, one"
+            + " batched committer) feeds the threads. Claim latency is per claim statement (n/a"
+            + " for `pool`, whose claimer runs on its own thread).\n\n");
+    md.append("| mode | batch | threads | jobs/s | claim p50 (ms) | claim p99 (ms) |\n");
+    md.append("|---|---:|---:|---:|---:|---:|\n");
+    for (BenchmarksMain.Throughput r : rows) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %d | %,.0f | %s | %s |%n",
+              r.mode(),
+              r.batch(),
+              r.threads(),
+              r.jobsPerSecond(),
+              r.claimP50(),
+              r.claimP99()));
+    }
+    return md.append('\n').toString();
+  }
+
+  static String peerTable(List<BenchmarksMain.Peer> peers) {
+    StringBuilder md = new StringBuilder("## db-scheduler at equal threads\n\n");
+    md.append(
+        "db-scheduler 16.12.0, lock-and-fetch polling, no-op one-time tasks inserted before the"
+            + " scheduler starts; ours is the `pool` row at the same thread count (batch 100).\n\n");
+    md.append("| threads | db-scheduler jobs/s | ours jobs/s | ours / db-scheduler |\n");
+    md.append("|---:|---:|---:|---:|\n");
+    for (BenchmarksMain.Peer p : peers) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %d | %,.0f | %,.0f | %.2f |%n",
+              p.threads(),
+              p.dbScheduler(),
+              p.ours(),
+              p.ours() / p.dbScheduler()));
+    }
+    return md.append('\n').toString();
+  }
+
+  static String processTable(List<ProcessScaling.Row> rows) {
+    StringBuilder md = new StringBuilder("## Several worker processes on one queue\n\n");
+    md.append(
+        "Each process is a `FencedWorkerPool` (batch 100) with its own handler threads; the rate is"
+            + " committed jobs over the same window in all processes.\n\n");
+    md.append("| processes | threads each | jobs/s | vs 1 process |\n|---:|---:|---:|---:|\n");
+    double one = rows.isEmpty() ? Double.NaN : rows.getFirst().jobsPerSecond();
+    for (ProcessScaling.Row r : rows) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %d | %d | %,.0f | %.2f |%n",
+              r.processes(),
+              r.threads(),
+              r.jobsPerSecond(),
+              r.jobsPerSecond() / one));
+    }
+    return md.append('\n').toString();
+  }
+
+  static String targets(
+      List<BenchmarksMain.Throughput> rows,
+      List<BenchmarksMain.Peer> peers,
+      List<ProcessScaling.Row> processes) {
+    StringBuilder md =
+        new StringBuilder("## Targets\n\n| target | measured | met |\n|---|---|---|\n");
+    OptionalDouble pool8 = rate(rows, "pool", 100, 8);
+    target(md, "≥ 15,000 jobs/s with batching at 8 threads", pool8.orElse(Double.NaN), 15_000);
+    for (BenchmarksMain.Peer p : peers) {
+      if (p.threads() >= 8) {
+        target(
+            md, "≥ 3× db-scheduler at " + p.threads() + " threads", p.ours() / p.dbScheduler(), 3);
+      }
+    }
+    if (processes.size() > 1) {
+      ProcessScaling.Row last = processes.getLast();
+      target(
+          md,
+          "≥ 0.9× with " + last.processes() + " processes vs 1",
+          last.jobsPerSecond() / processes.getFirst().jobsPerSecond(),
+          0.9);
+    }
+    double best =
+        rows.stream()
+            .filter(r -> r.mode().equals("pool") && r.batch() == 100)
+            .mapToDouble(BenchmarksMain.Throughput::jobsPerSecond)
+            .max()
+            .orElse(Double.NaN);
+    rate(rows, "pool", 100, 32)
+        .ifPresent(r32 -> target(md, "≥ 0.9× best at 32 threads (pool)", r32 / best, 0.9));
+    for (int t : new int[] {1, 4, 16}) {
+      OptionalDouble lib = rate(rows, "library", 1, t);
+      OptionalDouble raw = rate(rows, "raw", 1, t);
+      if (lib.isPresent() && raw.isPresent()) {
+        target(
+            md,
+            "batch 1 ≥ 0.9× raw SQL at " + t + " threads",
+            lib.getAsDouble() / raw.getAsDouble(),
+            0.9);
+      }
+    }
+    return md.append('\n').toString();
+  }
+
+  private static void target(StringBuilder md, String what, double measured, double goal) {
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %s | %s |%n",
+            what,
+            measured >= 100
+                ? String.format(Locale.ROOT, "%,.0f", measured)
+                : String.format(Locale.ROOT, "%.2f", measured),
+            measured >= goal ? "yes" : "**no**"));
+  }
+
+  private static OptionalDouble rate(
+      List<BenchmarksMain.Throughput> rows, String mode, int batch, int threads) {
+    return rows.stream()
+        .filter(r -> r.mode().equals(mode) && r.batch() == batch && r.threads() == threads)
+        .mapToDouble(BenchmarksMain.Throughput::jobsPerSecond)
+        .findFirst();
+  }
+}

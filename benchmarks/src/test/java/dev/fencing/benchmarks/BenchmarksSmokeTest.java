@@ -1,0 +1,30 @@
+package dev.fencing.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One smoke run of every benchmark: a single short iteration on a small queue, to prove they run.
+ * Nothing here asserts a time.
+ */
+class BenchmarksSmokeTest {
+
+  @Test
+  void everyBenchmarkRunsAndTheReportHasEachSection() throws Exception {
+    Path out = Path.of("target", "bench", "BENCHMARKS-smoke.md");
+    BenchmarksMain.main(new String[] {"--quick", "--out", out.toString()});
+    String report = Files.readString(out);
+    assertThat(report)
+        .contains("## End to end: claim, no-op, complete")
+        .contains("| pool | 10 | 2 |")
+        .contains("| library | 1 | 1 |")
+        .contains("| raw | 1 | 1 |")
+        .contains("## db-scheduler at equal threads")
+        .contains("## Several worker processes on one queue")
+        .contains("## Targets")
+        .contains("## Lease-length tuning");
+  }
+}
