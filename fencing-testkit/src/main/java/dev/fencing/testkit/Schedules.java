@@ -1,5 +1,7 @@
 package dev.fencing.testkit;
 
+import java.util.ArrayList;
+import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -28,8 +30,8 @@ public final class Schedules {
    */
   public static Arbitrary<Schedule> schedules(
       int minWorkers, int maxWorkers, int minJobs, int maxJobs, int maxSteps) {
-    new Schedule(maxWorkers, maxJobs, java.util.List.of());
-    new Schedule(minWorkers, minJobs, java.util.List.of());
+    new Schedule(maxWorkers, maxJobs, List.of());
+    new Schedule(minWorkers, minJobs, List.of());
     if (minWorkers > maxWorkers || minJobs > maxJobs || maxSteps < 1) {
       throw new IllegalArgumentException(
           "bounds must be ordered and maxSteps at least 1, but were workers "
@@ -43,19 +45,24 @@ public final class Schedules {
               + ", maxSteps "
               + maxSteps);
     }
+    // Steps are drawn for the most workers; a schedule has as many workers as its steps name (at
+    // least minWorkers). So shrinking a schedule is shrinking a plain list: steps go, worker
+    // numbers fall, and the worker count follows.
     return Combinators.combine(
-            Arbitraries.integers().between(minWorkers, maxWorkers),
-            Arbitraries.integers().between(minJobs, maxJobs))
-        .flatAs(
-            (workers, jobs) ->
-                steps(workers)
-                    .list()
-                    .ofMinSize(1)
-                    .ofMaxSize(maxSteps)
-                    // uniform lengths: the default bias towards short lists rarely lets a lease
-                    // expire, a new owner take over and the old one come back in one schedule
-                    .withSizeDistribution(RandomDistribution.uniform())
-                    .map(steps -> new Schedule(workers, jobs, steps)));
+            Arbitraries.integers().between(minJobs, maxJobs),
+            steps(maxWorkers)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(maxSteps)
+                // uniform lengths: the default bias towards short lists rarely lets a lease
+                // expire, a new owner take over and the old one come back in one schedule
+                .withSizeDistribution(RandomDistribution.uniform()))
+        .as(
+            (jobs, steps) ->
+                new Schedule(
+                    Math.max(minWorkers, steps.stream().mapToInt(Step::worker).max().orElse(0) + 1),
+                    jobs,
+                    steps));
   }
 
   /**
@@ -63,7 +70,12 @@ public final class Schedules {
    * are rare because each one costs a JVM start.
    */
   public static Arbitrary<Step> steps(int workers) {
-    Arbitrary<Integer> worker = Arbitraries.integers().between(0, workers - 1);
+    // w0 and w1 act most often, so that two workers meet on the same job; w2, w3... less
+    List<Tuple2<Integer, Integer>> weights = new ArrayList<>();
+    for (int w = 0; w < workers; w++) {
+      weights.add(Tuple.of(w < 2 ? 4 : Math.max(1, 4 >> (w - 1)), w));
+    }
+    Arbitrary<Integer> worker = Arbitraries.frequency(weights);
     Arbitrary<Integer> lease = Arbitraries.integers().between(0, 2);
     return Arbitraries.frequencyOf(
         java.util.List.of(

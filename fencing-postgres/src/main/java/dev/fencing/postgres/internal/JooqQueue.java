@@ -5,6 +5,7 @@ import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.param;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectCount;
 import static org.jooq.impl.DSL.val;
@@ -23,12 +24,15 @@ import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import io.github.resilience4j.retry.Retry;
 import jakarta.inject.Inject;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -38,9 +42,10 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.JSONB;
+import org.jooq.Param;
+import org.jooq.Query;
 import org.jooq.Record;
 import org.jooq.Record1;
-import org.jooq.Result;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -56,12 +61,16 @@ public final class JooqQueue implements FencedQueue {
   private final DSLContext dsl;
   private final Retry retry;
   private final Config config;
+  private final RenderedSql claimSql;
+  private final RenderedSql completeSql;
 
   @Inject
   JooqQueue(DSLContext dsl, Retry retry, Config config) {
     this.dsl = dsl;
     this.retry = retry;
     this.config = config;
+    this.claimSql = new RenderedSql(dsl, claimQuery());
+    this.completeSql = new RenderedSql(dsl, completeQuery());
   }
 
   @Override
@@ -101,11 +110,45 @@ public final class JooqQueue implements FencedQueue {
     Validate.owner(owner);
     Validate.leaseLength(leaseLength);
     Validate.batchSize(batchSize);
+    Map<String, Object> values =
+        Map.of(
+            "queue", queue,
+            "batch", batchSize,
+            "owner", owner,
+            "micros", leaseLength.toNanos() / 1_000);
+    List<Job> jobs =
+        guarded(
+            () ->
+                dsl.connectionResult(
+                    c -> {
+                      try (PreparedStatement s = claimSql.prepare(c, values);
+                          ResultSet r = s.executeQuery()) {
+                        List<Job> claimed = new ArrayList<>(batchSize);
+                        while (r.next()) {
+                          Lease lease =
+                              new Lease(
+                                  r.getLong(1),
+                                  owner,
+                                  Epoch.of(r.getLong(4)),
+                                  r.getObject(6, OffsetDateTime.class).toInstant());
+                          claimed.add(new Job(lease, r.getString(2), r.getString(3), r.getInt(5)));
+                        }
+                        return claimed;
+                      }
+                    }));
+    jobs.sort(Comparator.comparingLong(Job::id));
+    return jobs;
+  }
+
+  /**
+   * The claim: two index scans, each on a partial index that holds only claimable rows: leases that
+   * ran out first (oldest expiry first), then due pending jobs. One OR across both would scan and
+   * sort the whole queue on every claim. Rendered once, with named parameters.
+   */
+  private Query claimQuery() {
     FencingJob j = FENCING_JOB;
-    // Two index scans, each on a partial index that holds only claimable rows: leases that ran out
-    // first (oldest expiry first), then due pending jobs. One OR across both would scan and sort
-    // the
-    // whole queue on every claim.
+    Param<String> queue = param("queue", SQLDataType.VARCHAR);
+    Param<Integer> batch = param("batch", SQLDataType.INTEGER);
     FencingJob r = FENCING_JOB.as("r");
     CommonTableExpression<Record1<Long>> expired =
         name("expired")
@@ -116,7 +159,7 @@ public final class JooqQueue implements FencedQueue {
                     .and(r.STATUS.eq(inline(JobState.RUNNING.dbName())))
                     .and(r.LEASE_EXPIRES_AT.le(currentOffsetDateTime()))
                     .orderBy(r.LEASE_EXPIRES_AT)
-                    .limit(batchSize)
+                    .limit(batch)
                     .forUpdate()
                     .skipLocked());
     FencingJob p = FENCING_JOB.as("p");
@@ -129,7 +172,7 @@ public final class JooqQueue implements FencedQueue {
                     .and(p.STATUS.eq(inline(JobState.PENDING.dbName())))
                     .and(p.RUN_AT.le(currentOffsetDateTime()))
                     .orderBy(p.RUN_AT, p.ID)
-                    .limit(val(batchSize).minus(field(selectCount().from(expired))))
+                    .limit(batch.minus(field(selectCount().from(expired))))
                     .forUpdate()
                     .skipLocked());
     // Plain names: the render mapping would put the user's schema in front of a CTE's name.
@@ -138,31 +181,35 @@ public final class JooqQueue implements FencedQueue {
             select(field(name("id"), Long.class))
                 .from(expired)
                 .unionAll(select(field(name("id"), Long.class)).from(pending)));
-    Result<FencingJobRecord> claimed =
-        guarded(
-            () ->
-                dsl.with(expired)
-                    .with(pending)
-                    .update(j)
-                    .set(j.STATUS, inline(JobState.RUNNING.dbName()))
-                    .set(j.OWNER, owner)
-                    .set(j.EPOCH, j.EPOCH.plus(inline(1L)))
-                    .set(j.ATTEMPTS, j.ATTEMPTS.plus(inline(1)))
-                    .set(j.LEASE_EXPIRES_AT, leaseEnd(leaseLength))
-                    .set(j.LAST_EVENT, inline("claimed"))
-                    .set(j.UPDATED_AT, currentOffsetDateTime())
-                    .where(chosen)
-                    .returning()
-                    .fetch());
-    List<Job> jobs = new ArrayList<>(claimed.size());
-    for (FencingJobRecord row : claimed) {
-      Lease lease =
-          new Lease(
-              row.getId(), owner, Epoch.of(row.getEpoch()), row.getLeaseExpiresAt().toInstant());
-      jobs.add(new Job(lease, row.getQueue(), row.getPayload().data(), row.getAttempts()));
-    }
-    jobs.sort(Comparator.comparingLong(Job::id));
-    return jobs;
+    return dsl.with(expired)
+        .with(pending)
+        .update(j)
+        .set(j.STATUS, inline(JobState.RUNNING.dbName()))
+        .set(j.OWNER, param("owner", SQLDataType.VARCHAR))
+        .set(j.EPOCH, j.EPOCH.plus(inline(1L)))
+        .set(j.ATTEMPTS, j.ATTEMPTS.plus(inline(1)))
+        .set(j.LEASE_EXPIRES_AT, nowPlusMicros(param("micros", SQLDataType.BIGINT)))
+        .set(j.LAST_EVENT, inline("claimed"))
+        .set(j.UPDATED_AT, currentOffsetDateTime())
+        .where(chosen)
+        .returning(j.ID, j.QUEUE, j.PAYLOAD, j.EPOCH, j.ATTEMPTS, j.LEASE_EXPIRES_AT);
+  }
+
+  /** The single-job compare-and-set of {@link #complete}, rendered once. */
+  private Query completeQuery() {
+    FencingJob j = FENCING_JOB;
+    return dsl.update(j)
+        .set(j.STATUS, inline(JobState.COMPLETED.dbName()))
+        .set(j.RESULT, param("result", SQLDataType.JSONB))
+        .set(j.LEASE_EXPIRES_AT, field("null", SQLDataType.TIMESTAMPWITHTIMEZONE(6)))
+        .set(j.FINISHED_AT, currentOffsetDateTime())
+        .set(j.LAST_EVENT, inline("completed"))
+        .set(j.UPDATED_AT, currentOffsetDateTime())
+        .where(j.ID.eq(param("id", SQLDataType.BIGINT)))
+        .and(j.OWNER.eq(param("owner", SQLDataType.VARCHAR)))
+        .and(j.EPOCH.eq(param("epoch", SQLDataType.BIGINT)))
+        .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
+        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
   }
 
   @Override
@@ -192,18 +239,21 @@ public final class JooqQueue implements FencedQueue {
     Validate.json("result", result);
     FencingJob j = FENCING_JOB;
     JSONB json = JSONB.valueOf(result);
+    Map<String, Object> values =
+        Map.of(
+            "result", result,
+            "id", lease.jobId(),
+            "owner", lease.owner(),
+            "epoch", lease.epoch().value());
     return commit(
         lease,
         () ->
-            dsl.update(j)
-                .set(j.STATUS, inline(JobState.COMPLETED.dbName()))
-                .set(j.RESULT, json)
-                .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
-                .set(j.FINISHED_AT, currentOffsetDateTime())
-                .set(j.LAST_EVENT, inline("completed"))
-                .set(j.UPDATED_AT, currentOffsetDateTime())
-                .where(owns(lease))
-                .execute(),
+            dsl.connectionResult(
+                c -> {
+                  try (PreparedStatement s = completeSql.prepare(c, values)) {
+                    return s.executeUpdate();
+                  }
+                }),
         j.LAST_EVENT.eq(inline("completed")).and(j.RESULT.eq(json)));
   }
 
@@ -406,6 +456,11 @@ public final class JooqQueue implements FencedQueue {
 
   private static Field<OffsetDateTime> leaseEnd(Duration leaseLength) {
     return plusMillis(leaseLength);
+  }
+
+  private static Field<OffsetDateTime> nowPlusMicros(Field<Long> micros) {
+    return field(
+        "now() + ({0} * interval '1 microsecond')", SQLDataType.TIMESTAMPWITHTIMEZONE(6), micros);
   }
 
   private static Field<OffsetDateTime> plusMillis(Duration duration) {
