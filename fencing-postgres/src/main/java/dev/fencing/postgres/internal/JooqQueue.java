@@ -24,9 +24,12 @@ import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import io.github.resilience4j.retry.Retry;
 import jakarta.inject.Inject;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,6 +40,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -47,6 +51,7 @@ import org.jooq.Query;
 import org.jooq.Record;
 import org.jooq.Record1;
 import org.jooq.Table;
+import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -64,9 +69,12 @@ public final class JooqQueue implements FencedQueue {
   private final RenderedSql claimSql;
   private final RenderedSql completeSql;
 
+  private final DataSource dataSource;
+
   @Inject
-  JooqQueue(DSLContext dsl, Retry retry, Config config) {
+  JooqQueue(DSLContext dsl, DataSource dataSource, Retry retry, Config config) {
     this.dsl = dsl;
+    this.dataSource = dataSource;
     this.retry = retry;
     this.config = config;
     this.claimSql = new RenderedSql(dsl, claimQuery());
@@ -119,19 +127,21 @@ public final class JooqQueue implements FencedQueue {
     List<Job> jobs =
         guarded(
             () ->
-                dsl.connectionResult(
+                jdbc(
                     c -> {
                       try (PreparedStatement s = claimSql.prepare(c, values);
                           ResultSet r = s.executeQuery()) {
                         List<Job> claimed = new ArrayList<>(batchSize);
                         while (r.next()) {
+                          long micros = r.getLong(5);
                           Lease lease =
                               new Lease(
                                   r.getLong(1),
                                   owner,
-                                  Epoch.of(r.getLong(4)),
-                                  r.getObject(6, OffsetDateTime.class).toInstant());
-                          claimed.add(new Job(lease, r.getString(2), r.getString(3), r.getInt(5)));
+                                  Epoch.of(r.getLong(3)),
+                                  Instant.ofEpochSecond(
+                                      micros / 1_000_000, micros % 1_000_000 * 1_000));
+                          claimed.add(new Job(lease, queue, r.getString(2), r.getInt(4)));
                         }
                         return claimed;
                       }
@@ -192,7 +202,13 @@ public final class JooqQueue implements FencedQueue {
         .set(j.LAST_EVENT, inline("claimed"))
         .set(j.UPDATED_AT, currentOffsetDateTime())
         .where(chosen)
-        .returning(j.ID, j.QUEUE, j.PAYLOAD, j.EPOCH, j.ATTEMPTS, j.LEASE_EXPIRES_AT);
+        .returning(
+            j.ID,
+            j.PAYLOAD,
+            j.EPOCH,
+            j.ATTEMPTS,
+            // microseconds since 1970: far cheaper for the driver to read than a timestamp
+            field("(extract(epoch from {0}) * 1000000)::bigint", Long.class, j.LEASE_EXPIRES_AT));
   }
 
   /** The single-job compare-and-set of {@link #complete}, rendered once. */
@@ -238,7 +254,6 @@ public final class JooqQueue implements FencedQueue {
     Objects.requireNonNull(lease, "lease");
     Validate.json("result", result);
     FencingJob j = FENCING_JOB;
-    JSONB json = JSONB.valueOf(result);
     Map<String, Object> values =
         Map.of(
             "result", result,
@@ -248,13 +263,13 @@ public final class JooqQueue implements FencedQueue {
     return commit(
         lease,
         () ->
-            dsl.connectionResult(
+            jdbc(
                 c -> {
                   try (PreparedStatement s = completeSql.prepare(c, values)) {
                     return s.executeUpdate();
                   }
                 }),
-        j.LAST_EVENT.eq(inline("completed")).and(j.RESULT.eq(json)));
+        () -> j.LAST_EVENT.eq(inline("completed")).and(j.RESULT.eq(JSONB.valueOf(result))));
   }
 
   @Override
@@ -357,7 +372,7 @@ public final class JooqQueue implements FencedQueue {
                 .set(j.UPDATED_AT, currentOffsetDateTime())
                 .where(owns(lease))
                 .execute(),
-        j.LAST_EVENT.in(inline("failed"), inline("retry")).and(j.LAST_ERROR.eq(val(kept))));
+        () -> j.LAST_EVENT.in(inline("failed"), inline("retry")).and(j.LAST_ERROR.eq(val(kept))));
   }
 
   @Override
@@ -376,7 +391,7 @@ public final class JooqQueue implements FencedQueue {
                 .set(j.UPDATED_AT, currentOffsetDateTime())
                 .where(owns(lease))
                 .execute(),
-        j.LAST_EVENT.eq(inline("released")));
+        () -> j.LAST_EVENT.eq(inline("released")));
   }
 
   @Override
@@ -401,13 +416,13 @@ public final class JooqQueue implements FencedQueue {
   }
 
   private FencedOutcome.Accepted commit(
-      Lease lease, Supplier<Integer> compareAndSet, Condition sameWriteAgain) {
+      Lease lease, Supplier<Integer> compareAndSet, Supplier<Condition> sameWriteAgain) {
     int updated = guarded(compareAndSet);
     if (updated == 1) {
       return new FencedOutcome.Accepted(lease.key(), lease.epoch(), false);
     }
     FencedOutcome.Refused refused = refusal(lease);
-    if (refused instanceof FencedOutcome.AlreadyFinished && isRepeat(lease, sameWriteAgain)) {
+    if (refused instanceof FencedOutcome.AlreadyFinished && isRepeat(lease, sameWriteAgain.get())) {
       return new FencedOutcome.Accepted(lease.key(), lease.epoch(), true);
     }
     throw new FencedOffException(refused);
@@ -467,6 +482,20 @@ public final class JooqQueue implements FencedQueue {
     return field(
         "now() + ({0} * interval '1 microsecond')",
         SQLDataType.TIMESTAMPWITHTIMEZONE(6), val(duration.toNanos() / 1_000));
+  }
+
+  /** Runs {@code work} on a connection of its own; a failure is a {@link DataAccessException}. */
+  private <T> T jdbc(JdbcWork<T> work) {
+    try (Connection c = dataSource.getConnection()) {
+      return work.run(c);
+    } catch (SQLException e) {
+      throw new DataAccessException(e.getMessage(), e);
+    }
+  }
+
+  @FunctionalInterface
+  private interface JdbcWork<T> {
+    T run(Connection connection) throws SQLException;
   }
 
   private <T> T guarded(Supplier<T> statement) {
