@@ -66,15 +66,25 @@ public final class BenchDatabase {
     }
   }
 
+  /** Returns how many jobs of {@code queue} are pending. */
+  public static long pending(DataSource ds, String schema, String queue) {
+    return count(ds, schema, queue, "pending");
+  }
+
   /** Returns how many jobs of {@code queue} are completed. */
   public static long completed(DataSource ds, String schema, String queue) {
+    return count(ds, schema, queue, "completed");
+  }
+
+  private static long count(DataSource ds, String schema, String queue, String status) {
     try (Connection c = ds.getConnection();
         PreparedStatement s =
             c.prepareStatement(
                 "select count(*) from \""
                     + Validate.identifier("schema", schema)
-                    + "\".fencing_job where queue = ? and status = 'completed'")) {
+                    + "\".fencing_job where queue = ? and status = ?")) {
       s.setString(1, queue);
+      s.setString(2, status);
       try (var r = s.executeQuery()) {
         r.next();
         return r.getLong(1);

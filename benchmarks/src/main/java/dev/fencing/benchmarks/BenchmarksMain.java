@@ -93,7 +93,7 @@ public final class BenchmarksMain {
               .forks(settings.quick() ? 0 : 1)
               .warmupIterations(settings.quick() ? 0 : 1)
               .warmupTime(TimeValue.seconds(3))
-              .measurementIterations(settings.quick() ? 1 : 2)
+              .measurementIterations(settings.quick() ? 1 : 3)
               .measurementTime(TimeValue.seconds(settings.quick() ? 1 : 5))
               .jvmArgsAppend(
                   "-Dorg.jooq.no-logo=true",
@@ -187,7 +187,7 @@ public final class BenchmarksMain {
         Runtime.version(),
         settings.quick()
             ? "smoke run, 1 iteration of 1 s, no fork; the numbers mean nothing"
-            : "1 fork, 1 warm-up iteration of 3 s, 2 measured iterations of 5 s, queue depth "
+            : "1 fork, 1 warm-up iteration of 3 s, 3 measured iterations of 5 s, queue topped up to twice a depth of "
                 + settings.depth());
   }
 
