@@ -71,11 +71,6 @@ public final class BenchDatabase {
     return count(ds, schema, queue, "pending");
   }
 
-  /** Returns how many jobs of {@code queue} are completed. */
-  public static long completed(DataSource ds, String schema, String queue) {
-    return count(ds, schema, queue, "completed");
-  }
-
   private static long count(DataSource ds, String schema, String queue, String status) {
     try (Connection c = ds.getConnection();
         PreparedStatement s =
