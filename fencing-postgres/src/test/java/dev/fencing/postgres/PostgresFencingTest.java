@@ -76,6 +76,19 @@ class PostgresFencingTest {
   }
 
   @Test
+  void enqueueAllTakesMoreJobsThanOneStatementCanBindAllOrNone(TestSchema schema) {
+    FencedQueue queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    List<Long> ids = queue.enqueueAll("big", java.util.Collections.nCopies(25_000, "{}"));
+    assertThat(ids).hasSize(25_000).doesNotHaveDuplicates();
+    List<String> withBadLast = new ArrayList<>(java.util.Collections.nCopies(20_000, "{}"));
+    withBadLast.add("{oops");
+    assertThatThrownBy(() -> queue.enqueueAll("big2", withBadLast))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("payloads[20000]");
+    assertThat(queue.claimBatch("big2", "w", Duration.ofMinutes(1), 10)).isEmpty();
+  }
+
+  @Test
   void theSchemaSqlShipsInTheJar() {
     assertThat(PostgresFencing.schemaSql()).contains("CREATE TABLE IF NOT EXISTS fencing_job");
   }

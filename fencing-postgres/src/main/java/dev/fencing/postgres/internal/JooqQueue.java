@@ -62,6 +62,7 @@ import org.jooq.impl.SQLDataType;
 public final class JooqQueue implements FencedQueue {
 
   private static final int MAX_ERROR_LENGTH = 4000;
+  private static final int ENQUEUE_CHUNK = 10_000;
 
   private final DSLContext dsl;
   private final Retry retry;
@@ -96,14 +97,27 @@ public final class JooqQueue implements FencedQueue {
     for (int i = 0; i < payloads.size(); i++) {
       Validate.json("payloads[" + i + "]", payloads.get(i));
     }
-    // Not retried: after a lost acknowledgement a retry could enqueue the jobs twice.
-    var insert =
-        dsl.insertInto(
-            FENCING_JOB, FENCING_JOB.QUEUE, FENCING_JOB.PAYLOAD, FENCING_JOB.MAX_ATTEMPTS);
-    for (String payload : payloads) {
-      insert = insert.values(queue, JSONB.valueOf(payload), config.maxAttempts());
-    }
-    return insert.returning(FENCING_JOB.ID).fetch(FENCING_JOB.ID);
+    // Not retried: after a lost acknowledgement a retry could enqueue the jobs twice. Chunks keep
+    // each statement under PostgreSQL's 65,535 bind values; one transaction keeps it all or none.
+    return dsl.transactionResult(
+        tx -> {
+          List<Long> ids = new ArrayList<>(payloads.size());
+          for (int from = 0; from < payloads.size(); from += ENQUEUE_CHUNK) {
+            var insert =
+                tx.dsl()
+                    .insertInto(
+                        FENCING_JOB,
+                        FENCING_JOB.QUEUE,
+                        FENCING_JOB.PAYLOAD,
+                        FENCING_JOB.MAX_ATTEMPTS);
+            for (String payload :
+                payloads.subList(from, Math.min(payloads.size(), from + ENQUEUE_CHUNK))) {
+              insert = insert.values(queue, JSONB.valueOf(payload), config.maxAttempts());
+            }
+            ids.addAll(insert.returning(FENCING_JOB.ID).fetch(FENCING_JOB.ID));
+          }
+          return ids;
+        });
   }
 
   @Override
