@@ -251,7 +251,7 @@ public final class JooqQueue implements FencedQueue {
         guarded(
             () ->
                 dsl.update(j)
-                    .set(j.LEASE_EXPIRES_AT, leaseEnd(leaseLength))
+                    .set(j.LEASE_EXPIRES_AT, nowPlus(leaseLength))
                     .set(j.LAST_EVENT, inline("renewed"))
                     .set(j.UPDATED_AT, currentOffsetDateTime())
                     .where(owns(lease))
@@ -376,7 +376,7 @@ public final class JooqQueue implements FencedQueue {
                     j.STATUS,
                     when(exhausted, inline(JobState.FAILED.dbName()))
                         .otherwise(inline(JobState.PENDING.dbName())))
-                .set(j.RUN_AT, plusMillis(retryDelay))
+                .set(j.RUN_AT, nowPlus(retryDelay))
                 .set(j.LAST_ERROR, kept)
                 .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
                 .set(
@@ -483,19 +483,14 @@ public final class JooqQueue implements FencedQueue {
         row.get(FENCING_JOB.LEASE_EXPIRES_AT));
   }
 
-  private static Field<OffsetDateTime> leaseEnd(Duration leaseLength) {
-    return plusMillis(leaseLength);
+  /** {@code now()} of the database plus {@code duration}, to the microsecond. */
+  private static Field<OffsetDateTime> nowPlus(Duration duration) {
+    return nowPlusMicros(val(duration.toNanos() / 1_000));
   }
 
   private static Field<OffsetDateTime> nowPlusMicros(Field<Long> micros) {
     return field(
         "now() + ({0} * interval '1 microsecond')", SQLDataType.TIMESTAMPWITHTIMEZONE(6), micros);
-  }
-
-  private static Field<OffsetDateTime> plusMillis(Duration duration) {
-    return field(
-        "now() + ({0} * interval '1 microsecond')",
-        SQLDataType.TIMESTAMPWITHTIMEZONE(6), val(duration.toNanos() / 1_000));
   }
 
   /** Runs {@code work} on a connection of its own; a failure is a {@link DataAccessException}. */
