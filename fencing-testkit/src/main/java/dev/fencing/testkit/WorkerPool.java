@@ -8,7 +8,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Worker processes kept across schedules, so that a property run pays a JVM start per crash, not
+ * Worker processes kept across schedules, guarded by the pool's lock so that a clean-up never races
+ * a schedule that is still starting workers, so that a property run pays a JVM start per crash, not
  * per try. One spare is started in the background to replace a crashed worker quickly.
  */
 final class WorkerPool implements AutoCloseable {
@@ -37,7 +38,7 @@ final class WorkerPool implements AutoCloseable {
   }
 
   /** Returns the process in slot {@code index}, starting processes up to it as needed. */
-  WorkerProcess get(int index) {
+  synchronized WorkerProcess get(int index) {
     while (live.size() <= index) {
       live.add(takeSpare());
     }
@@ -51,7 +52,7 @@ final class WorkerPool implements AutoCloseable {
   }
 
   /** Kills slot {@code index}'s process with SIGKILL and puts a fresh one in its place. */
-  WorkerProcess crashAndReplace(int index) {
+  synchronized WorkerProcess crashAndReplace(int index) {
     WorkerProcess dead = get(index);
     dead.crash();
     dead.close();
@@ -61,7 +62,7 @@ final class WorkerPool implements AutoCloseable {
   }
 
   /** Returns every process this pool started that is still running, spare included. */
-  List<WorkerProcess> processes() {
+  synchronized List<WorkerProcess> processes() {
     List<WorkerProcess> all = new ArrayList<>(live);
     if (spare != null && spare.isDone() && !spare.isCancelled()) {
       try {
@@ -86,9 +87,10 @@ final class WorkerPool implements AutoCloseable {
   }
 
   /** Kills every process, live and spare. The pool may be used again: it starts new ones. */
-  void killAll() {
-    live.forEach(WorkerProcess::close);
+  synchronized void killAll() {
+    List<WorkerProcess> all = new ArrayList<>(live);
     live.clear();
+    all.forEach(WorkerProcess::close);
     if (spare != null) {
       Future<WorkerProcess> pending = spare;
       spare = null;
@@ -101,12 +103,12 @@ final class WorkerPool implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     killAll();
     starter.shutdownNow();
   }
 
-  private WorkerProcess takeSpare() {
+  private synchronized WorkerProcess takeSpare() {
     if (spare == null) {
       spare = starter.submit(this::start);
     }

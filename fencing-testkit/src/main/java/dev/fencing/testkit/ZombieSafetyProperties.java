@@ -1,5 +1,7 @@
 package dev.fencing.testkit;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,8 +60,22 @@ public abstract class ZombieSafetyProperties {
 
   @AfterContainer
   static void stopWorkers() {
-    RUNNERS.values().forEach(ScheduleRunner::close);
+    List<ScheduleRunner> runners = new ArrayList<>(RUNNERS.values());
     RUNNERS.clear();
+    RuntimeException first = null;
+    for (ScheduleRunner runner : runners) {
+      try {
+        runner.close();
+      } catch (RuntimeException e) {
+        // close the others all the same: no worker process may outlive the suite
+        if (first == null) {
+          first = e;
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
   }
 
   private static String schemaFor(Class<?> type) {
