@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;
@@ -11,6 +12,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeProperty;
 
 /**
  * The property suite, for any backend: every generated interleaving of 2-4 real worker processes
@@ -34,6 +36,12 @@ public abstract class ZombieSafetyProperties {
 
   private static final Map<Class<?>, ScheduleRunner> RUNNERS = new ConcurrentHashMap<>();
 
+  /**
+   * Classes whose container has ended. jqwik abandons a shrink that runs past its time bound, and
+   * the abandoned attempt may still ask for a runner: it must not start workers no one will stop.
+   */
+  private static final Set<Class<?>> FINISHED = ConcurrentHashMap.newKeySet();
+
   /** The backend under test; worker processes load it by class name. */
   protected abstract Class<? extends FencingBackend> backend();
 
@@ -52,14 +60,27 @@ public abstract class ZombieSafetyProperties {
     return Schedules.schedules();
   }
 
-  /** Returns this class's runner, started on first use. */
+  @BeforeProperty
+  void open() {
+    FINISHED.remove(getClass());
+  }
+
+  /**
+   * Returns this class's runner, started on first use.
+   *
+   * @throws IllegalStateException if this class's properties have finished
+   */
   protected ScheduleRunner runner() {
+    if (FINISHED.contains(getClass())) {
+      throw new IllegalStateException(getClass().getSimpleName() + " has finished");
+    }
     return RUNNERS.computeIfAbsent(
         getClass(), c -> new ScheduleRunner(PostgresFixture.get(), backend(), schemaFor(c)));
   }
 
   @AfterContainer
   static void stopWorkers() {
+    FINISHED.addAll(RUNNERS.keySet());
     List<ScheduleRunner> runners = new ArrayList<>(RUNNERS.values());
     RUNNERS.clear();
     RuntimeException first = null;
