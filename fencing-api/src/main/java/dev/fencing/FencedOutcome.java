@@ -9,12 +9,15 @@ import org.jspecify.annotations.Nullable;
  * it was {@link Accepted}, or it was refused for one of the reasons of {@link Refused}, each with
  * what a log line needs (the epoch that tried, and what won).
  */
-public sealed interface FencedOutcome permits FencedOutcome.Accepted, FencedOutcome.Refused {
+public sealed interface FencedOutcome extends CommitOutcome
+    permits FencedOutcome.Accepted, FencedOutcome.Refused {
 
   /** The job id (in decimal) or resource key the write was for. */
+  @Override
   String key();
 
   /** The epoch that tried to write. */
+  @Override
   Epoch epoch();
 
   /** Returns whether the write was accepted. */

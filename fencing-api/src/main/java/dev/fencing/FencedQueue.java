@@ -56,36 +56,64 @@ public interface FencedQueue {
   Lease renew(Lease lease, Duration leaseLength);
 
   /**
+   * Renews many leases (a heartbeat for everything in flight), each as {@link #renew} would, in as
+   * few round trips as the backend can (one statement on PostgreSQL). Each outcome is matched on the
+   * whole lease.
+   *
+   * @param leaseLength between 1 ms and 24 h, from now on the backend's clock
+   * @return one outcome per lease, in the same order
+   */
+  default List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
+    java.util.Objects.requireNonNull(leases, "leases");
+    Validate.leaseLength(leaseLength);
+    List<Renewal> renewals = new java.util.ArrayList<>(leases.size());
+    for (Lease lease : leases) {
+      try {
+        renewals.add(new Renewal.Renewed(renew(lease, leaseLength)));
+      } catch (FencedOffException e) {
+        renewals.add(new Renewal.Lost(lease, e.refusal()));
+      }
+    }
+    return renewals;
+  }
+
+  /**
    * Commits the job's result, if {@code lease} still owns it. Retrying the same commit with the
    * same lease (for example after the connection dropped and the acknowledgement was lost) is
    * accepted as a repeat.
    *
-   * @param result the job's result, JSON
+   * @param result the job's result, JSON that the store accepts
    * @throws FencedOffException if the lease expired or a newer claim owns the job; the result has
    *     been dropped
+   * @throws IllegalArgumentException if the store does not accept {@code result}; nothing changed
    */
   FencedOutcome.Accepted complete(Lease lease, String result);
 
   /**
    * Commits many results, each as {@link #complete} would, in as few round trips as the backend can
-   * (one statement on PostgreSQL). Refusals are returned, not thrown, so that one zombie's lease
-   * does not hide the others' outcomes.
+   * (one statement on PostgreSQL). Each outcome is matched on the whole lease (job, owner and
+   * epoch): two leases of one job in one batch get their own truths. Refusals are returned, not
+   * thrown, so that one zombie's lease does not hide the others' outcomes; a result the store will
+   * not take fails alone as {@link CommitOutcome.Invalid}, and the rest commit.
    *
-   * @return one outcome per completion, in the same order: {@link FencedOutcome.Accepted} or the
-   *     reason it was refused (its result has been dropped)
-   * @throws IllegalArgumentException if a result is not valid JSON; nothing was committed
+   * @return one outcome per completion, in the same order
    */
-  default List<FencedOutcome> completeAll(List<Completion> completions) {
+  default List<CommitOutcome> completeAll(List<Completion> completions) {
     java.util.Objects.requireNonNull(completions, "completions");
+    List<CommitOutcome> outcomes = new java.util.ArrayList<>(completions.size());
     for (int i = 0; i < completions.size(); i++) {
-      Validate.json("completions[" + i + "].result", completions.get(i).result());
-    }
-    List<FencedOutcome> outcomes = new java.util.ArrayList<>(completions.size());
-    for (Completion completion : completions) {
+      Completion completion = completions.get(i);
+      Lease lease = completion.lease();
       try {
-        outcomes.add(complete(completion.lease(), completion.result()));
+        outcomes.add(complete(lease, completion.result()));
       } catch (FencedOffException e) {
         outcomes.add(e.refusal());
+      } catch (IllegalArgumentException e) {
+        outcomes.add(
+            new CommitOutcome.Invalid(
+                lease.key(),
+                lease.epoch(),
+                new IllegalArgumentException("completions[" + i + "]: " + e.getMessage(), e)));
       }
     }
     return outcomes;

@@ -53,39 +53,11 @@ class ValidateTest {
   }
 
   @Test
-  void jsonIsCheckedStrictly() {
-    for (String good :
-        new String[] {
-          "{}",
-          "[]",
-          "0",
-          "-1.5e+3",
-          "\"a\\u00e9\\n\"",
-          " {\"a\": [1, true, null, {\"b\": \"c\"}]} "
-        }) {
-      assertThat(Validate.json("payload", good)).isEqualTo(good);
-    }
-    for (String bad :
-        new String[] {
-          "",
-          "{",
-          "{'a': 1}",
-          "[1,]",
-          "01",
-          "1.",
-          "{\"a\" 1}",
-          "tru",
-          "\"\\x\"",
-          "{} {}",
-          "NaN",
-          "\"a\nb\""
-        }) {
-      assertThatThrownBy(() -> Validate.json("payload", bad))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageStartingWith("payload must be valid JSON");
-    }
-    assertThatThrownBy(() -> Validate.json("payload", "[".repeat(10_000)))
-        .isInstanceOf(IllegalArgumentException.class);
+  void jsonIsLeftToTheStoreButNullIsRefusedByName() {
+    assertThat(Validate.json("payload", "not json, the store decides")).isNotNull();
+    assertThatThrownBy(() -> Validate.json("payload", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("payload must be JSON, but was null");
   }
 
   @Test
