@@ -287,7 +287,7 @@ public final class JooqQueue implements FencedQueue {
   }
 
   @Override
-  public List<FencedOutcome> completeAll(List<Completion> completions) {
+  public List<dev.fencing.CommitOutcome> completeAll(List<Completion> completions) {
     Objects.requireNonNull(completions, "completions");
     int n = completions.size();
     Long[] ids = new Long[n];
@@ -336,7 +336,7 @@ public final class JooqQueue implements FencedQueue {
                         .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
                         .returning(j.ID)
                         .fetch(j.ID)));
-    List<FencedOutcome> outcomes = new ArrayList<>(n);
+    List<dev.fencing.CommitOutcome> outcomes = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       Lease lease = completions.get(i).lease();
       if (committed.remove(lease.jobId())) {

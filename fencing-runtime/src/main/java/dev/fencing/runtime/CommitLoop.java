@@ -1,0 +1,135 @@
+package dev.fencing.runtime;
+
+import dev.fencing.CommitOutcome;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Commits delivered results in batches, one compare-and-set statement per batch. When the store
+ * cannot be reached it tries again with the same leases and results (a commit whose acknowledgement
+ * was lost comes back as a repeat), for as long as the leases hold.
+ */
+final class CommitLoop implements Runnable {
+
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(1);
+
+  private final Pipeline p;
+  private volatile boolean running = true;
+  private volatile boolean giveUp;
+
+  CommitLoop(Pipeline pipeline) {
+    this.p = pipeline;
+  }
+
+  /** Stops once every queued result has been committed. */
+  void stop() {
+    running = false;
+  }
+
+  /** Stops retrying a batch the store does not take; its claims end abandoned. */
+  void giveUp() {
+    giveUp = true;
+  }
+
+  @Override
+  public void run() {
+    List<Pipeline.Result> batch = new ArrayList<>(p.settings.batchSize());
+    while (running || !p.results.isEmpty()) {
+      try {
+        Pipeline.Result first = p.results.poll(10, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          continue;
+        }
+        batch.add(first);
+        long deadline = System.nanoTime() + p.settings.maxCommitDelay().toNanos();
+        while (batch.size() < p.settings.batchSize()) {
+          Pipeline.Result more = p.results.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+          if (more == null) {
+            break;
+          }
+          batch.add(more);
+        }
+      } catch (InterruptedException e) {
+        // this thread stops only when told to; whatever was taken is still committed below
+      }
+      try {
+        commit(batch);
+      } catch (Throwable t) {
+        for (Pipeline.Result r : batch) {
+          p.resolve(r.claim(), new WorkOutcome.Abandoned(r.claim().job, "the runtime failed", t));
+        }
+      }
+      batch.clear();
+    }
+  }
+
+  private void commit(List<Pipeline.Result> batch) {
+    List<Pipeline.Result> live = new ArrayList<>(batch.size());
+    for (Pipeline.Result r : batch) {
+      if (r.claim().isCancelled()) {
+        p.resolveCancelled(r.claim());
+      } else {
+        live.add(r);
+      }
+    }
+    Duration backoff = Duration.ofMillis(20);
+    while (!live.isEmpty()) {
+      List<FencedQueue.Completion> completions = new ArrayList<>(live.size());
+      for (Pipeline.Result r : live) {
+        completions.add(new FencedQueue.Completion(r.claim().lease(), r.result()));
+      }
+      List<CommitOutcome> outcomes;
+      try {
+        outcomes = p.queue.completeAll(completions);
+        p.counters.commitStatements.incrementAndGet();
+      } catch (RuntimeException e) {
+        p.counters.storeErrors.incrementAndGet();
+        long now = System.nanoTime();
+        live.removeIf(
+            r -> {
+              if (giveUp || r.claim().isCancelled() || r.claim().nanosLeft(now) <= 0) {
+                p.resolve(
+                    r.claim(),
+                    new WorkOutcome.Abandoned(
+                        r.claim().job, "could not commit before the lease ran out", e));
+                return true;
+              }
+              return false;
+            });
+        sleep(backoff);
+        backoff =
+            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
+                ? MAX_BACKOFF
+                : backoff.multipliedBy(2);
+        continue;
+      }
+      for (int i = 0; i < live.size(); i++) {
+        report(live.get(i), outcomes.get(i));
+      }
+      return;
+    }
+  }
+
+  private void report(Pipeline.Result r, CommitOutcome outcome) {
+    InFlight claim = r.claim();
+    switch (outcome) {
+      case FencedOutcome.Accepted a ->
+          p.resolve(claim, new WorkOutcome.Completed(claim.job, r.delivery(), a));
+      case FencedOutcome.Refused refused ->
+          p.resolve(claim, new WorkOutcome.FencedOff(claim.job, WorkOutcome.Stage.COMMIT, refused));
+      case CommitOutcome.Invalid invalid -> p.fail(claim, invalid.error());
+    }
+  }
+
+  private static void sleep(Duration duration) {
+    try {
+      Thread.sleep(duration);
+    } catch (InterruptedException e) {
+      // keep going: the commit loop ends only when stopped
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package dev.fencing.runtime;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The runtime's counters; {@link #snapshot()} reads them as {@link FencedRuntime.Stats}. */
+final class Counters {
+  final AtomicLong claimed = new AtomicLong();
+  final AtomicLong completed = new AtomicLong();
+  final AtomicLong fencedOff = new AtomicLong();
+  final AtomicLong failed = new AtomicLong();
+  final AtomicLong released = new AtomicLong();
+  final AtomicLong abandoned = new AtomicLong();
+  final AtomicLong claimStatements = new AtomicLong();
+  final AtomicLong commitStatements = new AtomicLong();
+  final AtomicLong renewStatements = new AtomicLong();
+  final AtomicLong renewed = new AtomicLong();
+  final AtomicLong storeErrors = new AtomicLong();
+  final AtomicLong callbackErrors = new AtomicLong();
+
+  void count(WorkOutcome outcome) {
+    (switch (outcome) {
+          case WorkOutcome.Completed c -> completed;
+          case WorkOutcome.FencedOff f -> fencedOff;
+          case WorkOutcome.Failed f -> failed;
+          case WorkOutcome.Released r -> released;
+          case WorkOutcome.Abandoned a -> abandoned;
+        })
+        .incrementAndGet();
+  }
+
+  FencedRuntime.Stats snapshot(int inFlight) {
+    return new FencedRuntime.Stats(
+        claimed.get(),
+        completed.get(),
+        fencedOff.get(),
+        failed.get(),
+        released.get(),
+        abandoned.get(),
+        inFlight,
+        claimStatements.get(),
+        commitStatements.get(),
+        renewStatements.get(),
+        renewed.get(),
+        storeErrors.get(),
+        callbackErrors.get());
+  }
+}

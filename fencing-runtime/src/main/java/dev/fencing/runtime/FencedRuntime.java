@@ -1,0 +1,355 @@
+package dev.fencing.runtime;
+
+import dev.fencing.FencedQueue;
+import dev.fencing.FencedReceiver;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The worker runtime: one process's claiming, heartbeats, handler threads, deliveries, batched
+ * commits and shutdown, in the order that keeps a zombie harmless.
+ *
+ * <pre>{@code
+ * try (FencedRuntime runtime = FencedRuntime.builder(queue, receiver)
+ *     .queue("emails").owner("worker-1").concurrency(8)
+ *     .handler((job, cancellation) -> send(job.payload()))
+ *     .onOutcome(outcome -> log.info("{}", outcome))
+ *     .start()) {
+ *   awaitShutdownSignal();
+ * }
+ * }</pre>
+ *
+ * <p>A claimer thread claims in batches, only as many jobs as there are free slots. Each job runs
+ * on one of {@code concurrency} handler threads; its result is delivered to the receiver with the
+ * job's id and epoch, then committed with other results in one compare-and-set statement. A
+ * heartbeat renews every lease in flight every {@code heartbeatInterval} (default a third of the
+ * lease); a lease that is lost, or that could not be renewed before it ran out by this worker's
+ * clock, cancels its handler (see {@link Cancellation}) and its result is neither delivered nor
+ * committed. No job is handed to a handler with less than {@code minLeaseLeft} of its lease left.
+ * Every job claimed ends in exactly one {@link WorkOutcome}.
+ *
+ * <p>Thread-safe. {@link #close()} stops claiming, releases jobs not yet started, lets running
+ * handlers finish within the drain timeout and commits their results, then cancels and releases
+ * what is left.
+ */
+public final class FencedRuntime implements AutoCloseable {
+
+  /**
+   * Counters since start.
+   *
+   * @param inFlight claims not yet ended: waiting for a thread, running, or committing
+   */
+  public record Stats(
+      long claimed,
+      long completed,
+      long fencedOff,
+      long failed,
+      long released,
+      long abandoned,
+      int inFlight,
+      long claimStatements,
+      long commitStatements,
+      long renewStatements,
+      long renewed,
+      long storeErrors,
+      long callbackErrors) {
+
+    /** Returns how many claims have ended, in any outcome. */
+    public long ended() {
+      return completed + fencedOff + failed + released + abandoned;
+    }
+  }
+
+  private final Pipeline pipeline;
+  private final ClaimLoop claimLoop;
+  private final Heartbeat heartbeat;
+  private final CommitLoop commitLoop;
+  private final List<HandlerLoop> handlerLoops = new ArrayList<>();
+  private final List<Thread> threads = new ArrayList<>();
+  private final Thread claimer;
+  private final Thread committer;
+  private final Thread heartbeater;
+  private final AtomicBoolean stopped = new AtomicBoolean();
+  private volatile boolean drained;
+
+  private FencedRuntime(Pipeline pipeline) {
+    this.pipeline = pipeline;
+    String owner = pipeline.settings.owner();
+    this.claimLoop = new ClaimLoop(pipeline);
+    this.heartbeat = new Heartbeat(pipeline);
+    this.commitLoop = new CommitLoop(pipeline);
+    this.claimer = thread("fencing-claimer-" + owner, claimLoop);
+    this.heartbeater = thread("fencing-heartbeat-" + owner, heartbeat);
+    this.committer = thread("fencing-committer-" + owner, commitLoop);
+    for (int i = 0; i < pipeline.settings.concurrency(); i++) {
+      HandlerLoop loop = new HandlerLoop(pipeline);
+      handlerLoops.add(loop);
+      thread("fencing-handler-" + owner + "-" + i, loop);
+    }
+  }
+
+  /**
+   * Starts configuring a runtime that claims from {@code queue} and delivers to {@code receiver}.
+   *
+   * @throws NullPointerException if either is null
+   */
+  public static Builder builder(FencedQueue queue, FencedReceiver receiver) {
+    return new Builder(queue, receiver);
+  }
+
+  /** Returns the counters so far. */
+  public Stats stats() {
+    return pipeline.counters.snapshot(pipeline.inFlight.size());
+  }
+
+  /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */
+  @Override
+  public void close() {
+    shutdown(pipeline.settings.drainTimeout());
+  }
+
+  /**
+   * Stops the runtime: stops claiming, releases jobs not yet started, lets running handlers finish
+   * within {@code drainTimeout} and commits their results, then cancels the handlers still running
+   * (interrupting them) and releases their jobs without counting an attempt. Returns when every
+   * runtime thread has ended, or a handler ignored its interrupt for a further second (its job is
+   * released all the same and its late result dropped). A second call waits for the first.
+   *
+   * @return whether every job in flight ended within the drain timeout
+   * @throws IllegalArgumentException if {@code drainTimeout} is negative or over 24 h
+   */
+  public boolean shutdown(Duration drainTimeout) {
+    dev.fencing.Validate.delay("drainTimeout", drainTimeout);
+    if (!stopped.compareAndSet(false, true)) {
+      join(committer, Duration.ofMinutes(1));
+      return drained;
+    }
+    long deadline = System.nanoTime() + drainTimeout.toNanos();
+    pipeline.stopping = true;
+    claimLoop.stop();
+    join(claimer, Duration.ofSeconds(30));
+    List<InFlight> unstarted = new ArrayList<>();
+    pipeline.ready.drainTo(unstarted);
+    for (InFlight claim : unstarted) {
+      pipeline.release(claim, "the runtime stopped before the job started");
+    }
+    awaitEmpty(deadline);
+    drained = pipeline.inFlight.isEmpty();
+    if (!drained) {
+      cancelRemaining("the runtime stopped and its drain timeout of " + drainTimeout + " passed");
+      awaitEmpty(System.nanoTime() + Duration.ofSeconds(1).toNanos());
+      commitLoop.giveUp();
+      for (InFlight claim : List.copyOf(pipeline.inFlight.values())) {
+        if (claim.stage() != InFlight.Stage.COMMITTING) {
+          pipeline.release(claim, claim.reason().orElse("the runtime stopped"));
+        }
+      }
+    }
+    for (HandlerLoop loop : handlerLoops) {
+      loop.stop();
+    }
+    commitLoop.stop();
+    join(committer, Duration.ofSeconds(30));
+    heartbeat.stop();
+    for (Thread t : threads) {
+      join(t, Duration.ofSeconds(1));
+    }
+    return drained;
+  }
+
+  private void cancelRemaining(String reason) {
+    for (InFlight claim : pipeline.inFlight.values()) {
+      if (claim.stage() != InFlight.Stage.COMMITTING) {
+        claim.cancel(reason, null, true);
+      }
+    }
+  }
+
+  private void awaitEmpty(long deadlineNanos) {
+    while (!pipeline.inFlight.isEmpty() && System.nanoTime() - deadlineNanos < 0) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private FencedRuntime start() {
+    for (Thread t : threads) {
+      t.start();
+    }
+    return this;
+  }
+
+  private Thread thread(String name, Runnable loop) {
+    Thread t = Thread.ofPlatform().daemon().name(name).unstarted(loop);
+    threads.add(t);
+    return t;
+  }
+
+  private static void join(Thread thread, Duration timeout) {
+    if (thread == Thread.currentThread()) {
+      return;
+    }
+    try {
+      thread.join(timeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Configures a {@link FencedRuntime}; {@link #start()} checks every setting. */
+  public static final class Builder {
+    private final FencedQueue queue;
+    private final FencedReceiver receiver;
+    private @Nullable String queueName;
+    private @Nullable String owner;
+    private @Nullable Handler handler;
+    private int concurrency = 4;
+    private int prefetch = -1;
+    private int batchSize = 100;
+    private Duration leaseLength = Duration.ofSeconds(30);
+    private @Nullable Duration heartbeatInterval;
+    private @Nullable Duration minLeaseLeft;
+    private Duration retryDelay = Duration.ofSeconds(10);
+    private Duration idleWait = Duration.ofMillis(50);
+    private Duration maxCommitDelay = Duration.ofMillis(2);
+    private Duration drainTimeout = Duration.ofSeconds(30);
+    private Consumer<WorkOutcome> onOutcome = outcome -> {};
+
+    private Builder(FencedQueue queue, FencedReceiver receiver) {
+      this.queue = Objects.requireNonNull(queue, "queue");
+      this.receiver = Objects.requireNonNull(receiver, "receiver");
+    }
+
+    /** The queue to claim from: a plain identifier. Required. */
+    public Builder queue(String queueName) {
+      this.queueName = queueName;
+      return this;
+    }
+
+    /** This process's name, stored as the owner of what it claims. Required. */
+    public Builder owner(String owner) {
+      this.owner = owner;
+      return this;
+    }
+
+    /** Computes each job's result. Required. */
+    public Builder handler(Handler handler) {
+      this.handler = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /** Handler threads, 1 to 10,000; default 4. */
+    public Builder concurrency(int concurrency) {
+      this.concurrency = concurrency;
+      return this;
+    }
+
+    /**
+     * Claimed jobs that may wait for a free handler thread, 0 to 10,000; default as many as {@code
+     * concurrency}. Waiting jobs are renewed like running ones.
+     */
+    public Builder prefetch(int prefetch) {
+      this.prefetch = prefetch;
+      return this;
+    }
+
+    /** Most jobs per claim statement and results per commit statement, 1 to 10,000; default 100. */
+    public Builder batchSize(int batchSize) {
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    /** The lease of each claim and renewal; default 30 s. */
+    public Builder leaseLength(Duration leaseLength) {
+      this.leaseLength = leaseLength;
+      return this;
+    }
+
+    /** How often every lease in flight is renewed; default a third of the lease. */
+    public Builder heartbeatInterval(Duration heartbeatInterval) {
+      this.heartbeatInterval = heartbeatInterval;
+      return this;
+    }
+
+    /**
+     * The least lease a job must have left to be handed to a handler; default a third of the lease.
+     * A job with less is released, claimable at once, without counting an attempt.
+     */
+    public Builder minLeaseLeft(Duration minLeaseLeft) {
+      this.minLeaseLeft = minLeaseLeft;
+      return this;
+    }
+
+    /** How long a failed job waits before it is claimable again; default 10 s. */
+    public Builder retryDelay(Duration retryDelay) {
+      this.retryDelay = retryDelay;
+      return this;
+    }
+
+    /** How long the claimer waits after a claim found nothing; default 50 ms. */
+    public Builder idleWait(Duration idleWait) {
+      this.idleWait = idleWait;
+      return this;
+    }
+
+    /** How long a result waits for others to share its commit statement; default 2 ms. */
+    public Builder maxCommitDelay(Duration maxCommitDelay) {
+      this.maxCommitDelay = maxCommitDelay;
+      return this;
+    }
+
+    /** How long {@link FencedRuntime#close()} lets running handlers finish; default 30 s. */
+    public Builder drainTimeout(Duration drainTimeout) {
+      this.drainTimeout = drainTimeout;
+      return this;
+    }
+
+    /**
+     * Called once for every claim's outcome, on a runtime thread; keep it quick. A listener that
+     * throws is counted in {@link Stats#callbackErrors()} and never stops the runtime.
+     */
+    public Builder onOutcome(Consumer<WorkOutcome> onOutcome) {
+      this.onOutcome = Objects.requireNonNull(onOutcome, "onOutcome");
+      return this;
+    }
+
+    /**
+     * Starts the runtime's threads and returns it running.
+     *
+     * @throws IllegalArgumentException naming the first setting missing or out of range
+     */
+    public FencedRuntime start() {
+      if (handler == null) {
+        throw new IllegalArgumentException("handler must be set, but was null");
+      }
+      Settings settings =
+          new Settings(
+              queueName,
+              owner,
+              concurrency,
+              prefetch < 0 ? concurrency : prefetch,
+              batchSize,
+              leaseLength,
+              heartbeatInterval != null ? heartbeatInterval : third(leaseLength),
+              minLeaseLeft != null ? minLeaseLeft : third(leaseLength),
+              retryDelay,
+              idleWait,
+              maxCommitDelay,
+              drainTimeout);
+      return new FencedRuntime(new Pipeline(settings, queue, receiver, handler, onOutcome)).start();
+    }
+
+    private static Duration third(@Nullable Duration lease) {
+      return lease == null ? Duration.ZERO : lease.dividedBy(3);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package dev.fencing.runtime;
+
+import dev.fencing.FencedOffException;
+import dev.fencing.Lease;
+import dev.fencing.Renewal;
+import dev.fencing.Validate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Renews every lease in flight, waiting or running or committing, one statement per batch, every
+ * {@code heartbeatInterval}; and cancels any claim whose lease could not be renewed before it ran
+ * out by this worker's monotonic clock, which runs no faster than the database's.
+ */
+final class Heartbeat implements Runnable {
+
+  static final String RAN_OUT =
+      "the lease could not be renewed before it ran out (by this worker's clock)";
+
+  private final Pipeline p;
+  private final Object wakeUp = new Object();
+  private volatile boolean running = true;
+
+  Heartbeat(Pipeline pipeline) {
+    this.p = pipeline;
+  }
+
+  void stop() {
+    running = false;
+    synchronized (wakeUp) {
+      wakeUp.notifyAll();
+    }
+  }
+
+  @Override
+  public void run() {
+    long interval = p.settings.heartbeatInterval().toNanos();
+    long tick =
+        Math.max(
+            TimeUnit.MILLISECONDS.toNanos(1),
+            Math.min(interval / 4, TimeUnit.MILLISECONDS.toNanos(50)));
+    long next = System.nanoTime() + interval;
+    while (running) {
+      pause(tick);
+      long now = System.nanoTime();
+      cancelRunOut(now);
+      if (now - next >= 0) {
+        renewAll();
+        next = now + interval;
+      }
+    }
+  }
+
+  private void cancelRunOut(long now) {
+    for (InFlight claim : p.inFlight.values()) {
+      if (!claim.isResolved() && !claim.isCancelled() && claim.nanosLeft(now) <= 0) {
+        claim.cancel(RAN_OUT, null, false);
+      }
+    }
+  }
+
+  private void renewAll() {
+    List<InFlight> live = new ArrayList<>();
+    for (InFlight claim : p.inFlight.values()) {
+      if (!claim.isResolved() && !claim.isCancelled()) {
+        live.add(claim);
+      }
+    }
+    long leaseNanos = p.settings.leaseLength().toNanos();
+    for (int from = 0; from < live.size(); from += Validate.MAX_BATCH) {
+      List<InFlight> chunk = live.subList(from, Math.min(live.size(), from + Validate.MAX_BATCH));
+      List<Lease> leases = new ArrayList<>(chunk.size());
+      for (InFlight claim : chunk) {
+        leases.add(claim.lease());
+      }
+      long sent = System.nanoTime();
+      List<Renewal> renewals;
+      try {
+        renewals = p.queue.renewAll(leases, p.settings.leaseLength());
+        p.counters.renewStatements.incrementAndGet();
+      } catch (RuntimeException e) {
+        // nothing changed; the deadlines keep running and cancelRunOut acts if this goes on
+        p.counters.storeErrors.incrementAndGet();
+        continue;
+      }
+      for (int i = 0; i < chunk.size(); i++) {
+        InFlight claim = chunk.get(i);
+        switch (renewals.get(i)) {
+          case Renewal.Renewed r -> {
+            claim.renewed(r.lease(), sent, leaseNanos);
+            p.counters.renewed.incrementAndGet();
+          }
+          case Renewal.Lost l ->
+              claim.cancel(
+                  "the lease was lost: " + new FencedOffException(l.refusal()).getMessage(),
+                  l.refusal(),
+                  false);
+        }
+      }
+    }
+  }
+
+  private void pause(long nanos) {
+    synchronized (wakeUp) {
+      if (!running) {
+        return;
+      }
+      try {
+        TimeUnit.NANOSECONDS.timedWait(wakeUp, nanos);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        running = false;
+      }
+    }
+  }
+}

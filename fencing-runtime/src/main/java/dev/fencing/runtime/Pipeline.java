@@ -1,0 +1,119 @@
+package dev.fencing.runtime;
+
+import dev.fencing.FencedOffException;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue;
+import dev.fencing.FencedReceiver;
+import java.lang.System.Logger.Level;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.function.Consumer;
+
+/**
+ * What the runtime's threads share: the claims in flight, the slots that bound them, the hand-offs
+ * between stages, and the one place a claim's outcome is reported.
+ */
+final class Pipeline {
+
+  private static final System.Logger LOG = System.getLogger(FencedRuntime.class.getName());
+
+  /** A handler's result, delivered and waiting for the batched commit. */
+  record Result(InFlight claim, String result, FencedOutcome.Accepted delivery) {}
+
+  final Settings settings;
+  final FencedQueue queue;
+  final FencedReceiver receiver;
+  final Handler handler;
+  final Counters counters = new Counters();
+  final ConcurrentHashMap<InFlight.Key, InFlight> inFlight = new ConcurrentHashMap<>();
+  final Semaphore slots;
+  final LinkedBlockingQueue<InFlight> ready = new LinkedBlockingQueue<>();
+  final LinkedBlockingQueue<Result> results = new LinkedBlockingQueue<>();
+  private final Consumer<WorkOutcome> listener;
+
+  /** Set when shutdown begins: nothing new is claimed or started. */
+  volatile boolean stopping;
+
+  Pipeline(
+      Settings settings,
+      FencedQueue queue,
+      FencedReceiver receiver,
+      Handler handler,
+      Consumer<WorkOutcome> listener) {
+    this.settings = settings;
+    this.queue = queue;
+    this.receiver = receiver;
+    this.handler = handler;
+    this.listener = listener;
+    this.slots = new Semaphore(settings.capacity());
+  }
+
+  /** Takes in a claim whose slot the claimer already holds. */
+  void admit(InFlight claim) {
+    inFlight.put(InFlight.Key.of(claim.job.lease()), claim);
+    ready.add(claim);
+  }
+
+  /** Reports a claim's outcome, once: frees its slot and tells the listener. */
+  void resolve(InFlight claim, WorkOutcome outcome) {
+    if (!claim.resolve()) {
+      return;
+    }
+    inFlight.remove(InFlight.Key.of(claim.job.lease()), claim);
+    slots.release();
+    counters.count(outcome);
+    try {
+      listener.accept(outcome);
+    } catch (Throwable t) {
+      // a listener that throws (even an Error) must not take a runtime thread down with it
+      counters.callbackErrors.incrementAndGet();
+      LOG.log(Level.WARNING, "onOutcome listener threw; the runtime carries on", t);
+    }
+  }
+
+  /** Gives a claim back, claimable at once and without counting an attempt. */
+  void release(InFlight claim, String reason) {
+    if (claim.isResolved()) {
+      return;
+    }
+    try {
+      queue.release(claim.lease());
+      resolve(claim, new WorkOutcome.Released(claim.job, reason));
+    } catch (FencedOffException e) {
+      resolve(
+          claim, new WorkOutcome.FencedOff(claim.job, WorkOutcome.Stage.HEARTBEAT, e.refusal()));
+    } catch (RuntimeException e) {
+      counters.storeErrors.incrementAndGet();
+      resolve(claim, new WorkOutcome.Abandoned(claim.job, "could not release: " + reason, e));
+    }
+  }
+
+  /** Records a failure of the handler or the receiver call; the job is retried after a delay. */
+  void fail(InFlight claim, Throwable error) {
+    try {
+      queue.fail(claim.lease(), String.valueOf(error), settings.retryDelay());
+      resolve(claim, new WorkOutcome.Failed(claim.job, error));
+    } catch (FencedOffException e) {
+      resolve(claim, new WorkOutcome.FencedOff(claim.job, WorkOutcome.Stage.FAIL, e.refusal()));
+    } catch (RuntimeException e) {
+      counters.storeErrors.incrementAndGet();
+      e.addSuppressed(error);
+      resolve(claim, new WorkOutcome.Abandoned(claim.job, "could not record the failure", e));
+    }
+  }
+
+  /** Ends a cancelled claim: released if the runtime stopped, else fenced off or abandoned. */
+  void resolveCancelled(InFlight claim) {
+    String reason = claim.reason().orElse("cancelled");
+    if (claim.cancelledForShutdown()) {
+      release(claim, reason);
+    } else if (claim.refusal() != null) {
+      resolve(
+          claim,
+          new WorkOutcome.FencedOff(claim.job, WorkOutcome.Stage.HEARTBEAT, claim.refusal()));
+    } else {
+      resolve(claim, new WorkOutcome.Abandoned(claim.job, reason, null));
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package dev.fencing.runtime;
+
+import dev.fencing.FencedOutcome;
+import dev.fencing.Job;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How one claimed job ended in the runtime. Every job a runtime claims ends in exactly one outcome,
+ * reported once to {@link FencedRuntime.Builder#onOutcome}.
+ */
+public sealed interface WorkOutcome
+    permits WorkOutcome.Completed,
+        WorkOutcome.FencedOff,
+        WorkOutcome.Failed,
+        WorkOutcome.Released,
+        WorkOutcome.Abandoned {
+
+  /** The job, as this claim handed it out. */
+  Job job();
+
+  /** Where in the flow a refusal came. */
+  enum Stage {
+    /** A renewal was refused: the lease expired or a newer claim owns the job. */
+    HEARTBEAT,
+    /** The receiver refused the call: a newer epoch had reached it. Nothing was committed. */
+    DELIVER,
+    /** The receiver took the call, but the commit was refused; a newer epoch will supersede it. */
+    COMMIT,
+    /** The handler failed, and recording the failure was refused. */
+    FAIL
+  }
+
+  /** Delivered and committed. */
+  record Completed(Job job, FencedOutcome.Accepted delivery, FencedOutcome.Accepted commit)
+      implements WorkOutcome {
+    public Completed {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(delivery, "delivery");
+      Objects.requireNonNull(commit, "commit");
+    }
+  }
+
+  /** This claim was fenced off; its work for the job counts for nothing. */
+  record FencedOff(Job job, Stage stage, FencedOutcome.Refused refusal) implements WorkOutcome {
+    public FencedOff {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(stage, "stage");
+      Objects.requireNonNull(refusal, "refusal");
+    }
+  }
+
+  /**
+   * The handler threw, the result was not valid for the store, or the receiver call failed; the
+   * failure was recorded and the job is retried until its attempts run out.
+   */
+  record Failed(Job job, Throwable error) implements WorkOutcome {
+    public Failed {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(error, "error");
+    }
+  }
+
+  /**
+   * The job was given back, claimable at once, without counting an attempt: the runtime stopped
+   * before it started or before it finished, or it had less than the margin of its lease left.
+   */
+  record Released(Job job, String reason) implements WorkOutcome {
+    public Released {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
+  /**
+   * The runtime could not keep the lease or could not reach the store: nothing more was delivered
+   * or committed for this claim. The lease runs out and the job is claimed again (unless a commit
+   * whose acknowledgement was lost had landed, which {@code error} would then not show).
+   *
+   * @param error the store's failure, or null when the lease ran out by the worker's own clock
+   */
+  record Abandoned(Job job, String reason, @Nullable Throwable error) implements WorkOutcome {
+    public Abandoned {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+}
