@@ -213,7 +213,7 @@ public final class FencedRuntime implements AutoCloseable {
     private @Nullable String owner;
     private @Nullable Handler handler;
     private int concurrency = 4;
-    private int prefetch = -1;
+    private @Nullable Integer prefetch;
     private int batchSize = 100;
     private Duration leaseLength = Duration.ofSeconds(30);
     private @Nullable Duration heartbeatInterval;
@@ -336,7 +336,7 @@ public final class FencedRuntime implements AutoCloseable {
               queueName,
               owner,
               concurrency,
-              prefetch < 0 ? concurrency : prefetch,
+              prefetch != null ? prefetch : concurrency,
               batchSize,
               leaseLength,
               heartbeatInterval != null ? heartbeatInterval : third(leaseLength),
