@@ -1,0 +1,208 @@
+package dev.fencing.demo.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue;
+import dev.fencing.FencedReceiver;
+import dev.fencing.JobState;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.receiver.Receivers;
+import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.WorkOutcome;
+import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.TestSchema;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A lease that is lost, or cannot be kept, stops its handler; nothing is delivered or committed.
+ */
+@FencingDatabase
+class HeartbeatTest {
+
+  @Test
+  void aRefusedRenewalCancelsAndInterruptsTheHandlerAndNothingIsDeliveredOrCommitted(
+      TestSchema schema) throws Exception {
+    FencedQueue queue =
+        PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build();
+    FencedReceiver receiver = Receivers.inMemory();
+    long id = queue.enqueue("q", "{}");
+    CountDownLatch running = new CountDownLatch(1);
+    AtomicBoolean interrupted = new AtomicBoolean();
+    AtomicBoolean sawCancellation = new AtomicBoolean();
+    Outcomes outcomes = new Outcomes();
+    try (FencedRuntime runtime =
+        runtime(queue, receiver, outcomes, Duration.ofMillis(600))
+            .handler(
+                (job, cancellation) -> {
+                  running.countDown();
+                  try {
+                    Thread.sleep(10_000);
+                  } catch (InterruptedException e) {
+                    interrupted.set(true);
+                    sawCancellation.set(cancellation.isCancelled());
+                    throw e;
+                  }
+                  return "{\"late\": true}";
+                })
+            .start()) {
+      assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+      // another worker takes the job over, as a reclaim would
+      sql(
+          schema,
+          "update \""
+              + schema.name()
+              + "\".fencing_job set owner = 'thief', epoch = 2"
+              + " where id = "
+              + id);
+      WorkOutcome.FencedOff off =
+          outcomes.await(WorkOutcome.FencedOff.class, 1, Duration.ofSeconds(5)).getFirst();
+      assertThat(off.stage()).isEqualTo(WorkOutcome.Stage.HEARTBEAT);
+      assertThat(off.refusal()).isInstanceOf(FencedOutcome.Superseded.class);
+    }
+    assertThat(interrupted).isTrue();
+    assertThat(sawCancellation).isTrue();
+    assertThat(outcomes.all()).hasSize(1);
+    assertThat(receiver.newest(Long.toString(id))).isEmpty();
+    assertThat(queue.find(id).orElseThrow().result()).isNull();
+  }
+
+  @Test
+  void aLeaseThatCannotBeRenewedIsGivenUpByTheWorkersClockBeforeItRunsOut(TestSchema schema)
+      throws Exception {
+    FaultyQueue queue =
+        new FaultyQueue(
+            PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build());
+    queue.renewalsFail = true;
+    FencedReceiver receiver = Receivers.inMemory();
+    long id = queue.enqueue("q", "{}");
+    Outcomes outcomes = new Outcomes();
+    try (FencedRuntime runtime =
+        runtime(queue, receiver, outcomes, Duration.ofMillis(400))
+            .handler(
+                (job, cancellation) -> {
+                  long end = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+                  while (!cancellation.isCancelled() && System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                  }
+                  return "{\"late\": true}";
+                })
+            .start()) {
+      WorkOutcome.Abandoned abandoned =
+          outcomes.await(WorkOutcome.Abandoned.class, 1, Duration.ofSeconds(5)).getFirst();
+      assertThat(abandoned.reason()).contains("could not be renewed before it ran out");
+      assertThat(abandoned.job().id()).isEqualTo(id);
+      assertThat(abandoned.job().epoch().value()).isEqualTo(1);
+      queue.renewalsFail = false;
+    }
+    // the next claim (epoch 2) may have run meanwhile; epoch 1's result reached nobody
+    receiver
+        .newest(Long.toString(id))
+        .ifPresent(r -> assertThat(r.epoch().value()).isGreaterThan(1));
+    assertThat(outcomes.of(WorkOutcome.Completed.class))
+        .allSatisfy(c -> assertThat(c.job().epoch().value()).isGreaterThan(1));
+  }
+
+  @Test
+  void noJobIsHandedToAHandlerWithLessThanTheMarginOfItsLeaseLeft(TestSchema schema)
+      throws Exception {
+    FaultyQueue queue =
+        new FaultyQueue(
+            PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build());
+    queue.claimAnswerDelay = Duration.ofMillis(700); // of a 1 s lease; the margin is 500 ms
+    long id = queue.enqueue("q", "{}");
+    AtomicInteger handled = new AtomicInteger();
+    Outcomes outcomes = new Outcomes();
+    try (FencedRuntime runtime =
+        runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(1))
+            .minLeaseLeft(Duration.ofMillis(500))
+            .handler(
+                (job, cancellation) -> {
+                  handled.incrementAndGet();
+                  return "{}";
+                })
+            .start()) {
+      WorkOutcome.Released released =
+          outcomes.await(WorkOutcome.Released.class, 1, Duration.ofSeconds(5)).getFirst();
+      assertThat(released.reason()).contains("less than minLeaseLeft PT0.5S");
+      queue.claimAnswerDelay = Duration.ZERO;
+      outcomes.await(WorkOutcome.Completed.class, 1, Duration.ofSeconds(5));
+    }
+    assertThat(handled).hasValue(1);
+    var row = queue.find(id).orElseThrow();
+    assertThat(row.state()).isEqualTo(JobState.COMPLETED);
+    assertThat(row.attempts()).as("a release counts no attempt").isEqualTo(1);
+  }
+
+  @Test
+  void aPoolThatReclaimsItsOwnJobUnderTheSameOwnerReportsOneCompletionAtTheNewEpoch(
+      TestSchema schema) throws Exception {
+    FaultyQueue queue =
+        new FaultyQueue(
+            PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build());
+    FencedReceiver receiver =
+        Receivers.postgres(schema.pooledDataSource(2)).schema(schema.name()).build();
+    long id = queue.enqueue("q", "{}");
+    queue.renewalsFail = true;
+    CountDownLatch secondClaim = new CountDownLatch(1);
+    Outcomes outcomes = new Outcomes();
+    try (FencedRuntime runtime =
+        runtime(queue, receiver, outcomes, Duration.ofMillis(300))
+            .concurrency(2)
+            .handler(
+                (job, cancellation) -> {
+                  if (job.epoch().value() == 1) {
+                    // the first claim's handler outlives its lease and ignores its cancellation
+                    long end = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+                    while (System.nanoTime() < end && secondClaim.getCount() > 0) {
+                      Thread.onSpinWait();
+                    }
+                    return "{\"epoch\": 1}";
+                  }
+                  queue.renewalsFail = false;
+                  secondClaim.countDown();
+                  return "{\"epoch\": " + job.epoch().value() + "}";
+                })
+            .start()) {
+      outcomes.await(WorkOutcome.Completed.class, 1, Duration.ofSeconds(10));
+      outcomes.await(WorkOutcome.Abandoned.class, 1, Duration.ofSeconds(10));
+    }
+    assertThat(outcomes.of(WorkOutcome.Completed.class))
+        .singleElement()
+        .satisfies(c -> assertThat(c.job().epoch().value()).isEqualTo(2));
+    assertThat(outcomes.of(WorkOutcome.Abandoned.class))
+        .singleElement()
+        .satisfies(a -> assertThat(a.job().epoch().value()).isEqualTo(1));
+    var row = queue.find(id).orElseThrow();
+    assertThat(row.epoch()).isEqualTo(2);
+    assertThat(row.owner()).isEqualTo("w1");
+    assertThat(row.result()).isEqualTo("{\"epoch\": 2}");
+    assertThat(receiver.newest(Long.toString(id)).orElseThrow().epoch().value()).isEqualTo(2);
+  }
+
+  private static FencedRuntime.Builder runtime(
+      FencedQueue queue, FencedReceiver receiver, Outcomes outcomes, Duration lease) {
+    return FencedRuntime.builder(queue, receiver)
+        .queue("q")
+        .owner("w1")
+        .concurrency(1)
+        .leaseLength(lease)
+        .idleWait(Duration.ofMillis(10))
+        .drainTimeout(Duration.ofSeconds(2))
+        .onOutcome(outcomes);
+  }
+
+  static void sql(TestSchema schema, String sql) throws Exception {
+    try (Connection c = schema.dataSource().getConnection();
+        PreparedStatement s = c.prepareStatement(sql)) {
+      s.executeUpdate();
+    }
+  }
+}
