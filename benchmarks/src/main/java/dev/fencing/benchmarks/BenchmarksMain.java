@@ -194,7 +194,7 @@ public final class BenchmarksMain {
   /** Command-line settings. */
   record Settings(boolean quick, Path out, String leasesText, String pauses) {
 
-    static final String[] MODES = {"library", "raw", "pool"};
+    static final String[] MODES = {"library", "raw", "pool", "runtime"};
 
     static Settings parse(String[] args) {
       boolean quick = false;
@@ -242,6 +242,7 @@ public final class BenchmarksMain {
       List<int[]> m = new ArrayList<>();
       if (quick) {
         m.add(new int[] {2, 10, 2});
+        m.add(new int[] {3, 10, 2});
         m.add(new int[] {0, 1, 1});
         m.add(new int[] {1, 1, 1});
         m.add(new int[] {0, 10, 2});
@@ -249,8 +250,10 @@ public final class BenchmarksMain {
       }
       for (int t : new int[] {1, 2, 4, 8, 16, 32}) {
         m.add(new int[] {2, 100, t});
+        m.add(new int[] {3, 100, t});
       }
       m.add(new int[] {2, 10, 8});
+      m.add(new int[] {3, 10, 8});
       for (int t : new int[] {1, 4, 16, 32}) {
         m.add(new int[] {0, 1, t});
         m.add(new int[] {1, 1, t});

@@ -2,22 +2,17 @@ package dev.fencing.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.FencedQueue;
-import dev.fencing.FencedWorkerPool;
-import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.testkit.PostgresFixture;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 
 /**
- * One worker process of {@link ProcessScaling}: a {@link FencedWorkerPool} with handler threads
- * doing no-op jobs. Prints {@code ready}, starts on the line {@code go}, runs for the given time,
- * then prints {@code done N} with the number of committed jobs.
+ * One worker process of {@link ProcessScaling}: a {@link FencedRuntime} with handler threads doing
+ * no-op jobs. Prints {@code ready}, starts on the line {@code go}, runs for the given time, then
+ * prints {@code done N} with the number of committed jobs.
  *
  * <p>Arguments: JDBC URL, user, password, schema, queue, owner, threads, batch, milliseconds.
  */
@@ -40,28 +35,20 @@ public final class PoolWorkerMain {
         return;
       }
       long committed;
-      try (FencedWorkerPool pool =
-          FencedWorkerPool.builder(queue).queue(args[4]).owner(args[5]).batchSize(batch).start()) {
-        long end = System.nanoTime() + Duration.ofMillis(millis).toNanos();
-        List<Thread> handlers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          handlers.add(Thread.ofPlatform().start(() -> handle(pool, end)));
-        }
-        for (Thread handler : handlers) {
-          handler.join();
-        }
-        committed = pool.stats().committed();
-        pool.close();
-        committed = pool.stats().committed();
+      try (FencedRuntime runtime =
+          FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE)
+              .queue(args[4])
+              .owner(args[5])
+              .concurrency(threads)
+              .prefetch(batch)
+              .batchSize(batch)
+              .handler((job, cancellation) -> "{}")
+              .start()) {
+        Thread.sleep(millis);
+        runtime.close();
+        committed = runtime.stats().completed();
       }
       System.out.println("done " + committed);
-    }
-  }
-
-  private static void handle(FencedWorkerPool pool, long end) {
-    while (System.nanoTime() < end) {
-      Optional<Job> job = pool.next(Duration.ofMillis(50));
-      job.ifPresent(j -> pool.complete(j, "{}"));
     }
   }
 }

@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Several worker processes on one queue, each a {@link FencedWorkerPool}: the total rate of
- * committed jobs, measured over the same wall-clock window in every process.
+ * Several worker processes on one queue, each a {@code FencedRuntime}: the total rate of committed
+ * jobs, measured over the same wall-clock window in every process.
  */
 final class ProcessScaling {
 

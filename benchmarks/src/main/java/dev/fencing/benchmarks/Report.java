@@ -13,9 +13,11 @@ final class Report {
     StringBuilder md = new StringBuilder("## End to end: claim, no-op, complete\n\n");
     md.append(
         "`library`: each thread calls `claimBatch` and `complete`/`completeAll`. `raw`: the same"
-            + " SQL through plain JDBC. `pool`: one `FencedWorkerPool` (one batched claimer, one"
-            + " batched committer) feeds the threads. Claim latency is per claim statement (n/a"
-            + " for `pool`, whose claimer runs on its own thread).\n\n");
+            + " SQL through plain JDBC. `pool`: the pool as it was before the runtime (one batched"
+            + " claimer, one batched committer, no heartbeats) feeds the threads. `runtime`: one"
+            + " `FencedRuntime` with as many handler threads, a prefetch of one batch, a 3 s lease"
+            + " renewed by heartbeats every second. Claim latency is per claim statement (n/a for"
+            + " `pool` and `runtime`, whose claimer runs on its own thread).\n\n");
     md.append("| mode | batch | threads | jobs/s | claim p50 (ms) | claim p99 (ms) |\n");
     md.append("|---|---:|---:|---:|---:|---:|\n");
     for (BenchmarksMain.Throughput r : rows) {
@@ -29,6 +31,26 @@ final class Report {
               r.jobsPerSecond(),
               r.claimP50(),
               r.claimP99()));
+    }
+    md.append('\n');
+    for (BenchmarksMain.Throughput r : rows) {
+      if (!r.mode().equals("runtime")) {
+        continue;
+      }
+      rows.stream()
+          .filter(
+              b -> b.mode().equals("pool") && b.batch() == r.batch() && b.threads() == r.threads())
+          .findFirst()
+          .ifPresent(
+              b ->
+                  md.append(
+                      String.format(
+                          Locale.ROOT,
+                          "- batch %d, %d threads: runtime with heartbeats / pool before it ="
+                              + " %.2f%n",
+                          r.batch(),
+                          r.threads(),
+                          r.jobsPerSecond() / b.jobsPerSecond())));
     }
     return md.append('\n').toString();
   }
@@ -56,7 +78,7 @@ final class Report {
   static String processTable(List<ProcessScaling.Row> rows) {
     StringBuilder md = new StringBuilder("## Several worker processes on one queue\n\n");
     md.append(
-        "Each process is a `FencedWorkerPool` (batch 100) with its own handler threads; the rate is"
+        "Each process is a `FencedRuntime` (batch 100) with its own handler threads; the rate is"
             + " committed jobs over the same window in all processes.\n\n");
     md.append("| processes | threads each | jobs/s | vs 1 process |\n|---:|---:|---:|---:|\n");
     double one = rows.isEmpty() ? Double.NaN : rows.getFirst().jobsPerSecond();

@@ -2,9 +2,10 @@ package dev.fencing.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.FencedQueue;
-import dev.fencing.FencedWorkerPool;
 import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.PostgresFixture;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,7 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -38,8 +41,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *   <li>{@code library}: each thread calls {@link FencedQueue#claimBatch} and {@link
  *       FencedQueue#complete} (batch 1) or {@link FencedQueue#completeAll};
  *   <li>{@code raw}: each thread runs the same SQL through plain JDBC, no library code;
- *   <li>{@code pool}: one {@link FencedWorkerPool} (one batched claimer, one batched committer)
- *       feeds the benchmark threads, which act as handler threads.
+ *   <li>{@code pool}: the pool as it was before the runtime ({@link PrefetchPool}: one batched
+ *       claimer, one batched committer, no heartbeats) feeds the benchmark threads, which act as
+ *       handler threads;
+ *   <li>{@code runtime}: one {@link FencedRuntime} with as many handler threads as the benchmark
+ *       has, a prefetch of one batch, a 3 s lease renewed by heartbeats every second, and a
+ *       receiver that accepts every delivery; the benchmark threads count its completions.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -51,7 +58,7 @@ public class ThroughputBenchmark {
   static final String QUEUE = "bench";
   private static final Duration LEASE = Duration.ofSeconds(30);
 
-  @Param({"library", "raw", "pool"})
+  @Param({"library", "raw", "pool", "runtime"})
   public String mode;
 
   @Param({"1", "10", "100"})
@@ -63,7 +70,9 @@ public class ThroughputBenchmark {
   private HikariDataSource ds;
   private FencedQueue queue;
   private RawSql raw;
-  private FencedWorkerPool pool;
+  private PrefetchPool pool;
+  private FencedRuntime runtime;
+  private final BlockingQueue<WorkOutcome> finished = new LinkedBlockingQueue<>();
   private final AtomicInteger owners = new AtomicInteger();
   private final ConcurrentLinkedQueue<LatencyRecorder> latencies = new ConcurrentLinkedQueue<>();
   private String label;
@@ -104,11 +113,25 @@ public class ThroughputBenchmark {
     label = mode + "-b" + batch + "-t" + params.getThreads();
     if (mode.equals("pool")) {
       pool =
-          FencedWorkerPool.builder(queue)
+          PrefetchPool.builder(queue)
               .queue(QUEUE)
               .owner("pool")
               .batchSize(batch)
               .leaseLength(LEASE)
+              .start();
+    }
+    if (mode.equals("runtime")) {
+      runtime =
+          FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE)
+              .queue(QUEUE)
+              .owner("runtime")
+              .concurrency(params.getThreads())
+              .prefetch(batch)
+              .batchSize(batch)
+              .leaseLength(Duration.ofSeconds(3))
+              .heartbeatInterval(Duration.ofSeconds(1))
+              .handler((job, cancellation) -> "{}")
+              .onOutcome(finished::add)
               .start();
     }
   }
@@ -130,6 +153,9 @@ public class ThroughputBenchmark {
     if (pool != null) {
       pool.close();
     }
+    if (runtime != null) {
+      runtime.close();
+    }
     ds.close();
     LatencyRecorder all = new LatencyRecorder();
     latencies.forEach(all::addAll);
@@ -137,12 +163,14 @@ public class ThroughputBenchmark {
   }
 
   @Benchmark
-  public void endToEnd(Worker worker, Jobs jobs) throws SQLException {
+  public void endToEnd(Worker worker, Jobs jobs) throws SQLException, InterruptedException {
     switch (mode) {
       case "library" -> jobs.jobs += viaLibrary(worker);
       case "raw" -> jobs.jobs += viaRawSql(worker);
       case "pool" -> jobs.jobs += viaPool();
-      default -> throw new IllegalArgumentException("mode must be library, raw or pool: " + mode);
+      case "runtime" -> jobs.jobs += viaRuntime();
+      default ->
+          throw new IllegalArgumentException("mode must be library, raw, pool or runtime: " + mode);
     }
   }
 
@@ -177,6 +205,11 @@ public class ThroughputBenchmark {
     }
     pool.complete(job.get(), "{}");
     return 1;
+  }
+
+  private int viaRuntime() throws InterruptedException {
+    WorkOutcome outcome = finished.poll(100, TimeUnit.MILLISECONDS);
+    return outcome instanceof WorkOutcome.Completed ? 1 : 0;
   }
 
   /** Where claim latencies are written, one file per configuration, for the report. */
