@@ -10,7 +10,10 @@ import javax.sql.DataSource;
  * the receiver it builds is immutable and thread-safe.
  *
  * <p>The receiver's payloads are stored as {@code jsonb}, so {@link FencedReceiver#newest} returns
- * them in PostgreSQL's normalised form (object keys sorted and deduplicated, whitespace changed).
+ * them in PostgreSQL's normalised form (object keys sorted and deduplicated, whitespace changed). A
+ * payload that {@code jsonb} refuses (a syntax error, an escaped NUL, a lone surrogate escape,
+ * nesting too deep for the server) raises {@link IllegalArgumentException} naming {@code payload}
+ * and the server's reason, at once and without retrying; nothing is written.
  */
 public final class PostgresReceiverBuilder {
 

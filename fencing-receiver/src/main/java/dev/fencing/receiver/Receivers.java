@@ -18,7 +18,11 @@ public final class Receivers {
 
   private Receivers() {}
 
-  /** Returns a new, empty, thread-safe receiver that keeps its receipts in this JVM's memory. */
+  /**
+   * Returns a new, empty, thread-safe receiver that keeps its receipts in this JVM's memory. It
+   * keeps payloads exactly as given; a payload that is not exactly one JSON value raises {@link
+   * IllegalArgumentException} naming {@code payload}.
+   */
   public static FencedReceiver inMemory() {
     return ReceiverFactory.inMemory();
   }

@@ -2,6 +2,7 @@ package dev.fencing.receiver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The rules every {@link FencedReceiver} keeps; subclassed once per backend. The static checks are
@@ -88,7 +90,16 @@ abstract class FencedReceiverContract {
         Arguments.of("k", Epoch.of(2), null, "payload", "null"),
         Arguments.of("k", Epoch.of(2), "{\"n\": ", "payload", "'{\"n\": '"),
         Arguments.of("k", Epoch.of(2), "not json", "payload", "'not json'"),
-        Arguments.of("k", Epoch.of(2), "", "payload", "''"));
+        Arguments.of("k", Epoch.of(2), "", "payload", "''"),
+        Arguments.of("k", Epoch.of(2), "   ", "payload", "'   '"),
+        Arguments.of("k", Epoch.of(2), "{", "payload", "'{'"),
+        Arguments.of("k", Epoch.of(2), "{'a':1}", "payload", "'{'a':1}'"),
+        Arguments.of("k", Epoch.of(2), "[1,]", "payload", "'[1,]'"),
+        Arguments.of("k", Epoch.of(2), "{} {}", "payload", "'{} {}'"),
+        Arguments.of("k", Epoch.of(2), "[1] x", "payload", "'[1] x'"),
+        Arguments.of("k", Epoch.of(2), "NaN", "payload", "'NaN'"),
+        Arguments.of("k", Epoch.of(2), "\"a\0b\"", "payload", "'\"a\\0b\"'"),
+        Arguments.of("k", Epoch.of(2), "[" + "1".repeat(200), "payload", "'[1111"));
   }
 
   @ParameterizedTest(name = "key={0}, epoch={1}, payload={2}")
@@ -103,6 +114,29 @@ abstract class FencedReceiverContract {
         .hasMessageStartingWith(parameter + " must")
         .hasMessageContaining("but was " + shown);
     assertThat(receiver.newest("k")).contains(new Receipt("k", Epoch.of(1), payload(1)));
+  }
+
+  /**
+   * An escaped NUL and a lone surrogate escape are JSON text that {@code jsonb} refuses: a backend
+   * may accept them or refuse them as a bad payload, but never fail otherwise or half write.
+   */
+  @ParameterizedTest(name = "payload={0}")
+  @ValueSource(strings = {"\"\\u0000\"", "\"\\ud800\"", "{\"a\": \"x\\udc00y\"}"})
+  void jsonThatJsonbRefusesIsAcceptedOrRefusedAsABadPayload(String payload) {
+    FencedReceiver receiver = receiver();
+    receiver.deliver("k", Epoch.of(1), payload(1));
+
+    Throwable thrown = catchThrowable(() -> receiver.deliver("k", Epoch.of(2), payload));
+
+    if (thrown == null) {
+      assertThat(receiver.newest("k")).contains(new Receipt("k", Epoch.of(2), payload));
+    } else {
+      assertThat(thrown)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("payload must")
+          .hasMessageContaining("but was '" + payload + "'");
+      assertThat(receiver.newest("k")).contains(new Receipt("k", Epoch.of(1), payload(1)));
+    }
   }
 
   @Test

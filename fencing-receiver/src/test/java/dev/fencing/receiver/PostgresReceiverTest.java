@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @FencingDatabase
 class PostgresReceiverTest extends FencedReceiverContract {
@@ -129,12 +131,48 @@ class PostgresReceiverTest extends FencedReceiverContract {
     assertThat(receiver.newest("k")).isEmpty();
   }
 
-  @Test
-  void jsonThatJsonbCannotHoldIsRefusedAndNothingWritten() {
-    assertThatThrownBy(() -> receiver.deliver("k", Epoch.of(1), "\"\\u0000\""))
+  /**
+   * {@code jsonb} refuses an escaped NUL and lone surrogate escapes, which are JSON text, and the
+   * server refuses a NUL character in any text: each is a bad payload, refused at once.
+   */
+  @ParameterizedTest(name = "payload={0}")
+  @ValueSource(strings = {"\"\\u0000\"", "\"\\ud800\"", "[\"\\udc00\\ud800\"]", "\"a\0b\""})
+  void jsonThatJsonbRefusesIsRefusedAtOnceAndTheReceiptIsUnchanged(String payload) {
+    FlakyDataSource counting = new FlakyDataSource(schema.dataSource(), 0);
+    FencedReceiver receiver = Receivers.postgres(counting).schema(schema.name()).build();
+    receiver.deliver("k", Epoch.of(1), payload(1));
+    int before = counting.connections();
+
+    assertThatThrownBy(() -> receiver.deliver("k", Epoch.of(2), payload))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("payload must be JSON that PostgreSQL can store as jsonb");
-    assertThat(receiver.newest("k")).isEmpty();
+        .hasMessageStartingWith("payload must be JSON that PostgreSQL can store as jsonb (")
+        .hasMessageEndingWith("), but was '" + payload.replace("\0", "\\0") + "'")
+        .hasMessageNotContaining("\n")
+        .hasMessageNotContaining("\0");
+    assertThat(counting.connections() - before).as("not retried").isEqualTo(1);
+    assertThat(receiver.newest("k")).contains(new Receipt("k", Epoch.of(1), payload(1)));
+  }
+
+  @Test
+  void theServersReasonIsInTheMessage() {
+    assertThatThrownBy(() -> receiver.deliver("k", Epoch.of(1), "{'a': 1}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("invalid input syntax for type json")
+        .hasMessageContaining("Token \"'\" is invalid.")
+        .hasMessageEndingWith("but was '{'a': 1}'");
+  }
+
+  @Test
+  void jsonNestedTooDeeplyForTheServerIsABadPayloadNotAStoreFailure() {
+    String deep = "[".repeat(100_000) + "]".repeat(100_000);
+    receiver.deliver("k", Epoch.of(1), payload(1));
+
+    assertThatThrownBy(() -> receiver.deliver("k", Epoch.of(2), deep))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("payload must be JSON that PostgreSQL can store as jsonb (")
+        .hasMessageContaining("stack depth limit exceeded")
+        .hasMessageEndingWith("but was '" + "[".repeat(120) + "...'");
+    assertThat(receiver.newest("k")).contains(new Receipt("k", Epoch.of(1), payload(1)));
   }
 
   @Test

@@ -8,7 +8,10 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** Keeps the newest receipt per key in a map; each delivery is one atomic {@code compute}. */
+/**
+ * Keeps the newest receipt per key in a map; each delivery is one atomic {@code compute}. Payloads
+ * must be JSON text and are kept exactly as given.
+ */
 final class InMemoryReceiver implements FencedReceiver {
 
   private final ConcurrentHashMap<String, Receipt> receipts = new ConcurrentHashMap<>();
@@ -16,6 +19,7 @@ final class InMemoryReceiver implements FencedReceiver {
   @Override
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
     Inputs.delivery(key, epoch, payload);
+    JsonText.check("payload", payload);
     AtomicReference<FencedOutcome> outcome = new AtomicReference<>();
     receipts.compute(
         key,

@@ -77,16 +77,35 @@ final class PostgresReceiver implements FencedReceiver {
         }
       }
     } catch (SQLException e) {
-      if (e.getSQLState() != null && e.getSQLState().startsWith("22")) {
+      if (refusedPayload(e)) {
         throw new IllegalArgumentException(
             "payload must be JSON that PostgreSQL can store as jsonb ("
-                + e.getMessage()
+                + reason(e)
                 + "), but was "
                 + Inputs.quote(payload),
             e);
       }
       throw database.failed("deliver key " + Inputs.quote(key) + " at " + epoch, e);
     }
+  }
+
+  /**
+   * Whether the server refused the payload: class 22 (data exception: {@code jsonb}'s syntax and
+   * Unicode checks, or a NUL character in the text) or class 54 (program limit: nesting too deep
+   * for the server's stack). Nothing else in the statement can raise them: key and name are checked
+   * before, the epoch is a {@code bigint}. Neither class is transient, so it was not retried.
+   */
+  private static boolean refusedPayload(SQLException e) {
+    String state = e.getSQLState();
+    return state != null && (state.startsWith("22") || state.startsWith("54"));
+  }
+
+  /** The server's message on one line: the driver puts its detail and context on their own. */
+  private static String reason(SQLException e) {
+    String message = e.getMessage();
+    return message == null
+        ? "SQLState " + e.getSQLState()
+        : String.join("; ", message.strip().lines().map(String::strip).toList());
   }
 
   private @Nullable FencedOutcome deliverOnce(
@@ -141,7 +160,7 @@ final class PostgresReceiver implements FencedReceiver {
     if (key.indexOf('\0') >= 0) {
       throw new IllegalArgumentException(
           "key must not contain NUL characters (PostgreSQL cannot store them), but was "
-              + Inputs.quote(key.replace("\0", "\\0")));
+              + Inputs.quote(key));
     }
   }
 
