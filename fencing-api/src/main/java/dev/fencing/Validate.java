@@ -43,11 +43,17 @@ public final class Validate {
     return name;
   }
 
-  /** Returns {@code owner} if it is neither null nor blank and at most 200 characters long. */
+  /**
+   * Returns {@code owner} if it is neither null nor blank, at most 200 characters long, and
+   * well-formed text (no NUL, no unpaired surrogate, which a database would change or refuse).
+   */
   public static String owner(@Nullable String owner) {
-    if (owner == null || owner.isBlank() || owner.length() > MAX_OWNER_LENGTH) {
+    if (owner == null
+        || owner.isBlank()
+        || owner.length() > MAX_OWNER_LENGTH
+        || !wellFormed(owner)) {
       throw new IllegalArgumentException(
-          "owner must be non-blank and at most "
+          "owner must be non-blank well-formed text of at most "
               + MAX_OWNER_LENGTH
               + " characters, but was "
               + quote(owner));
@@ -55,16 +61,38 @@ public final class Validate {
     return owner;
   }
 
-  /** Returns {@code key} if it is neither null nor blank and at most 500 characters long. */
+  /**
+   * Returns {@code key} if it is neither null nor blank, at most 500 characters long, and
+   * well-formed text: two keys that a store would turn into the same bytes must not be two keys.
+   */
   public static String key(@Nullable String key) {
-    if (key == null || key.isBlank() || key.length() > MAX_KEY_LENGTH) {
+    if (key == null || key.isBlank() || key.length() > MAX_KEY_LENGTH || !wellFormed(key)) {
       throw new IllegalArgumentException(
-          "key must be non-blank and at most "
+          "key must be non-blank well-formed text of at most "
               + MAX_KEY_LENGTH
               + " characters, but was "
               + quote(key));
     }
     return key;
+  }
+
+  /** Whether {@code text} has no NUL and no unpaired surrogate. */
+  private static boolean wellFormed(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == 0) {
+        return false;
+      }
+      if (Character.isHighSurrogate(c)) {
+        if (i + 1 == text.length() || !Character.isLowSurrogate(text.charAt(i + 1))) {
+          return false;
+        }
+        i++;
+      } else if (Character.isLowSurrogate(c)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Returns {@code jobId} if it is at least 1. */
@@ -131,6 +159,6 @@ public final class Validate {
       return "null";
     }
     String shown = value.length() > 120 ? value.substring(0, 120) + "..." : value;
-    return "'" + shown + "'";
+    return "'" + shown.replace("\0", "\\0") + "'";
   }
 }

@@ -53,6 +53,20 @@ class ValidateTest {
   }
 
   @Test
+  void keysAndOwnersThatAStoreWouldChangeAreRefused() {
+    for (String bad : new String[] {"a\ud800b", "a\udc00", "x\u0000y", "\ud800"}) {
+      assertThatThrownBy(() -> Validate.key(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("key must be non-blank well-formed text");
+      assertThatThrownBy(() -> Validate.owner(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("owner must be non-blank well-formed text")
+          .hasMessageNotContaining("\u0000");
+    }
+    assertThat(Validate.key("emoji \ud83d\ude00 ok")).isEqualTo("emoji \ud83d\ude00 ok");
+  }
+
+  @Test
   void jsonIsLeftToTheStoreButNullIsRefusedByName() {
     assertThat(Validate.json("payload", "not json, the store decides")).isNotNull();
     assertThatThrownBy(() -> Validate.json("payload", null))
