@@ -156,8 +156,16 @@ public final class FencedRuntime implements AutoCloseable {
     commitLoop.stop();
     join(committer, Duration.ofSeconds(30));
     heartbeat.stop();
+    long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();
     for (Thread t : threads) {
-      join(t, Duration.ofSeconds(1));
+      join(t, Duration.ofNanos(Math.max(1, end - System.nanoTime())));
+    }
+    // a statement that never came back: its claim still ends in an outcome, and only one
+    for (InFlight claim : List.copyOf(pipeline.inFlight.values())) {
+      pipeline.resolve(
+          claim,
+          new WorkOutcome.Abandoned(
+              claim.job, "the runtime stopped while a statement for it had not come back", null));
     }
     return drained;
   }
