@@ -69,7 +69,12 @@ final class CommitLoop implements Runnable {
 
   private void commit(List<Pipeline.Result> batch) {
     List<Pipeline.Result> live = new ArrayList<>(batch.size());
+    long now = System.nanoTime();
     for (Pipeline.Result r : batch) {
+      if (r.claim().nanosLeft(now) <= 0) {
+        // after a stall of this whole process the watchdog may not have run yet
+        r.claim().cancel(Heartbeat.RAN_OUT, null, false);
+      }
       if (r.claim().isCancelled()) {
         p.resolveCancelled(r.claim());
       } else {
@@ -88,10 +93,10 @@ final class CommitLoop implements Runnable {
         p.counters.commitStatements.incrementAndGet();
       } catch (RuntimeException e) {
         p.counters.storeErrors.incrementAndGet();
-        long now = System.nanoTime();
+        long failedAt = System.nanoTime();
         live.removeIf(
             r -> {
-              if (giveUp || r.claim().isCancelled() || r.claim().nanosLeft(now) <= 0) {
+              if (giveUp || r.claim().isCancelled() || r.claim().nanosLeft(failedAt) <= 0) {
                 p.resolve(
                     r.claim(),
                     new WorkOutcome.Abandoned(
