@@ -61,4 +61,36 @@ class HandlerSlowerThanItsLeaseTest {
     // one renewal statement per heartbeat for every lease in flight, not one per lease
     assertThat(stats.renewStatements()).isLessThan(stats.renewed());
   }
+
+  /**
+   * The scene that starved 12-13 of 30 jobs before heartbeats (while others reached epoch 77-89):
+   * handlers of 50-450 ms around a 300 ms lease, 4 threads, batches of 4.
+   */
+  @Test
+  void handlersAroundTheLeaseLengthStarveNoJob(TestSchema schema) throws Exception {
+    FencedQueue queue =
+        PostgresFencing.builder(schema.pooledDataSource(8)).schema(schema.name()).build();
+    List<Long> ids = queue.enqueueAll("mixed", IntStream.range(0, 30).mapToObj(i -> "{}").toList());
+    Outcomes outcomes = new Outcomes();
+    try (FencedRuntime runtime =
+        FencedRuntime.builder(queue, Receivers.inMemory())
+            .queue("mixed")
+            .owner("w1")
+            .concurrency(4)
+            .batchSize(4)
+            .leaseLength(Duration.ofMillis(300))
+            .handler(
+                (job, cancellation) -> {
+                  Thread.sleep(50 + (job.id() * 137) % 400);
+                  return "{}";
+                })
+            .onOutcome(outcomes)
+            .start()) {
+      outcomes.await(WorkOutcome.Completed.class, 30, Duration.ofSeconds(30));
+    }
+    assertThat(outcomes.all()).hasSize(30).allMatch(WorkOutcome.Completed.class::isInstance);
+    for (long id : ids) {
+      assertThat(queue.find(id).orElseThrow().epoch()).isEqualTo(1);
+    }
+  }
 }
