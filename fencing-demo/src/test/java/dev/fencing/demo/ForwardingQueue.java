@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.Optional;
 
 /** Passes every call to the real queue; a broken variant overrides the one guard it removes. */
-class ForwardingQueue implements FencedQueue {
+public class ForwardingQueue implements FencedQueue {
 
   private final FencedQueue delegate;
 
-  ForwardingQueue(FencedQueue delegate) {
+  public ForwardingQueue(FencedQueue delegate) {
     this.delegate = delegate;
   }
 

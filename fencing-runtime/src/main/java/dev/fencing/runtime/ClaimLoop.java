@@ -9,24 +9,14 @@ import java.util.concurrent.TimeUnit;
  * Claims in batches, only as many jobs as there are free slots, so that nothing claimed waits long
  * for a thread; waiting claims are renewed by the heartbeat like running ones.
  */
-final class ClaimLoop implements Runnable {
+final class ClaimLoop extends Loop {
 
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
 
   private final Pipeline p;
-  private final Object wakeUp = new Object();
-  private volatile boolean running = true;
 
   ClaimLoop(Pipeline pipeline) {
     this.p = pipeline;
-  }
-
-  /** Stops after the current claim; never interrupts a statement in flight. */
-  void stop() {
-    running = false;
-    synchronized (wakeUp) {
-      wakeUp.notifyAll();
-    }
   }
 
   @Override
@@ -35,7 +25,7 @@ final class ClaimLoop implements Runnable {
     int threshold = Math.max(1, Math.min(s.batchSize(), s.capacity() / 2));
     long leaseNanos = s.leaseLength().toNanos();
     Duration backoff = Duration.ofMillis(50);
-    while (running) {
+    while (running()) {
       int want = Math.min(s.batchSize(), p.slots.availablePermits());
       if (want < threshold || !p.slots.tryAcquire(want)) {
         awaitSlots(threshold);
@@ -50,11 +40,8 @@ final class ClaimLoop implements Runnable {
       } catch (RuntimeException e) {
         p.slots.release(want);
         p.counters.storeErrors.incrementAndGet();
-        pause(backoff);
-        backoff =
-            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
-                ? MAX_BACKOFF
-                : backoff.multipliedBy(2);
+        pause(backoff.toNanos());
+        backoff = doubled(backoff, MAX_BACKOFF);
         continue;
       }
       p.slots.release(want - jobs.size());
@@ -63,7 +50,7 @@ final class ClaimLoop implements Runnable {
         p.admit(new InFlight(job, sent, leaseNanos));
       }
       if (jobs.isEmpty()) {
-        pause(s.idleWait());
+        pause(s.idleWait().toNanos());
       }
     }
   }
@@ -75,21 +62,7 @@ final class ClaimLoop implements Runnable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      running = false;
-    }
-  }
-
-  private void pause(Duration duration) {
-    synchronized (wakeUp) {
-      if (!running) {
-        return;
-      }
-      try {
-        wakeUp.wait(Math.max(1, duration.toMillis()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        running = false;
-      }
+      stop();
     }
   }
 }

@@ -106,10 +106,7 @@ final class CommitLoop implements Runnable {
               return false;
             });
         sleep(backoff);
-        backoff =
-            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
-                ? MAX_BACKOFF
-                : backoff.multipliedBy(2);
+        backoff = Loop.doubled(backoff, MAX_BACKOFF);
         continue;
       }
       for (int i = 0; i < live.size(); i++) {

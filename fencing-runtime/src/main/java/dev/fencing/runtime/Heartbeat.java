@@ -13,24 +13,15 @@ import java.util.concurrent.TimeUnit;
  * {@code heartbeatInterval}; and cancels any claim whose lease could not be renewed before it ran
  * out by this worker's monotonic clock, which runs no faster than the database's.
  */
-final class Heartbeat implements Runnable {
+final class Heartbeat extends Loop {
 
   static final String RAN_OUT =
       "the lease could not be renewed before it ran out (by this worker's clock)";
 
   private final Pipeline p;
-  private final Object wakeUp = new Object();
-  private volatile boolean running = true;
 
   Heartbeat(Pipeline pipeline) {
     this.p = pipeline;
-  }
-
-  void stop() {
-    running = false;
-    synchronized (wakeUp) {
-      wakeUp.notifyAll();
-    }
   }
 
   @Override
@@ -41,7 +32,7 @@ final class Heartbeat implements Runnable {
             TimeUnit.MILLISECONDS.toNanos(1),
             Math.min(interval / 4, TimeUnit.MILLISECONDS.toNanos(50)));
     long next = System.nanoTime() + interval;
-    while (running) {
+    while (running()) {
       pause(tick);
       long now = System.nanoTime();
       cancelRunOut(now);
@@ -97,20 +88,6 @@ final class Heartbeat implements Runnable {
                   l.refusal(),
                   false);
         }
-      }
-    }
-  }
-
-  private void pause(long nanos) {
-    synchronized (wakeUp) {
-      if (!running) {
-        return;
-      }
-      try {
-        TimeUnit.NANOSECONDS.timedWait(wakeUp, nanos);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        running = false;
       }
     }
   }

@@ -1,28 +1,32 @@
 package dev.fencing.demo.runtime;
 
 import dev.fencing.CommitOutcome;
-import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
-import dev.fencing.JobSnapshot;
 import dev.fencing.Lease;
 import dev.fencing.Renewal;
+import dev.fencing.demo.ForwardingQueue;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A real queue with faults switched on by the test: renewals that cannot reach the store, and a
  * claim whose answer comes back late (as over a slow network). Everything else goes to the store.
  */
-final class FaultyQueue implements FencedQueue {
+final class FaultyQueue extends ForwardingQueue {
 
   private final FencedQueue real;
   volatile boolean renewalsFail;
   volatile Duration claimAnswerDelay = Duration.ZERO;
 
   FaultyQueue(FencedQueue real) {
+    super(real);
     this.real = real;
+  }
+
+  @Override
+  public List<CommitOutcome> completeAll(List<Completion> completions) {
+    return real.completeAll(completions);
   }
 
   @Override
@@ -35,7 +39,7 @@ final class FaultyQueue implements FencedQueue {
 
   @Override
   public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
-    List<Job> jobs = real.claimBatch(queue, owner, leaseLength, batchSize);
+    List<Job> jobs = super.claimBatch(queue, owner, leaseLength, batchSize);
     if (!jobs.isEmpty() && !claimAnswerDelay.isZero()) {
       try {
         Thread.sleep(claimAnswerDelay);
@@ -44,50 +48,5 @@ final class FaultyQueue implements FencedQueue {
       }
     }
     return jobs;
-  }
-
-  @Override
-  public long enqueue(String queue, String payload) {
-    return real.enqueue(queue, payload);
-  }
-
-  @Override
-  public List<Long> enqueueAll(String queue, List<String> payloads) {
-    return real.enqueueAll(queue, payloads);
-  }
-
-  @Override
-  public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
-    return real.claim(queue, owner, leaseLength);
-  }
-
-  @Override
-  public Lease renew(Lease lease, Duration leaseLength) {
-    return real.renew(lease, leaseLength);
-  }
-
-  @Override
-  public FencedOutcome.Accepted complete(Lease lease, String result) {
-    return real.complete(lease, result);
-  }
-
-  @Override
-  public List<CommitOutcome> completeAll(List<Completion> completions) {
-    return real.completeAll(completions);
-  }
-
-  @Override
-  public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
-    return real.fail(lease, error, retryDelay);
-  }
-
-  @Override
-  public FencedOutcome.Accepted release(Lease lease) {
-    return real.release(lease);
-  }
-
-  @Override
-  public Optional<JobSnapshot> find(long jobId) {
-    return real.find(jobId);
   }
 }
