@@ -21,8 +21,7 @@ public sealed interface CommitOutcome permits FencedOutcome, CommitOutcome.Inval
    *
    * @param error names the item and the value
    */
-  record Invalid(String key, Epoch epoch, IllegalArgumentException error)
-      implements CommitOutcome {
+  record Invalid(String key, Epoch epoch, IllegalArgumentException error) implements CommitOutcome {
     /**
      * @throws NullPointerException if any is null
      */

@@ -57,8 +57,8 @@ public interface FencedQueue {
 
   /**
    * Renews many leases (a heartbeat for everything in flight), each as {@link #renew} would, in as
-   * few round trips as the backend can (one statement on PostgreSQL). Each outcome is matched on the
-   * whole lease.
+   * few round trips as the backend can (one statement on PostgreSQL). Each outcome is matched on
+   * the whole lease.
    *
    * @param leaseLength between 1 ms and 24 h, from now on the backend's clock
    * @return one outcome per lease, in the same order

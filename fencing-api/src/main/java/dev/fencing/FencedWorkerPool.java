@@ -209,15 +209,16 @@ public final class FencedWorkerPool implements AutoCloseable {
 
   private void commit(List<FencedQueue.Completion> batch) {
     try {
-      List<FencedOutcome> outcomes = queue.completeAll(batch);
+      List<CommitOutcome> outcomes = queue.completeAll(batch);
       commitStatements.incrementAndGet();
-      for (FencedOutcome outcome : outcomes) {
+      for (CommitOutcome outcome : outcomes) {
         switch (outcome) {
           case FencedOutcome.Accepted a -> committedCount.incrementAndGet();
           case FencedOutcome.Refused r -> {
             refusedCount.incrementAndGet();
             onRefused.accept(r);
           }
+          case CommitOutcome.Invalid i -> errors.incrementAndGet();
         }
       }
     } catch (RuntimeException e) {

@@ -26,8 +26,8 @@ public sealed interface Renewal permits Renewal.Renewed, Renewal.Lost {
   }
 
   /**
-   * The lease was not renewed and nothing changed: it expired, a newer claim owns the job, or the job
-   * already finished.
+   * The lease was not renewed and nothing changed: it expired, a newer claim owns the job, or the
+   * job already finished.
    *
    * @param lease the lease as it was
    * @param refusal why
