@@ -3,6 +3,7 @@ package dev.fencing.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.CommitOutcome;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
@@ -230,18 +231,18 @@ public abstract class FencedQueueContract {
         .as("an expired lease goes before pending jobs")
         .isEqualTo(zombie.id());
     List<Job> fresh = queue.claimBatch(QUEUE, "w1", LONG, 2);
-    List<FencedOutcome> outcomes =
+    List<CommitOutcome> outcomes =
         queue.completeAll(
             List.of(
                 new FencedQueue.Completion(fresh.get(0).lease(), "{\"n\": 1}"),
                 new FencedQueue.Completion(zombie.lease(), "{\"n\": 0}"),
                 new FencedQueue.Completion(fresh.get(1).lease(), "{\"n\": 2}")));
-    assertThat(outcomes.get(0).isAccepted()).isTrue();
+    assertThat(outcomes.get(0)).isInstanceOf(FencedOutcome.Accepted.class);
     assertThat(outcomes.get(1))
         .isEqualTo(
             new FencedOutcome.Superseded(
                 Long.toString(zombie.id()), Epoch.FIRST, Epoch.of(2), "healthy"));
-    assertThat(outcomes.get(2).isAccepted()).isTrue();
+    assertThat(outcomes.get(2)).isInstanceOf(FencedOutcome.Accepted.class);
     assertThat(queue.find(zombie.id()).orElseThrow().result()).isNull();
     assertThat(queue.find(fresh.get(1).id()).orElseThrow().result()).isEqualTo("{\"n\": 2}");
     assertThat(

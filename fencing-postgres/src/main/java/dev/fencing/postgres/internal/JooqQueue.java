@@ -11,6 +11,7 @@ import static org.jooq.impl.DSL.selectCount;
 import static org.jooq.impl.DSL.val;
 import static org.jooq.impl.DSL.when;
 
+import dev.fencing.CommitOutcome;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
@@ -287,7 +288,7 @@ public final class JooqQueue implements FencedQueue {
   }
 
   @Override
-  public List<FencedOutcome> completeAll(List<Completion> completions) {
+  public List<CommitOutcome> completeAll(List<Completion> completions) {
     Objects.requireNonNull(completions, "completions");
     int n = completions.size();
     Long[] ids = new Long[n];
@@ -336,7 +337,7 @@ public final class JooqQueue implements FencedQueue {
                         .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
                         .returning(j.ID)
                         .fetch(j.ID)));
-    List<FencedOutcome> outcomes = new ArrayList<>(n);
+    List<CommitOutcome> outcomes = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       Lease lease = completions.get(i).lease();
       if (committed.remove(lease.jobId())) {
