@@ -30,8 +30,8 @@ public interface FencedQueue {
   List<Long> enqueueAll(String queue, List<String> payloads);
 
   /**
-   * Claims one job: the oldest due pending job, or a running one whose lease has expired. The claim
-   * bumps the job's epoch and sets a lease of {@code leaseLength} from the backend's clock.
+   * Claims one job: the claimable job that has been ready longest (see {@link #claimBatch}). The
+   * claim bumps the job's epoch and sets a lease of {@code leaseLength} from the backend's clock.
    *
    * @param owner who claims, not blank, at most 200 characters
    * @param leaseLength between 1 ms and 24 h
@@ -41,6 +41,13 @@ public interface FencedQueue {
 
   /**
    * Claims up to {@code batchSize} jobs in one statement, each as {@link #claim} would.
+   *
+   * <p>Claimable work is served oldest-ready-first across both kinds: a due pending job is ready
+   * since its {@code runAt}, a running job whose lease ran out since the lease's expiry. Neither
+   * kind can starve the other. Every claim counts one attempt, a reclaim after expiry included, so
+   * attempts never exceed the job's maximum: a job whose lease runs out after its last attempt is
+   * not handed out again but ends {@link JobState#FAILED} (its epoch unchanged, nothing deleted,
+   * its last error saying how often the lease ran out). Only the jobs claimed are returned.
    *
    * @param batchSize between 1 and 10,000
    * @return the jobs claimed, possibly none

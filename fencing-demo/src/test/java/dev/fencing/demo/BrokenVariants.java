@@ -6,6 +6,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.Lease;
+import dev.fencing.Validate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,8 +16,8 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * The three deliberately broken backends: each removes exactly one guard of the protocol. They live
- * in test code only, and exist so that the suite proves each guard is load-bearing.
+ * The deliberately broken backends: each removes exactly one guard of the protocol. They live in
+ * test code only, and exist so that the suite proves each guard is load-bearing.
  */
 final class BrokenVariants {
 
@@ -115,13 +116,83 @@ final class BrokenVariants {
     }
   }
 
-  private static void update(DataSource ds, String sql, Object... values) {
+  /**
+   * Compare-and-set on job, owner, running and unexpired, but without {@code epoch = :epoch}: an
+   * owner's older lease still commits after the same owner reclaimed the job. complete, renew, fail
+   * and release are replaced; completeAll and renewAll loop them.
+   */
+  public static final class NoEpochInCompareAndSet extends PostgresBackend {
+    @Override
+    public FencedQueue queue(DataSource ds, String schema) {
+      return wrap(super.queue(ds, schema), ds, schema);
+    }
+
+    /** Returns {@code real} with the epoch left out of its compare-and-sets. */
+    static FencedQueue wrap(FencedQueue real, DataSource ds, String schema) {
+      String table = "\"" + schema + "\".fencing_job";
+      String owns =
+          " where id = ? and owner = ? and status = 'running' and lease_expires_at > now()";
+      return new ForwardingQueue(real) {
+        @Override
+        public FencedOutcome.Accepted complete(Lease lease, String result) {
+          int n;
+          try {
+            n =
+                update(
+                    ds,
+                    "update "
+                        + table
+                        + " set status = 'completed', result = ?::jsonb, lease_expires_at = null,"
+                        + " finished_at = now(), last_event = 'completed'"
+                        + owns,
+                    result,
+                    lease.jobId(),
+                    lease.owner());
+          } catch (IllegalStateException e) {
+            // a result the store refuses: let the real queue say so
+            return super.complete(lease, result);
+          }
+          return n == 1
+              ? new FencedOutcome.Accepted(lease.key(), lease.epoch(), false)
+              : super.complete(lease, result);
+        }
+
+        @Override
+        public Lease renew(Lease lease, Duration leaseLength) {
+          Validate.leaseLength(leaseLength);
+          try (Connection c = ds.getConnection();
+              PreparedStatement s =
+                  c.prepareStatement(
+                      "update "
+                          + table
+                          + " set lease_expires_at = now() + (? * interval '1 microsecond'),"
+                          + " last_event = 'renewed'"
+                          + owns
+                          + " returning lease_expires_at")) {
+            s.setLong(1, leaseLength.toNanos() / 1_000);
+            s.setLong(2, lease.jobId());
+            s.setString(3, lease.owner());
+            try (ResultSet r = s.executeQuery()) {
+              return r.next()
+                  ? new Lease(
+                      lease.jobId(), lease.owner(), lease.epoch(), r.getTimestamp(1).toInstant())
+                  : super.renew(lease, leaseLength);
+            }
+          } catch (SQLException e) {
+            throw new IllegalStateException(e);
+          }
+        }
+      };
+    }
+  }
+
+  private static int update(DataSource ds, String sql, Object... values) {
     try (Connection c = ds.getConnection();
         PreparedStatement s = c.prepareStatement(sql)) {
       for (int i = 0; i < values.length; i++) {
         s.setObject(i + 1, values[i]);
       }
-      s.executeUpdate();
+      return s.executeUpdate();
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }

@@ -12,11 +12,16 @@ CREATE TABLE IF NOT EXISTS fencing_job (
     owner            varchar(200),
     -- the fencing token: bumped by every claim, never reset, never lowered
     epoch            bigint        NOT NULL DEFAULT 0,
+    -- claims so far, one per claim (a reclaim after a lease ran out included); never above max_attempts
     attempts         integer       NOT NULL DEFAULT 0,
+    -- how many times a lease on the job ran out (counted when a claim finds it expired)
+    expiries         integer       NOT NULL DEFAULT 0,
     max_attempts     integer       NOT NULL DEFAULT 5,
     run_at           timestamptz   NOT NULL DEFAULT now(),
     -- judged on the database clock only
     lease_expires_at timestamptz,
+    -- the claimBatch call that took the lease, so that a retried claim finds what its first try took
+    claim_token      uuid,
     result           jsonb,
     last_error       varchar(4000),
     -- the last write to the row: enqueued | claimed | renewed | completed | retry | failed | released,
@@ -34,3 +39,7 @@ CREATE TABLE IF NOT EXISTS fencing_job (
 -- Claimable rows only: pending jobs by due time, and running jobs by lease expiry.
 CREATE INDEX IF NOT EXISTS fencing_job_pending_ix ON fencing_job (queue, run_at, id) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS fencing_job_running_ix ON fencing_job (queue, lease_expires_at) WHERE status = 'running';
+
+-- Tables created by an older version of this file get the columns added since.
+ALTER TABLE fencing_job ADD COLUMN IF NOT EXISTS expiries integer NOT NULL DEFAULT 0;
+ALTER TABLE fencing_job ADD COLUMN IF NOT EXISTS claim_token uuid;

@@ -3,6 +3,7 @@ package dev.fencing.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.CommitOutcome;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
@@ -11,6 +12,7 @@ import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import dev.fencing.Renewal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -222,26 +224,29 @@ public abstract class FencedQueueContract {
 
   @Test
   void completeAllCommitsWhatItsLeasesStillOwnAndReportsTheRest() {
-    List<Long> ids = queue.enqueueAll(QUEUE, List.of("{}", "{}", "{}"));
+    long first = queue.enqueue(QUEUE, "{}");
     Job zombie = queue.claim(QUEUE, "zombie", SHORT).orElseThrow();
     sleepPast(zombie.lease().expiresAt());
+    List<Long> later = queue.enqueueAll(QUEUE, List.of("{}", "{}"));
     Job reclaimed = queue.claim(QUEUE, "healthy", LONG).orElseThrow();
     assertThat(reclaimed.id())
-        .as("an expired lease goes before pending jobs")
-        .isEqualTo(zombie.id());
+        .as("the lease ran out before the other jobs were enqueued: it is the oldest ready work")
+        .isEqualTo(zombie.id())
+        .isEqualTo(first);
     List<Job> fresh = queue.claimBatch(QUEUE, "w1", LONG, 2);
-    List<dev.fencing.CommitOutcome> outcomes =
+    assertThat(fresh).extracting(Job::id).isEqualTo(later);
+    List<CommitOutcome> outcomes =
         queue.completeAll(
             List.of(
                 new FencedQueue.Completion(fresh.get(0).lease(), "{\"n\": 1}"),
                 new FencedQueue.Completion(zombie.lease(), "{\"n\": 0}"),
                 new FencedQueue.Completion(fresh.get(1).lease(), "{\"n\": 2}")));
-    assertThat(outcomes.get(0)).isInstanceOf(FencedOutcome.Accepted.class);
-    assertThat(outcomes.get(1))
-        .isEqualTo(
+    assertThat(outcomes)
+        .containsExactly(
+            new FencedOutcome.Accepted(Long.toString(fresh.get(0).id()), Epoch.FIRST, false),
             new FencedOutcome.Superseded(
-                Long.toString(zombie.id()), Epoch.FIRST, Epoch.of(2), "healthy"));
-    assertThat(outcomes.get(2)).isInstanceOf(FencedOutcome.Accepted.class);
+                Long.toString(zombie.id()), Epoch.FIRST, Epoch.of(2), "healthy"),
+            new FencedOutcome.Accepted(Long.toString(fresh.get(1).id()), Epoch.FIRST, false));
     assertThat(queue.find(zombie.id()).orElseThrow().result()).isNull();
     assertThat(queue.find(fresh.get(1).id()).orElseThrow().result()).isEqualTo("{\"n\": 2}");
     assertThat(
@@ -249,19 +254,121 @@ public abstract class FencedQueueContract {
                 List.of(new FencedQueue.Completion(fresh.get(0).lease(), "{\"n\": 1}"))))
         .containsExactly(
             new FencedOutcome.Accepted(Long.toString(fresh.get(0).id()), Epoch.FIRST, true));
-    assertThat(ids).contains(zombie.id());
   }
 
   @Test
-  void expiredLeasesAreReclaimedBeforePendingJobsAndABatchTakesBoth() {
-    List<Long> ids = queue.enqueueAll(QUEUE, List.of("{}", "{}", "{}", "{}"));
-    List<Job> first = queue.claimBatch(QUEUE, "zombie", SHORT, 2);
-    sleepPast(first.get(1).lease().expiresAt());
+  void claimableWorkIsServedOldestReadyFirstAcrossPendingJobsAndExpiredLeases() {
+    long a = queue.enqueue(QUEUE, "{}");
+    Job zombie = queue.claim(QUEUE, "zombie", SHORT).orElseThrow();
+    long b = queue.enqueue(QUEUE, "{}");
+    sleepPast(zombie.lease().expiresAt());
+    long c = queue.enqueue(QUEUE, "{}");
+    Job first = queue.claim(QUEUE, "healthy", LONG).orElseThrow();
+    Job second = queue.claim(QUEUE, "healthy", LONG).orElseThrow();
+    Job third = queue.claim(QUEUE, "healthy", LONG).orElseThrow();
+    assertThat(List.of(first.id(), second.id(), third.id()))
+        .as("b was due before a's lease ran out, and c after")
+        .containsExactly(b, a, c);
+    assertThat(second.epoch()).isEqualTo(Epoch.of(2));
+  }
+
+  @Test
+  void aBatchTakesExpiredLeasesAndPendingJobsTogether() {
+    List<Long> ids = queue.enqueueAll(QUEUE, List.of("{}", "{}"));
+    List<Job> zombies = queue.claimBatch(QUEUE, "zombie", SHORT, 2);
+    sleepPast(zombies.get(1).lease().expiresAt());
+    long later = queue.enqueue(QUEUE, "{}");
     List<Job> batch = queue.claimBatch(QUEUE, "healthy", LONG, 3);
-    assertThat(batch).hasSize(3);
-    assertThat(batch.stream().filter(j -> j.epoch().equals(Epoch.of(2))).map(Job::id).toList())
-        .containsExactlyInAnyOrderElementsOf(first.stream().map(Job::id).toList());
-    assertThat(ids).containsAll(batch.stream().map(Job::id).toList());
+    assertThat(batch).extracting(Job::id).containsExactly(ids.get(0), ids.get(1), later);
+    assertThat(batch).extracting(Job::epoch).containsExactly(Epoch.of(2), Epoch.of(2), Epoch.FIRST);
+  }
+
+  @Test
+  void sameOwnersOlderLeaseIsRefusedAfterItReclaimedTheJob() {
+    long id = queue.enqueue(QUEUE, "{}");
+    Job first = queue.claim(QUEUE, "p1", SHORT).orElseThrow();
+    Job second = awaitClaim("p1");
+    assertThat(second.id()).isEqualTo(id);
+    assertThat(second.epoch()).isEqualTo(Epoch.of(2));
+    Lease old = first.lease();
+    FencedOutcome.Superseded superseded =
+        new FencedOutcome.Superseded(Long.toString(id), Epoch.FIRST, Epoch.of(2), "p1");
+    JobSnapshot before = queue.find(id).orElseThrow();
+
+    assertRefusedAs(() -> queue.complete(old, "{\"by\": 1}"), superseded);
+    assertRefusedAs(() -> queue.fail(old, "late", Duration.ZERO), superseded);
+    assertRefusedAs(() -> queue.renew(old, LONG), superseded);
+    assertRefusedAs(() -> queue.release(old), superseded);
+    assertThat(queue.completeAll(List.of(new FencedQueue.Completion(old, "{\"by\": 1}"))))
+        .containsExactly(superseded);
+    assertThat(queue.renewAll(List.of(old), LONG))
+        .containsExactly(new Renewal.Lost(old, superseded));
+    assertThat(queue.find(id).orElseThrow()).as("nothing changed").isEqualTo(before);
+
+    assertThat(queue.complete(second.lease(), "{\"by\": 2}"))
+        .isEqualTo(new FencedOutcome.Accepted(Long.toString(id), Epoch.of(2), false));
+    assertThat(queue.find(id).orElseThrow().result()).isEqualTo("{\"by\": 2}");
+  }
+
+  @Test
+  void sameOwnersTwoLeasesOfOneJobInOneCompleteAllGetTheirOwnOutcomesInEitherOrder() {
+    List<Long> ids = queue.enqueueAll(QUEUE, List.of("{}", "{}"));
+    List<Job> first = queue.claimBatch(QUEUE, "p1", SHORT, 2);
+    sleepPast(first.get(1).lease().expiresAt());
+    List<Job> second = queue.claimBatch(QUEUE, "p1", LONG, 2);
+    assertThat(second).extracting(Job::id).isEqualTo(ids);
+    String a = Long.toString(ids.get(0));
+    String b = Long.toString(ids.get(1));
+
+    List<CommitOutcome> outcomes =
+        queue.completeAll(
+            List.of(
+                new FencedQueue.Completion(first.get(0).lease(), "{\"a\": 1}"),
+                new FencedQueue.Completion(second.get(0).lease(), "{\"a\": 2}"),
+                new FencedQueue.Completion(second.get(1).lease(), "{\"b\": 2}"),
+                new FencedQueue.Completion(first.get(1).lease(), "{\"b\": 1}")));
+
+    assertThat(outcomes)
+        .containsExactly(
+            new FencedOutcome.Superseded(a, Epoch.FIRST, Epoch.of(2), "p1"),
+            new FencedOutcome.Accepted(a, Epoch.of(2), false),
+            new FencedOutcome.Accepted(b, Epoch.of(2), false),
+            new FencedOutcome.Superseded(b, Epoch.FIRST, Epoch.of(2), "p1"));
+    assertThat(queue.find(ids.get(0)).orElseThrow().result()).isEqualTo("{\"a\": 2}");
+    assertThat(queue.find(ids.get(1)).orElseThrow().result()).isEqualTo("{\"b\": 2}");
+  }
+
+  @Test
+  void sameOwnersTwoLeasesOfOneJobInOneRenewAllGetTheirOwnOutcomesInEitherOrder() {
+    List<Long> ids = queue.enqueueAll(QUEUE, List.of("{}", "{}"));
+    List<Job> first = queue.claimBatch(QUEUE, "p1", SHORT, 2);
+    sleepPast(first.get(1).lease().expiresAt());
+    List<Job> second = queue.claimBatch(QUEUE, "p1", Duration.ofSeconds(30), 2);
+    assertThat(second).extracting(Job::id).isEqualTo(ids);
+
+    List<Renewal> renewals =
+        queue.renewAll(
+            List.of(
+                first.get(0).lease(),
+                second.get(0).lease(),
+                second.get(1).lease(),
+                first.get(1).lease()),
+            LONG);
+
+    assertThat(renewals)
+        .extracting(r -> r.getClass().getSimpleName())
+        .containsExactly("Lost", "Renewed", "Renewed", "Lost");
+    assertThat(((Renewal.Lost) renewals.get(0)).refusal())
+        .isEqualTo(
+            new FencedOutcome.Superseded(
+                Long.toString(ids.get(0)), Epoch.FIRST, Epoch.of(2), "p1"));
+    for (int i : List.of(1, 2)) {
+      Lease renewed = renewals.get(i).lease();
+      assertThat(renewed.epoch()).isEqualTo(Epoch.of(2));
+      assertThat(renewed.expiresAt()).isAfter(second.get(i - 1).lease().expiresAt());
+      assertThat(queue.find(renewed.jobId()).orElseThrow().leaseExpiresAt())
+          .isEqualTo(renewed.expiresAt());
+    }
   }
 
   @Test
@@ -325,6 +432,12 @@ public abstract class FencedQueueContract {
       sleep(Duration.ofMillis(25));
     }
     throw new AssertionError("no lease expired within 10 s");
+  }
+
+  private static void assertRefusedAs(Runnable write, FencedOutcome.Refused expected) {
+    assertThatThrownBy(write::run)
+        .isInstanceOfSatisfying(
+            FencedOffException.class, e -> assertThat(e.refusal()).isEqualTo(expected));
   }
 
   private static void assertRefusedAsSuperseded(Runnable write) {

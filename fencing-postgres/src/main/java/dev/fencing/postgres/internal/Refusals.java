@@ -1,16 +1,76 @@
 package dev.fencing.postgres.internal;
 
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
+import org.jooq.Condition;
+import org.jooq.Record;
 import org.jspecify.annotations.Nullable;
 
 /** Names the reason a compare-and-set on owner and epoch matched no row. */
 final class Refusals {
 
-  private Refusals() {}
+  private final Jdbc jdbc;
+
+  @Inject
+  Refusals(Jdbc jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /**
+   * Explains why a compare-and-set matched no row, from a fresh read. Epochs only go up, so a read
+   * later than the write still tells the truth about who won.
+   *
+   * @throws IllegalArgumentException if the lease names no existing job
+   */
+  FencedOutcome.Refused refusal(Lease lease) {
+    Record row =
+        jdbc.guarded(
+            () ->
+                jdbc.run(
+                    c ->
+                        jdbc.on(c)
+                            .select(
+                                FENCING_JOB.STATUS,
+                                FENCING_JOB.OWNER,
+                                FENCING_JOB.EPOCH,
+                                FENCING_JOB.LEASE_EXPIRES_AT)
+                            .from(FENCING_JOB)
+                            .where(FENCING_JOB.ID.eq(lease.jobId()))
+                            .fetchOne()));
+    if (row == null) {
+      throw new IllegalArgumentException(
+          "jobId must name an existing job, but was " + lease.jobId() + " (unknown)");
+    }
+    return classify(
+        lease,
+        JobState.fromDbName(row.get(FENCING_JOB.STATUS)),
+        row.get(FENCING_JOB.OWNER),
+        row.get(FENCING_JOB.EPOCH),
+        row.get(FENCING_JOB.LEASE_EXPIRES_AT));
+  }
+
+  /** Returns whether this very lease already wrote what {@code sameWriteAgain} describes. */
+  boolean isRepeat(Lease lease, Condition sameWriteAgain) {
+    return jdbc.guarded(
+        () ->
+            jdbc.run(
+                c ->
+                    jdbc.on(c)
+                        .fetchExists(
+                            FENCING_JOB,
+                            FENCING_JOB
+                                .ID
+                                .eq(lease.jobId())
+                                .and(FENCING_JOB.EPOCH.eq(lease.epoch().value()))
+                                .and(FENCING_JOB.OWNER.eq(lease.owner()))
+                                .and(sameWriteAgain))));
+  }
 
   static FencedOutcome.Refused classify(
       Lease lease,

@@ -4,47 +4,67 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.UUID;
 import org.jooq.DSLContext;
+import org.jooq.DataType;
+import org.jooq.Param;
 import org.jooq.Query;
+import org.jooq.conf.ParamType;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /**
- * A hot statement, built with jOOQ's type-safe DSL and rendered once, then executed many times
- * through JDBC. jOOQ would render the SQL again on every call, which costs about as much client
- * time as the round trip itself on the single-job path.
+ * A hot statement, built with jOOQ's type-safe DSL and rendered once with indexed parameters, then
+ * executed many times through JDBC. jOOQ would render the SQL again on every call, which costs
+ * about as much client time as the round trip itself on the single-job path.
+ *
+ * <p>The bind order comes from jOOQ itself ({@link DSLContext#extractBindValues}): each parameter
+ * is built by {@link Parameters} with a placeholder value of its own, so the list of bind values
+ * jOOQ reports names the parameter behind every {@code ?}.
  */
 final class RenderedSql {
 
-  /** A named parameter as jOOQ renders it; a cast ({@code ::jsonb}) is not one. */
-  private static final Pattern NAMED = Pattern.compile("(?<![:\\w]):([a-z_0-9]+)");
-
   private final String sql;
-  private final List<String> names = new ArrayList<>();
+  private final List<Parameter> order;
 
-  RenderedSql(DSLContext dsl, Query query) {
-    Matcher m = NAMED.matcher(dsl.renderNamedParams(query));
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      names.add(m.group(1));
-      m.appendReplacement(out, "?");
+  RenderedSql(DSLContext dsl, Query query, Parameters parameters) {
+    this.sql = dsl.renderContext().paramType(ParamType.INDEXED).render(query);
+    List<Parameter> found = new ArrayList<>();
+    for (Object value : dsl.extractBindValues(query)) {
+      Parameter parameter = parameters.byPlaceholder.get(Parameters.key(value));
+      if (parameter == null) {
+        throw new IllegalStateException("a bind value not made by Parameters: " + value);
+      }
+      found.add(parameter);
     }
-    m.appendTail(out);
-    this.sql = out.toString();
+    for (Parameter declared : parameters.byName.values()) {
+      if (!found.contains(declared)) {
+        throw new IllegalStateException("parameter " + declared.name + " was not bound in " + sql);
+      }
+    }
+    this.order = List.copyOf(found);
   }
 
   /** Prepares the statement on {@code connection} with {@code values} bound by name. */
   PreparedStatement prepare(Connection connection, Map<String, Object> values) throws SQLException {
     PreparedStatement statement = connection.prepareStatement(sql);
     try {
-      for (int i = 0; i < names.size(); i++) {
-        Object value = values.get(names.get(i));
+      for (int i = 0; i < order.size(); i++) {
+        Parameter parameter = order.get(i);
+        Object value = values.get(parameter.name);
         if (value == null) {
-          throw new IllegalStateException("no value for :" + names.get(i) + " in " + sql);
+          throw new IllegalStateException("no value for " + parameter.name + " in " + sql);
         }
-        statement.setObject(i + 1, value);
+        if (parameter.arrayType != null) {
+          statement.setArray(
+              i + 1, connection.createArrayOf(parameter.arrayType, (Object[]) value));
+        } else {
+          statement.setObject(i + 1, value);
+        }
       }
       return statement;
     } catch (SQLException | RuntimeException e) {
@@ -56,5 +76,67 @@ final class RenderedSql {
   @Override
   public String toString() {
     return sql;
+  }
+
+  private record Parameter(String name, @org.jspecify.annotations.Nullable String arrayType) {}
+
+  /**
+   * The parameters of one statement, by name. Each carries a placeholder value no caller sends,
+   * which is how the bind order jOOQ reports is mapped back to names.
+   */
+  static final class Parameters {
+    private final Map<String, Parameter> byName = new LinkedHashMap<>();
+    private final Map<Object, Parameter> byPlaceholder = new HashMap<>();
+    private long next;
+
+    Param<String> varchar(String name) {
+      return add(name, null, "\u0000" + name + ":" + next++, SQLDataType.VARCHAR);
+    }
+
+    Param<Long> bigint(String name) {
+      return add(name, null, Long.MIN_VALUE + next++, SQLDataType.BIGINT);
+    }
+
+    Param<Integer> integer(String name) {
+      return add(name, null, (int) (Integer.MIN_VALUE + next++), SQLDataType.INTEGER);
+    }
+
+    Param<UUID> uuid(String name) {
+      return add(name, null, new UUID(Long.MIN_VALUE, next++), SQLDataType.UUID);
+    }
+
+    Param<Long[]> bigints(String name) {
+      return add(name, "bigint", new Long[] {Long.MIN_VALUE + next++}, SQLDataType.BIGINT.array());
+    }
+
+    Param<String[]> varchars(String name) {
+      return add(
+          name,
+          "varchar",
+          new String[] {"\u0000" + name + ":" + next++},
+          SQLDataType.VARCHAR.array());
+    }
+
+    Param<String[]> texts(String name) {
+      return add(
+          name, "text", new String[] {"\u0000" + name + ":" + next++}, SQLDataType.CLOB.array());
+    }
+
+    private <T> Param<T> add(
+        String name,
+        @org.jspecify.annotations.Nullable String arrayType,
+        T placeholder,
+        DataType<T> type) {
+      Parameter parameter = new Parameter(name, arrayType);
+      if (byName.putIfAbsent(name, parameter) != null) {
+        throw new IllegalArgumentException("name must be new, but was '" + name + "'");
+      }
+      byPlaceholder.put(key(placeholder), parameter);
+      return DSL.val(placeholder, type);
+    }
+
+    private static Object key(Object value) {
+      return value instanceof Object[] array ? List.of(array) : value;
+    }
   }
 }

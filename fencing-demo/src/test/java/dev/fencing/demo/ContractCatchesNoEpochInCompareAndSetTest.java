@@ -1,0 +1,45 @@
+package dev.fencing.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Events;
+
+/**
+ * The queue contract's power against a compare-and-set that forgets the epoch: it must fail the
+ * tests in which the same owner holds two leases of one job (its older lease would still commit),
+ * and only those, since the owner check alone catches every other zombie.
+ */
+class ContractCatchesNoEpochInCompareAndSetTest {
+
+  @Test
+  void theSameOwnerTestsFailAndOnlyThose() {
+    Events tests =
+        EngineTestKit.engine("junit-jupiter")
+            .selectors(selectClass(NoEpochContract.class))
+            .execute()
+            .testEvents();
+
+    List<String> failed = names(tests.failed());
+    System.out.println("contract tests failed by NoEpochInCompareAndSet: " + failed);
+    assertThat(failed)
+        .containsExactlyInAnyOrder(
+            "sameOwnersOlderLeaseIsRefusedAfterItReclaimedTheJob",
+            "sameOwnersTwoLeasesOfOneJobInOneCompleteAllGetTheirOwnOutcomesInEitherOrder",
+            "sameOwnersTwoLeasesOfOneJobInOneRenewAllGetTheirOwnOutcomesInEitherOrder");
+    assertThat(names(tests.succeeded()))
+        .hasSizeGreaterThan(10)
+        .noneMatch(n -> n.startsWith("same"));
+  }
+
+  private static List<String> names(Events events) {
+    return events.stream()
+        .map(e -> e.getTestDescriptor().getSource().orElseThrow())
+        .map(source -> ((MethodSource) source).getMethodName())
+        .toList();
+  }
+}

@@ -1,0 +1,21 @@
+package dev.fencing.demo;
+
+import dev.fencing.FencedQueue;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.testkit.FencedQueueContract;
+import dev.fencing.testkit.TestSchema;
+
+/**
+ * The queue contract pointed at {@link BrokenVariants.NoEpochInCompareAndSet}. Named so that
+ * Surefire does not run it on its own: {@link ContractCatchesNoEpochInCompareAndSetTest} runs it
+ * and expects the same-owner tests to fail.
+ */
+class NoEpochContract extends FencedQueueContract {
+
+  @Override
+  protected FencedQueue queue(TestSchema schema) {
+    FencedQueue real =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).maxAttempts(3).build();
+    return BrokenVariants.NoEpochInCompareAndSet.wrap(real, schema.dataSource(), schema.name());
+  }
+}

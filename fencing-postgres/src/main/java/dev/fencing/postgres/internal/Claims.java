@@ -1,0 +1,243 @@
+package dev.fencing.postgres.internal;
+
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.when;
+
+import dev.fencing.Epoch;
+import dev.fencing.Job;
+import dev.fencing.JobState;
+import dev.fencing.Lease;
+import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import jakarta.inject.Inject;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.Param;
+import org.jooq.Query;
+import org.jooq.Record2;
+import org.jooq.Record3;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * The claim: one statement per batch.
+ *
+ * <p>Claimable work is served oldest-ready-first across both kinds: a due pending job is ready
+ * since its {@code run_at}, a running job whose lease ran out since its {@code lease_expires_at}.
+ * Two scans, each on a partial index that holds only claimable rows of its kind, lock up to a batch
+ * each ({@code FOR UPDATE SKIP LOCKED}); the two are merged by ready time and the batch is taken
+ * from the front. An OR across both kinds would scan and sort the whole queue on every claim.
+ *
+ * <p>Every claim counts an attempt. A lease that ran out on a job whose attempts are used up is not
+ * handed out again: the same statement ends that job {@code failed} (epoch unchanged, nothing
+ * deleted), so a job that kills its worker every time stops after its last attempt.
+ *
+ * <p>Each call carries a token stored on the rows it claims. When the statement is retried after a
+ * transient failure (its acknowledgement may have been lost after it committed), the retry first
+ * looks for running rows with that token and owner, and returns those instead of claiming more.
+ */
+final class Claims {
+
+  private final Jdbc jdbc;
+  private final RenderedSql claimSql;
+
+  @Inject
+  Claims(Jdbc jdbc) {
+    this.jdbc = jdbc;
+    RenderedSql.Parameters parameters = new RenderedSql.Parameters();
+    this.claimSql = new RenderedSql(jdbc.dsl(), claimQuery(jdbc, parameters), parameters);
+  }
+
+  List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
+    Map<String, Object> values =
+        Map.of(
+            "queue", queue,
+            "batch", batchSize,
+            "owner", owner,
+            "micros", leaseLength.toNanos() / 1_000,
+            "token", UUID.randomUUID());
+    AtomicBoolean retry = new AtomicBoolean();
+    List<Job> jobs =
+        jdbc.guarded(
+            () -> {
+              if (retry.getAndSet(true)) {
+                List<Job> taken = takenBy(queue, owner, (UUID) values.get("token"));
+                if (!taken.isEmpty()) {
+                  return taken;
+                }
+              }
+              return jdbc.run(
+                  c -> {
+                    try (PreparedStatement s = claimSql.prepare(c, values);
+                        ResultSet r = s.executeQuery()) {
+                      List<Job> claimed = new ArrayList<>(batchSize);
+                      while (r.next()) {
+                        if (r.getBoolean(6)) {
+                          claimed.add(job(r, queue, owner));
+                        }
+                      }
+                      return claimed;
+                    }
+                  });
+            });
+    jobs.sort(Comparator.comparingLong(Job::id));
+    return jobs;
+  }
+
+  /** The jobs an earlier try of this very call claimed, if it landed. */
+  private List<Job> takenBy(String queue, String owner, UUID token) {
+    FencingJob j = FENCING_JOB;
+    return jdbc.run(
+        c ->
+            jdbc.on(c)
+                .select(j.ID, j.PAYLOAD, j.EPOCH, j.ATTEMPTS, j.LEASE_EXPIRES_AT)
+                .from(j)
+                .where(j.CLAIM_TOKEN.eq(token))
+                .and(j.OWNER.eq(owner))
+                .and(j.QUEUE.eq(queue))
+                .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
+                .fetch(
+                    row ->
+                        new Job(
+                            new Lease(
+                                row.value1(),
+                                owner,
+                                Epoch.of(row.value3()),
+                                row.value5().toInstant()),
+                            queue,
+                            row.value2().data(),
+                            row.value4())));
+  }
+
+  private static Job job(ResultSet r, String queue, String owner) throws SQLException {
+    long micros = r.getLong(5);
+    Lease lease =
+        new Lease(
+            r.getLong(1),
+            owner,
+            Epoch.of(r.getLong(3)),
+            Instant.ofEpochSecond(micros / 1_000_000, micros % 1_000_000 * 1_000));
+    return new Job(lease, queue, r.getString(2), r.getInt(4));
+  }
+
+  private static Query claimQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
+    FencingJob j = FENCING_JOB;
+    Param<String> queue = parameters.varchar("queue");
+    Param<Integer> batch = parameters.integer("batch");
+    Param<String> owner = parameters.varchar("owner");
+    Param<Long> micros = parameters.bigint("micros");
+    Param<UUID> token = parameters.uuid("token");
+    // Plain names: the render mapping would put the user's schema in front of a CTE's name.
+    Field<Long> id = field(name("id"), Long.class);
+    Field<OffsetDateTime> readyAt = field(name("ready_at"), OffsetDateTime.class);
+    Field<Boolean> spent = field(name("spent"), Boolean.class);
+    FencingJob r = FENCING_JOB.as("r");
+    CommonTableExpression<Record3<Long, OffsetDateTime, Boolean>> expired =
+        name("expired")
+            .fields("id", "ready_at", "spent")
+            .as(
+                select(r.ID, r.LEASE_EXPIRES_AT, field(r.ATTEMPTS.ge(r.MAX_ATTEMPTS)))
+                    .from(r)
+                    .where(r.QUEUE.eq(queue))
+                    .and(r.STATUS.eq(inline(JobState.RUNNING.dbName())))
+                    .and(r.LEASE_EXPIRES_AT.le(currentOffsetDateTime()))
+                    .orderBy(r.LEASE_EXPIRES_AT)
+                    .limit(batch)
+                    .forUpdate()
+                    .skipLocked());
+    FencingJob p = FENCING_JOB.as("p");
+    CommonTableExpression<Record3<Long, OffsetDateTime, Boolean>> pending =
+        name("pending")
+            .fields("id", "ready_at", "spent")
+            .as(
+                select(p.ID, p.RUN_AT, inline(false))
+                    .from(p)
+                    .where(p.QUEUE.eq(queue))
+                    .and(p.STATUS.eq(inline(JobState.PENDING.dbName())))
+                    .and(p.RUN_AT.le(currentOffsetDateTime()))
+                    .orderBy(p.RUN_AT, p.ID)
+                    .limit(batch)
+                    .forUpdate()
+                    .skipLocked());
+    // Oldest ready first across both kinds; a spent lease is ended, not served, so it takes no
+    // place in the batch.
+    CommonTableExpression<Record2<Long, Boolean>> chosen =
+        name("chosen")
+            .fields("c_id", "c_spent")
+            .as(
+                select(id, spent)
+                    .from(expired)
+                    .where(spent)
+                    .unionAll(
+                        select(id, spent)
+                            .from(
+                                select(id, readyAt, spent)
+                                    .from(expired)
+                                    .where(spent.isFalse())
+                                    .unionAll(select(id, readyAt, spent).from(pending))
+                                    .asTable("ready"))
+                            .orderBy(readyAt, id)
+                            .limit(batch)));
+    Condition isSpent = field(name("c_spent"), Boolean.class).isTrue();
+    Field<String> exhausted =
+        field(
+            "'lease ran out ' || case when {0} = 0 then 'once' else ({0} + 1) || ' times' end"
+                + " || '; ' || {1} || ' of ' || {2} || ' attempts used'",
+            SQLDataType.VARCHAR, j.EXPIRIES, j.ATTEMPTS, j.MAX_ATTEMPTS);
+    return jdbc.dsl()
+        .with(expired)
+        .with(pending)
+        .with(chosen)
+        .update(j)
+        .set(
+            j.STATUS,
+            when(isSpent, inline(JobState.FAILED.dbName()))
+                .otherwise(inline(JobState.RUNNING.dbName())))
+        .set(j.OWNER, when(isSpent, j.OWNER).otherwise(owner))
+        .set(j.EPOCH, when(isSpent, j.EPOCH).otherwise(j.EPOCH.plus(inline(1L))))
+        .set(j.ATTEMPTS, when(isSpent, j.ATTEMPTS).otherwise(j.ATTEMPTS.plus(inline(1))))
+        .set(
+            j.EXPIRIES,
+            when(j.STATUS.eq(inline(JobState.RUNNING.dbName())), j.EXPIRIES.plus(inline(1)))
+                .otherwise(j.EXPIRIES))
+        .set(
+            j.LEASE_EXPIRES_AT,
+            when(isSpent, field("null", SQLDataType.TIMESTAMPWITHTIMEZONE(6)))
+                .otherwise(JooqQueue.nowPlusMicros(micros)))
+        .set(j.FINISHED_AT, when(isSpent, currentOffsetDateTime()).otherwise(j.FINISHED_AT))
+        .set(j.LAST_ERROR, when(isSpent, exhausted).otherwise(j.LAST_ERROR))
+        .set(j.LAST_EVENT, when(isSpent, inline("failed")).otherwise(inline("claimed")))
+        .set(j.CLAIM_TOKEN, when(isSpent, j.CLAIM_TOKEN).otherwise(token))
+        .set(j.UPDATED_AT, currentOffsetDateTime())
+        .from(chosen)
+        .where(j.ID.eq(field(name("c_id"), Long.class)))
+        .returning(
+            j.ID,
+            j.PAYLOAD,
+            j.EPOCH,
+            j.ATTEMPTS,
+            micros(j.LEASE_EXPIRES_AT),
+            field(j.STATUS.eq(inline(JobState.RUNNING.dbName()))));
+  }
+
+  /** Microseconds since 1970: far cheaper for the driver to read than a timestamp. */
+  static Field<Long> micros(Field<OffsetDateTime> instant) {
+    return field("(extract(epoch from {0}) * 1000000)::bigint", Long.class, instant);
+  }
+}

@@ -1,0 +1,351 @@
+package dev.fencing.postgres.internal;
+
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.val;
+import static org.jooq.impl.DSL.when;
+
+import dev.fencing.CommitOutcome;
+import dev.fencing.FencedOffException;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue.Completion;
+import dev.fencing.JobState;
+import dev.fencing.Lease;
+import dev.fencing.Validate;
+import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import jakarta.inject.Inject;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.JSONB;
+import org.jooq.Query;
+import org.jooq.Table;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * Commits of results: the single compare-and-set of {@code complete} and the batched one of {@code
+ * completeAll}, both rendered once. Each item of a batch is matched on its whole lease (job, owner
+ * and epoch) by its position in the batch, never on the job id alone.
+ */
+final class Commits {
+
+  private static final int MAX_ERROR_LENGTH = 4000;
+
+  private final Jdbc jdbc;
+  private final Refusals refusals;
+  private final JsonProbe probe;
+  private final RenderedSql completeSql;
+  private final RenderedSql completeAllSql;
+
+  @Inject
+  Commits(Jdbc jdbc, Refusals refusals, JsonProbe probe) {
+    this.jdbc = jdbc;
+    this.refusals = refusals;
+    this.probe = probe;
+    RenderedSql.Parameters one = new RenderedSql.Parameters();
+    this.completeSql = new RenderedSql(jdbc.dsl(), completeQuery(jdbc, one), one);
+    RenderedSql.Parameters batch = new RenderedSql.Parameters();
+    this.completeAllSql = new RenderedSql(jdbc.dsl(), completeAllQuery(jdbc, batch), batch);
+  }
+
+  FencedOutcome.Accepted complete(Lease lease, String result) {
+    Objects.requireNonNull(lease, "lease");
+    Validate.json("result", result);
+    Text.requireSendable("result", result);
+    Map<String, Object> values =
+        Map.of(
+            "result", result,
+            "id", lease.jobId(),
+            "owner", lease.owner(),
+            "epoch", lease.epoch().value());
+    try {
+      return commit(
+          lease,
+          () ->
+              jdbc.run(
+                  c -> {
+                    try (PreparedStatement s = completeSql.prepare(c, values)) {
+                      return s.executeUpdate();
+                    }
+                  }),
+          () -> completedWith(result));
+    } catch (DataAccessException e) {
+      SQLException refusal = Text.dataException(e);
+      if (refusal == null) {
+        throw e;
+      }
+      throw Text.invalidJson("result", result, refusal);
+    }
+  }
+
+  List<CommitOutcome> completeAll(List<Completion> completions) {
+    Objects.requireNonNull(completions, "completions");
+    int n = completions.size();
+    CommitOutcome[] outcomes = new CommitOutcome[n];
+    List<Integer> items = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      Completion completion = Objects.requireNonNull(completions.get(i), "completions[" + i + "]");
+      try {
+        Text.requireSendable("completions[" + i + "].result", completion.result());
+        items.add(i);
+      } catch (IllegalArgumentException e) {
+        outcomes[i] = invalid(completion.lease(), e);
+      }
+    }
+    Set<Integer> committed = new HashSet<>();
+    while (!items.isEmpty()) {
+      try {
+        committed.addAll(compareAndSetAll(completions, items));
+        break;
+      } catch (DataAccessException e) {
+        if (Text.dataException(e) == null) {
+          throw e;
+        }
+        // The rare path: find the results jsonb refuses, and commit the others.
+        List<String> results = items.stream().map(i -> completions.get(i).result()).toList();
+        Map<Integer, SQLException> refused = probe.refused(results, false);
+        if (refused.isEmpty()) {
+          throw e;
+        }
+        List<Integer> good = new ArrayList<>(items.size());
+        for (int k = 0; k < items.size(); k++) {
+          int i = items.get(k);
+          SQLException cause = refused.get(k);
+          if (cause == null) {
+            good.add(i);
+          } else {
+            Completion bad = completions.get(i);
+            outcomes[i] =
+                invalid(
+                    bad.lease(),
+                    Text.invalidJson("completions[" + i + "].result", bad.result(), cause));
+          }
+        }
+        items = good;
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      if (outcomes[i] == null) {
+        Lease lease = completions.get(i).lease();
+        outcomes[i] =
+            committed.contains(i)
+                ? new FencedOutcome.Accepted(lease.key(), lease.epoch(), false)
+                : explainMiss(lease, completions.get(i).result());
+      }
+    }
+    return List.of(outcomes);
+  }
+
+  /** One compare-and-set for {@code items}; returns the positions in completions it committed. */
+  private Set<Integer> compareAndSetAll(List<Completion> completions, List<Integer> items) {
+    int m = items.size();
+    Long[] ids = new Long[m];
+    String[] owners = new String[m];
+    Long[] epochs = new Long[m];
+    String[] results = new String[m];
+    for (int k = 0; k < m; k++) {
+      Completion c = completions.get(items.get(k));
+      ids[k] = c.lease().jobId();
+      owners[k] = c.lease().owner();
+      epochs[k] = c.lease().epoch().value();
+      results[k] = c.result();
+    }
+    Map<String, Object> values =
+        Map.of("ids", ids, "owners", owners, "epochs", epochs, "results", results);
+    return jdbc.guarded(
+        () ->
+            jdbc.run(
+                c -> {
+                  try (PreparedStatement s = completeAllSql.prepare(c, values);
+                      ResultSet r = s.executeQuery()) {
+                    Set<Integer> committed = new HashSet<>();
+                    while (r.next()) {
+                      committed.add(items.get((int) r.getLong(1) - 1));
+                    }
+                    return committed;
+                  }
+                }));
+  }
+
+  /** The rare path of a batch: a completion the compare-and-set did not take. */
+  private CommitOutcome explainMiss(Lease lease, String result) {
+    FencedOutcome.Refused refused = refusals.refusal(lease);
+    if (refused instanceof FencedOutcome.AlreadyFinished) {
+      try {
+        if (refusals.isRepeat(lease, completedWith(result))) {
+          return new FencedOutcome.Accepted(lease.key(), lease.epoch(), true);
+        }
+      } catch (DataAccessException e) {
+        if (Text.dataException(e) == null) {
+          throw e;
+        }
+      }
+    }
+    return refused;
+  }
+
+  FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
+    Objects.requireNonNull(lease, "lease");
+    Objects.requireNonNull(error, "error");
+    Validate.delay("retryDelay", retryDelay);
+    String kept = Text.storable(error, MAX_ERROR_LENGTH);
+    FencingJob j = FENCING_JOB;
+    Condition exhausted = j.ATTEMPTS.ge(j.MAX_ATTEMPTS);
+    return commit(
+        lease,
+        () ->
+            jdbc.run(
+                c ->
+                    jdbc.on(c)
+                        .update(j)
+                        .set(
+                            j.STATUS,
+                            when(exhausted, inline(JobState.FAILED.dbName()))
+                                .otherwise(inline(JobState.PENDING.dbName())))
+                        .set(j.RUN_AT, nowPlus(retryDelay))
+                        .set(j.LAST_ERROR, kept)
+                        .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
+                        .set(
+                            j.FINISHED_AT,
+                            when(exhausted, currentOffsetDateTime())
+                                .otherwise((OffsetDateTime) null))
+                        .set(
+                            j.LAST_EVENT,
+                            when(exhausted, inline("failed")).otherwise(inline("retry")))
+                        .set(j.UPDATED_AT, currentOffsetDateTime())
+                        .where(owns(lease))
+                        .execute()),
+        () -> j.LAST_EVENT.in(inline("failed"), inline("retry")).and(j.LAST_ERROR.eq(val(kept))));
+  }
+
+  FencedOutcome.Accepted release(Lease lease) {
+    Objects.requireNonNull(lease, "lease");
+    FencingJob j = FENCING_JOB;
+    return commit(
+        lease,
+        () ->
+            jdbc.run(
+                c ->
+                    jdbc.on(c)
+                        .update(j)
+                        .set(j.STATUS, inline(JobState.PENDING.dbName()))
+                        .set(j.RUN_AT, currentOffsetDateTime())
+                        .set(j.ATTEMPTS, j.ATTEMPTS.minus(inline(1)))
+                        .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
+                        .set(j.LAST_EVENT, inline("released"))
+                        .set(j.UPDATED_AT, currentOffsetDateTime())
+                        .where(owns(lease))
+                        .execute()),
+        () -> j.LAST_EVENT.eq(inline("released")));
+  }
+
+  /**
+   * The compare-and-set: the lease's owner and epoch, on a running job whose lease has not expired.
+   */
+  private static Condition owns(Lease lease) {
+    FencingJob j = FENCING_JOB;
+    return j.ID
+        .eq(lease.jobId())
+        .and(j.OWNER.eq(lease.owner()))
+        .and(j.EPOCH.eq(lease.epoch().value()))
+        .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
+        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
+  }
+
+  private FencedOutcome.Accepted commit(
+      Lease lease, Supplier<Integer> compareAndSet, Supplier<Condition> sameWriteAgain) {
+    int updated = jdbc.guarded(compareAndSet);
+    if (updated == 1) {
+      return new FencedOutcome.Accepted(lease.key(), lease.epoch(), false);
+    }
+    FencedOutcome.Refused refused = refusals.refusal(lease);
+    if (refused instanceof FencedOutcome.AlreadyFinished
+        && refusals.isRepeat(lease, sameWriteAgain.get())) {
+      return new FencedOutcome.Accepted(lease.key(), lease.epoch(), true);
+    }
+    throw new FencedOffException(refused);
+  }
+
+  /** {@code now()} of the database plus {@code duration}, to the microsecond. */
+  private static Field<OffsetDateTime> nowPlus(Duration duration) {
+    return JooqQueue.nowPlusMicros(val(duration.toNanos() / 1_000));
+  }
+
+  private static Condition completedWith(String result) {
+    return FENCING_JOB
+        .LAST_EVENT
+        .eq(inline("completed"))
+        .and(FENCING_JOB.RESULT.eq(JSONB.valueOf(result)));
+  }
+
+  private static CommitOutcome.Invalid invalid(Lease lease, IllegalArgumentException error) {
+    return new CommitOutcome.Invalid(lease.key(), lease.epoch(), error);
+  }
+
+  /** The single-job compare-and-set of {@code complete}. */
+  private static Query completeQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
+    FencingJob j = FENCING_JOB;
+    return jdbc.dsl()
+        .update(j)
+        .set(j.STATUS, inline(JobState.COMPLETED.dbName()))
+        .set(j.RESULT, field("cast({0} as jsonb)", SQLDataType.JSONB, parameters.varchar("result")))
+        .set(j.LEASE_EXPIRES_AT, field("null", SQLDataType.TIMESTAMPWITHTIMEZONE(6)))
+        .set(j.FINISHED_AT, currentOffsetDateTime())
+        .set(j.LAST_EVENT, inline("completed"))
+        .set(j.UPDATED_AT, currentOffsetDateTime())
+        .where(j.ID.eq(parameters.bigint("id")))
+        .and(j.OWNER.eq(parameters.varchar("owner")))
+        .and(j.EPOCH.eq(parameters.bigint("epoch")))
+        .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
+        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
+  }
+
+  /**
+   * The batched compare-and-set: each row must still be owned by its lease; the ordinality of the
+   * lease in the batch comes back, so each item gets its own truth.
+   */
+  private static Query completeAllQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
+    FencingJob j = FENCING_JOB;
+    Table<?> v =
+        DSL.table(
+                "unnest({0}, {1}, {2}, {3}) with ordinality",
+                parameters.bigints("ids"),
+                parameters.varchars("owners"),
+                parameters.bigints("epochs"),
+                parameters.texts("results"))
+            .as("v", "v_id", "v_owner", "v_epoch", "v_result", "v_ord");
+    // Unqualified, uniquely named columns: the render mapping would qualify "v" with the schema.
+    Field<String> vResult = field(name("v_result"), String.class);
+    return jdbc.dsl()
+        .update(j)
+        .set(j.STATUS, inline(JobState.COMPLETED.dbName()))
+        .set(j.RESULT, field("cast({0} as jsonb)", SQLDataType.JSONB, vResult))
+        .set(j.LEASE_EXPIRES_AT, field("null", SQLDataType.TIMESTAMPWITHTIMEZONE(6)))
+        .set(j.FINISHED_AT, currentOffsetDateTime())
+        .set(j.LAST_EVENT, inline("completed"))
+        .set(j.UPDATED_AT, currentOffsetDateTime())
+        .from(v)
+        .where(j.ID.eq(field(name("v_id"), Long.class)))
+        .and(j.OWNER.eq(field(name("v_owner"), String.class)))
+        .and(j.EPOCH.eq(field(name("v_epoch"), Long.class)))
+        .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
+        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
+        .returning(field(name("v_ord"), Long.class));
+  }
+}

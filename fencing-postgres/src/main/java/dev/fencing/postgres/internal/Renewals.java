@@ -1,0 +1,139 @@
+package dev.fencing.postgres.internal;
+
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.name;
+
+import dev.fencing.FencedOffException;
+import dev.fencing.JobState;
+import dev.fencing.Lease;
+import dev.fencing.Renewal;
+import dev.fencing.Validate;
+import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import jakarta.inject.Inject;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jooq.Query;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+
+/**
+ * Heartbeats: {@code renew} for one lease, {@code renewAll} for a batch in one statement. Both are
+ * the compare-and-set of a commit (owner, epoch, running, unexpired) and set the expiry from the
+ * database clock. Each item of a batch is matched on its whole lease by its position.
+ */
+final class Renewals {
+
+  private final Jdbc jdbc;
+  private final Refusals refusals;
+  private final RenderedSql renewAllSql;
+
+  @Inject
+  Renewals(Jdbc jdbc, Refusals refusals) {
+    this.jdbc = jdbc;
+    this.refusals = refusals;
+    RenderedSql.Parameters parameters = new RenderedSql.Parameters();
+    this.renewAllSql = new RenderedSql(jdbc.dsl(), renewAllQuery(jdbc, parameters), parameters);
+  }
+
+  Lease renew(Lease lease, Duration leaseLength) {
+    Objects.requireNonNull(lease, "lease");
+    Validate.leaseLength(leaseLength);
+    Renewal renewal = renewAll(List.of(lease), leaseLength).getFirst();
+    return switch (renewal) {
+      case Renewal.Renewed renewed -> renewed.lease();
+      case Renewal.Lost lost -> throw new FencedOffException(lost.refusal());
+    };
+  }
+
+  List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
+    Objects.requireNonNull(leases, "leases");
+    Validate.leaseLength(leaseLength);
+    int n = leases.size();
+    for (int i = 0; i < n; i++) {
+      Objects.requireNonNull(leases.get(i), "leases[" + i + "]");
+    }
+    if (n == 0) {
+      return List.of();
+    }
+    Long[] ids = new Long[n];
+    String[] owners = new String[n];
+    Long[] epochs = new Long[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = leases.get(i).jobId();
+      owners[i] = leases.get(i).owner();
+      epochs[i] = leases.get(i).epoch().value();
+    }
+    Map<String, Object> values =
+        Map.of(
+            "ids", ids,
+            "owners", owners,
+            "epochs", epochs,
+            "micros", leaseLength.toNanos() / 1_000);
+    Instant[] expiries =
+        jdbc.guarded(
+            () ->
+                jdbc.run(
+                    c -> {
+                      try (PreparedStatement s = renewAllSql.prepare(c, values);
+                          ResultSet r = s.executeQuery()) {
+                        Instant[] renewed = new Instant[n];
+                        while (r.next()) {
+                          long micros = r.getLong(2);
+                          renewed[(int) r.getLong(1) - 1] =
+                              Instant.ofEpochSecond(micros / 1_000_000, micros % 1_000_000 * 1_000);
+                        }
+                        return renewed;
+                      }
+                    }));
+    // The same lease twice in one batch updates its row once; the copies share its outcome.
+    Map<List<Object>, Integer> first = new HashMap<>();
+    List<Renewal> renewals = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      Lease lease = leases.get(i);
+      Integer earlier = first.putIfAbsent(List.of(lease.jobId(), lease.owner(), lease.epoch()), i);
+      if (earlier != null) {
+        renewals.add(renewals.get(earlier));
+      } else if (expiries[i] != null) {
+        renewals.add(
+            new Renewal.Renewed(
+                new Lease(lease.jobId(), lease.owner(), lease.epoch(), expiries[i])));
+      } else {
+        renewals.add(new Renewal.Lost(lease, refusals.refusal(lease)));
+      }
+    }
+    return renewals;
+  }
+
+  private static Query renewAllQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
+    FencingJob j = FENCING_JOB;
+    Table<?> v =
+        DSL.table(
+                "unnest({0}, {1}, {2}) with ordinality",
+                parameters.bigints("ids"),
+                parameters.varchars("owners"),
+                parameters.bigints("epochs"))
+            .as("v", "v_id", "v_owner", "v_epoch", "v_ord");
+    return jdbc.dsl()
+        .update(j)
+        .set(j.LEASE_EXPIRES_AT, JooqQueue.nowPlusMicros(parameters.bigint("micros")))
+        .set(j.LAST_EVENT, inline("renewed"))
+        .set(j.UPDATED_AT, currentOffsetDateTime())
+        .from(v)
+        .where(j.ID.eq(field(name("v_id"), Long.class)))
+        .and(j.OWNER.eq(field(name("v_owner"), String.class)))
+        .and(j.EPOCH.eq(field(name("v_epoch"), Long.class)))
+        .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
+        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
+        .returning(field(name("v_ord"), Long.class), Claims.micros(j.LEASE_EXPIRES_AT));
+  }
+}

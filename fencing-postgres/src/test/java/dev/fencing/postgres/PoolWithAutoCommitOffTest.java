@@ -1,0 +1,150 @@
+package dev.fencing.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
+import dev.fencing.JobSnapshot;
+import dev.fencing.JobState;
+import dev.fencing.Lease;
+import dev.fencing.Renewal;
+import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.TestSchema;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pool that hands out connections with autoCommit=false broke the queue silently: the pool rolled
+ * back every claim and commit when the connection came back, so two workers could hold one job at
+ * the same epoch. Every statement now commits whatever the connection's mode.
+ */
+@FencingDatabase
+class PoolWithAutoCommitOffTest {
+
+  private static final Duration LONG = Duration.ofMinutes(5);
+
+  private HikariDataSource pool;
+  private FencedQueue queue;
+  private FencedQueue observer;
+
+  @BeforeEach
+  void build(TestSchema schema) {
+    HikariConfig config = new HikariConfig();
+    config.setDataSource(schema.dataSource());
+    config.setAutoCommit(false);
+    config.setMaximumPoolSize(4);
+    config.setPoolName("autocommit-off");
+    pool = new HikariDataSource(config);
+    queue = PostgresFencing.builder(pool).schema(schema.name()).build();
+    // reads through connections of its own, in autocommit: sees only what was committed
+    observer =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
+  }
+
+  @AfterEach
+  void closePool() {
+    pool.close();
+  }
+
+  @Test
+  void everyWriteOfTheQueuePersists() {
+    List<Long> ids = queue.enqueueAll("q", Collections.nCopies(5, "{}"));
+    long single = queue.enqueue("q", "{}");
+    for (long id : ids) {
+      assertThat(observer.find(id)).isPresent();
+    }
+    assertThat(observer.find(single)).isPresent();
+
+    Job a = queue.claim("q", "w1", LONG).orElseThrow();
+    assertThat(state(a.id())).isEqualTo(JobState.RUNNING);
+    Job b = queue.claim("q", "w2", LONG).orElseThrow();
+    assertThat(b.id()).isNotEqualTo(a.id());
+
+    queue.complete(a.lease(), "{\"a\": 1}");
+    assertThat(observer.find(a.id()).orElseThrow().result()).isEqualTo("{\"a\": 1}");
+
+    List<Job> more = queue.claimBatch("q", "w3", LONG, 3);
+    assertThat(more)
+        .hasSize(3)
+        .allSatisfy(j -> assertThat(state(j.id())).isEqualTo(JobState.RUNNING));
+
+    List<Renewal> renewals =
+        queue.renewAll(more.stream().map(Job::lease).toList(), Duration.ofMinutes(30));
+    for (Renewal renewal : renewals) {
+      Lease renewed = renewal.lease();
+      assertThat(observer.find(renewed.jobId()).orElseThrow().leaseExpiresAt())
+          .isEqualTo(renewed.expiresAt());
+    }
+    Lease renewedOnce = queue.renew(b.lease(), Duration.ofMinutes(20));
+    assertThat(observer.find(b.id()).orElseThrow().leaseExpiresAt())
+        .isEqualTo(renewedOnce.expiresAt());
+
+    assertThat(
+            queue.completeAll(
+                List.of(
+                    new FencedQueue.Completion(more.get(0).lease(), "{\"m\": 0}"),
+                    new FencedQueue.Completion(more.get(1).lease(), "{\"m\": 1}"))))
+        .allMatch(o -> o instanceof FencedOutcome.Accepted);
+    assertThat(state(more.get(0).id())).isEqualTo(JobState.COMPLETED);
+    assertThat(state(more.get(1).id())).isEqualTo(JobState.COMPLETED);
+
+    queue.fail(more.get(2).lease(), "boom", Duration.ofHours(1));
+    JobSnapshot failed = observer.find(more.get(2).id()).orElseThrow();
+    assertThat(failed.state()).isEqualTo(JobState.PENDING);
+    assertThat(failed.lastError()).isEqualTo("boom");
+
+    queue.release(b.lease());
+    JobSnapshot released = observer.find(b.id()).orElseThrow();
+    assertThat(released.state()).isEqualTo(JobState.PENDING);
+    assertThat(released.attempts()).isZero();
+  }
+
+  @Test
+  void twoClaimersNeverGetTheSameJobAtTheSameEpoch() throws Exception {
+    int jobs = 60;
+    queue.enqueueAll("q", Collections.nCopies(jobs, "{}"));
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<List<String>>> claimers = new ArrayList<>();
+      for (String owner : List.of("w1", "w2")) {
+        claimers.add(
+            threads.submit(
+                () -> {
+                  List<String> claimed = new ArrayList<>();
+                  for (int i = 0; i < jobs; i++) {
+                    queue
+                        .claim("q", owner, LONG)
+                        .ifPresent(j -> claimed.add(j.id() + "@" + j.epoch().value()));
+                  }
+                  return claimed;
+                }));
+      }
+      List<String> all = new ArrayList<>();
+      for (Future<List<String>> claimer : claimers) {
+        all.addAll(claimer.get());
+      }
+      Set<String> distinct = new HashSet<>(all);
+      assertThat(all).hasSize(jobs);
+      assertThat(distinct).hasSize(jobs);
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  private JobState state(long id) {
+    return observer.find(id).orElseThrow().state();
+  }
+}
