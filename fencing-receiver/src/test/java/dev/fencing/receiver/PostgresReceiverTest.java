@@ -179,7 +179,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
   void aKeyWithANulCharacterIsRefused() {
     assertThatThrownBy(() -> receiver.deliver("a\0b", Epoch.of(1), payload(1)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("key must not contain NUL");
+        .hasMessageStartingWith("key must be non-blank well-formed text");
   }
 
   @Test
