@@ -159,6 +159,7 @@ final class ChaosChecks {
   private void checkOutcomes(Map<Long, JobRow> jobs, List<ChaosLogs> logs) {
     Map<String, String> claims = new HashMap<>();
     Map<Long, String> completions = new HashMap<>();
+    Map<String, Integer> claimsPerOwner = new HashMap<>();
     for (ChaosLogs log : logs) {
       for (OutcomeLine o : log.outcomes()) {
         count(o.type());
@@ -167,6 +168,7 @@ final class ChaosChecks {
           String refusal = o.refusal();
           count("refusal:" + (refusal.contains(":") ? refusal.split(":")[0] : refusal));
         }
+        claimsPerOwner.merge(o.job() + "/" + log.owner(), 1, Integer::sum);
         String where = log.incarnation() + " " + o.type() + " job " + o.job() + "@" + o.epoch();
         String previous = claims.putIfAbsent(o.job() + "@" + o.epoch(), where);
         if (previous != null) {
@@ -196,6 +198,14 @@ final class ChaosChecks {
         "jobs claimed more than once",
         (int) jobs.values().stream().filter(j -> j.epoch() > 1).count());
     counts.put("logged completions", completions.size());
+    counts.put(
+        "jobs claimed twice under one owner",
+        (int)
+            claimsPerOwner.entrySet().stream()
+                .filter(e -> e.getValue() > 1)
+                .map(e -> e.getKey().substring(0, e.getKey().indexOf('/')))
+                .distinct()
+                .count());
   }
 
   private void checkAccounted(ChaosLogs log) {

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 /** The outcome log of one worker incarnation, as read back after the run. */
 record ChaosLogs(
     String incarnation,
+    String owner,
     boolean killed,
     List<OutcomeLine> outcomes,
     List<String> malformed,
@@ -23,6 +24,7 @@ record ChaosLogs(
   /** The counters a worker logs after its runtime's shutdown. */
   record Stats(boolean drained, long claimed, long ended, long inFlight, long storeErrors) {}
 
+  private static final Pattern START = Pattern.compile("^# start worker=\\S+ owner=(\\S+)");
   private static final Pattern STATS =
       Pattern.compile(
           "^# stats drained=(\\w+) claimed=(\\d+) ended=(\\d+) inFlight=(\\d+) storeErrors=(\\d+)");
@@ -43,10 +45,16 @@ record ChaosLogs(
     List<OutcomeLine> outcomes = new ArrayList<>();
     List<String> malformed = new ArrayList<>();
     Optional<Stats> stats = Optional.empty();
+    String owner = "?";
     for (int i = 0; i < lines.length; i++) {
       String line = lines[i];
       boolean last = i == lines.length - 1;
       if (line.isEmpty() && last) {
+        continue;
+      }
+      Matcher start = START.matcher(line);
+      if (start.find()) {
+        owner = start.group(1);
         continue;
       }
       Matcher m = STATS.matcher(line);
@@ -71,6 +79,6 @@ record ChaosLogs(
         malformed.add(incarnation + ": " + line);
       }
     }
-    return new ChaosLogs(incarnation, killed, outcomes, malformed, partial, stats);
+    return new ChaosLogs(incarnation, owner, killed, outcomes, malformed, partial, stats);
   }
 }

@@ -17,7 +17,7 @@ final class ChaosReport {
   /** The command that runs the long form and writes docs/RELIABILITY.md. */
   static final String LONG_FORM_COMMAND =
       "./mvnw -B -pl fencing-demo -am verify -Dtest=RuntimeFaultTest"
-          + " -Dsurefire.failIfNoSpecifiedTests=false -Dspotless.check.skip=true"
+          + " -Dsurefire.failIfNoSpecifiedTests=false -Dspotless.check.skip=true -Dmdep.analyze.skip=true"
           + " -Dfencing.chaos.jobs=20000 -Dfencing.chaos.faults=50"
           + " -Dfencing.chaos.report=../docs/RELIABILITY.md";
 
@@ -61,7 +61,9 @@ final class ChaosReport {
                 + ", batch "
                 + s.batchSize()
                 + ", max attempts "
-                + s.maxAttempts()));
+                + s.maxAttempts()
+                + ", backend "
+                + s.variant()));
     for (RuntimeFaultTest.Fault f : RuntimeFaultTest.Fault.values()) {
       String value = run.injected().getOrDefault(f, 0) + " of " + s.faultsPerKind();
       if (f == RuntimeFaultTest.Fault.TERMINATE_BACKENDS) {
@@ -84,6 +86,10 @@ final class ChaosReport {
     }
     rows.add(row("max epoch", c.count("max epoch", 0)));
     rows.add(row("jobs claimed more than once", c.count("jobs claimed more than once", 0)));
+    rows.add(
+        row(
+            "jobs claimed twice under one owner",
+            c.count("jobs claimed twice under one owner", 0)));
     rows.add(row("completions logged", c.count("logged completions", 0) + " of " + s.jobs()));
     rows.add(
         row(
@@ -123,7 +129,7 @@ final class ChaosReport {
         .append(" (`pg_ctl stop -m fast`, then start on the same data directory and port).")
         .append(" Two worker processes share each owner name. Handlers run 20-200 ms, about one")
         .append(" lease, or three leases; 5 % ignore cancellation and return a result anyway.\n\n")
-        .append("Reproduce (about 10-20 minutes on the machine below):\n\n```bash\n")
+        .append("Reproduce (it takes about the duration below, on the machine below):\n\n```bash\n")
         .append(LONG_FORM_COMMAND)
         .append("\n```\n\n")
         .append(

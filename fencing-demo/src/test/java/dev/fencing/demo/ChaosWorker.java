@@ -31,7 +31,8 @@ final class ChaosWorker implements AutoCloseable {
       Duration lease,
       int concurrency,
       int batchSize,
-      Duration drainTimeout) {}
+      Duration drainTimeout,
+      String variant) {}
 
   private final String name;
   private final String owner;
@@ -87,7 +88,8 @@ final class ChaosWorker implements AutoCloseable {
             Long.toString(c.lease().toMillis()),
             Integer.toString(c.concurrency()),
             Integer.toString(c.batchSize()),
-            Long.toString(c.drainTimeout().toMillis())));
+            Long.toString(c.drainTimeout().toMillis()),
+            c.variant()));
     Process process;
     try {
       process =

@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  * logs its counters, prints {@code stopped} and exits 0.
  *
  * <p>Arguments: JDBC URL, user, password, schema, queue, owner, worker, log file, lease ms,
- * concurrency, batch size, drain timeout ms.
+ * concurrency, batch size, drain timeout ms, and the backend: {@code real}, or {@code no-cas} for
+ * {@link BrokenVariants.NoCompareAndSet} (to see the test's checks fail).
  */
 public final class ChaosWorkerMain {
 
@@ -59,7 +60,10 @@ public final class ChaosWorkerMain {
     int concurrency = Integer.parseInt(args[9]);
     try (HikariDataSource pool = pool(args[0], args[1], args[2], worker, concurrency);
         OutcomeLog log = new OutcomeLog(args[7])) {
-      FencedQueue queue = PostgresFencing.builder(pool).schema(args[3]).install(false).build();
+      FencedQueue queue =
+          args[12].equals("no-cas")
+              ? new BrokenVariants.NoCompareAndSet().queue(pool, args[3])
+              : PostgresFencing.builder(pool).schema(args[3]).install(false).build();
       FencedReceiver receiver = Receivers.postgres(pool).schema(args[3]).name(RECEIVER).build();
       log.comment(
           "start worker=" + worker + " owner=" + owner + " pid=" + ProcessHandle.current().pid());

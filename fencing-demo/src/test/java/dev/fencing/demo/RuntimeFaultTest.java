@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Test;
  * docs/RELIABILITY.md, is {@link ChaosReport#LONG_FORM_COMMAND}. System properties: {@code
  * fencing.chaos.jobs}, {@code .faults} (per kind), {@code .workers}, {@code .seed}, {@code
  * .leaseMs}, {@code .concurrency}, {@code .maxAttempts}, {@code .drainSeconds}, {@code .report} (a
- * path for the RELIABILITY.md page).
+ * path for the RELIABILITY.md page), {@code .variant} ({@code no-cas} runs the workers on {@link
+ * BrokenVariants.NoCompareAndSet}, a backend without the compare-and-set, to see the checks fail).
  */
 @FencingDatabase
 class RuntimeFaultTest {
@@ -77,6 +78,7 @@ class RuntimeFaultTest {
       int batchSize,
       int maxAttempts,
       Duration drainBound,
+      String variant,
       Optional<Path> report) {
 
     static Settings fromSystemProperties() {
@@ -90,6 +92,7 @@ class RuntimeFaultTest {
           10,
           Integer.getInteger("fencing.chaos.maxAttempts", 1_000),
           Duration.ofSeconds(Long.getLong("fencing.chaos.drainSeconds", 180)),
+          System.getProperty("fencing.chaos.variant", "real"),
           Optional.ofNullable(System.getProperty("fencing.chaos.report")).map(Path::of));
     }
 
@@ -136,7 +139,8 @@ class RuntimeFaultTest {
             settings.lease(),
             settings.concurrency(),
             settings.batchSize(),
-            settings.lease().multipliedBy(3).plusSeconds(2));
+            settings.lease().multipliedBy(3).plusSeconds(2),
+            settings.variant());
     List<Fault> plan = plan(restarter.isPresent());
     List<List<String>> waves = waves(payloads(), plan.size() + 1);
     queue.enqueueAll(QUEUE, waves.getFirst());
