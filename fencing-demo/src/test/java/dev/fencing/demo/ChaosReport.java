@@ -17,7 +17,7 @@ final class ChaosReport {
   /** The command that runs the long form and writes docs/RELIABILITY.md. */
   static final String LONG_FORM_COMMAND =
       "./mvnw -B -pl fencing-demo -am verify -Dtest=RuntimeFaultTest"
-          + " -Dsurefire.failIfNoSpecifiedTests=false -Dspotless.check.skip=true -Dmdep.analyze.skip=true"
+          + " -Dsurefire.failIfNoSpecifiedTests=false"
           + " -Dfencing.chaos.jobs=20000 -Dfencing.chaos.faults=50"
           + " -Dfencing.chaos.report=../docs/RELIABILITY.md";
 
