@@ -40,7 +40,7 @@ public final class PoolWorkerMain {
               .queue(args[4])
               .owner(args[5])
               .concurrency(threads)
-              .prefetch(batch)
+              .prefetch(4 * batch)
               .batchSize(batch)
               .handler((job, cancellation) -> "{}")
               .start()) {

@@ -15,7 +15,7 @@ final class Report {
         "`library`: each thread calls `claimBatch` and `complete`/`completeAll`. `raw`: the same"
             + " SQL through plain JDBC. `pool`: the pool as it was before the runtime (one batched"
             + " claimer, one batched committer, no heartbeats) feeds the threads. `runtime`: one"
-            + " `FencedRuntime` with as many handler threads, a prefetch of one batch, a 3 s lease"
+            + " `FencedRuntime` with as many handler threads, a prefetch of four batches, a 3 s lease"
             + " renewed by heartbeats every second. Claim latency is per claim statement (n/a for"
             + " `pool` and `runtime`, whose claimer runs on its own thread).\n\n");
     md.append("| mode | batch | threads | jobs/s | claim p50 (ms) | claim p99 (ms) |\n");

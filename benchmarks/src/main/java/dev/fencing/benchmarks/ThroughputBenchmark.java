@@ -45,8 +45,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *       claimer, one batched committer, no heartbeats) feeds the benchmark threads, which act as
  *       handler threads;
  *   <li>{@code runtime}: one {@link FencedRuntime} with as many handler threads as the benchmark
- *       has, a prefetch of one batch, a 3 s lease renewed by heartbeats every second, and a
- *       receiver that accepts every delivery; the benchmark threads count its completions.
+ *       has, a prefetch of four batches (the old pool buffered six), a 3 s lease renewed by
+ *       heartbeats every second, and a receiver that accepts every delivery; the benchmark threads
+ *       count its completions.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -126,7 +127,7 @@ public class ThroughputBenchmark {
               .queue(QUEUE)
               .owner("runtime")
               .concurrency(params.getThreads())
-              .prefetch(batch)
+              .prefetch(4 * batch)
               .batchSize(batch)
               .leaseLength(Duration.ofSeconds(3))
               .heartbeatInterval(Duration.ofSeconds(1))
