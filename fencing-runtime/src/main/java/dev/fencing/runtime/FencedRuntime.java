@@ -263,7 +263,9 @@ public final class FencedRuntime implements AutoCloseable {
 
     /**
      * Claimed jobs that may wait for a free handler thread, 0 to 10,000; default as many as {@code
-     * concurrency}. Waiting jobs are renewed like running ones.
+     * concurrency}. Waiting jobs are renewed like running ones. Every claim holds a slot until its
+     * outcome, its commit included; for throughput with short handlers raise this to a few batches,
+     * so that the next batch is claimed while one commits (see docs/BENCHMARKS.md).
      */
     public Builder prefetch(int prefetch) {
       this.prefetch = prefetch;
