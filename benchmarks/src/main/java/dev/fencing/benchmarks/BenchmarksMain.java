@@ -119,7 +119,7 @@ public final class BenchmarksMain {
             DbSchedulerPeer.run(ds, "bench_db_scheduler", threads, settings.peerTasks());
         double ours =
             rows.stream()
-                .filter(r -> r.mode().equals("pool") && r.threads() == threads)
+                .filter(r -> r.mode().equals("runtime") && r.threads() == threads)
                 .mapToDouble(Throughput::jobsPerSecond)
                 .max()
                 .orElse(Double.NaN);

@@ -33,9 +33,17 @@ final class Report {
               r.claimP99()));
     }
     md.append('\n');
+    double logSum = 0;
+    int pairs = 0;
     for (BenchmarksMain.Throughput r : rows) {
       if (!r.mode().equals("runtime")) {
         continue;
+      }
+      for (BenchmarksMain.Throughput b : rows) {
+        if (b.mode().equals("pool") && b.batch() == r.batch() && b.threads() == r.threads()) {
+          logSum += Math.log(r.jobsPerSecond() / b.jobsPerSecond());
+          pairs++;
+        }
       }
       rows.stream()
           .filter(
@@ -52,6 +60,14 @@ final class Report {
                           r.threads(),
                           r.jobsPerSecond() / b.jobsPerSecond())));
     }
+    if (pairs > 0) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "- geometric mean over those %d pairs: %.2f%n",
+              pairs,
+              Math.exp(logSum / pairs)));
+    }
     return md.append('\n').toString();
   }
 
@@ -59,7 +75,7 @@ final class Report {
     StringBuilder md = new StringBuilder("## db-scheduler at equal threads\n\n");
     md.append(
         "db-scheduler 16.12.0, lock-and-fetch polling, no-op one-time tasks inserted before the"
-            + " scheduler starts; ours is the `pool` row at the same thread count (batch 100).\n\n");
+            + " scheduler starts; ours is the `runtime` row at the same thread count (batch 100).\n\n");
     md.append("| threads | db-scheduler jobs/s | ours jobs/s | ours / db-scheduler |\n");
     md.append("|---:|---:|---:|---:|\n");
     for (BenchmarksMain.Peer p : peers) {
@@ -101,8 +117,8 @@ final class Report {
       List<ProcessScaling.Row> processes) {
     StringBuilder md =
         new StringBuilder("## Targets\n\n| target | measured | met |\n|---|---|---|\n");
-    OptionalDouble pool8 = rate(rows, "pool", 100, 8);
-    target(md, "≥ 15,000 jobs/s with batching at 8 threads", pool8.orElse(Double.NaN), 15_000);
+    OptionalDouble runtime8 = rate(rows, "runtime", 100, 8);
+    target(md, "≥ 15,000 jobs/s with batching at 8 threads", runtime8.orElse(Double.NaN), 15_000);
     for (BenchmarksMain.Peer p : peers) {
       if (p.threads() >= 8) {
         target(
@@ -119,12 +135,12 @@ final class Report {
     }
     double best =
         rows.stream()
-            .filter(r -> r.mode().equals("pool") && r.batch() == 100)
+            .filter(r -> r.mode().equals("runtime") && r.batch() == 100)
             .mapToDouble(BenchmarksMain.Throughput::jobsPerSecond)
             .max()
             .orElse(Double.NaN);
-    rate(rows, "pool", 100, 32)
-        .ifPresent(r32 -> target(md, "≥ 0.9× best at 32 threads (pool)", r32 / best, 0.9));
+    rate(rows, "runtime", 100, 32)
+        .ifPresent(r32 -> target(md, "≥ 0.9× best at 32 threads (runtime)", r32 / best, 0.9));
     for (int t : new int[] {1, 4, 16}) {
       OptionalDouble lib = rate(rows, "library", 1, t);
       OptionalDouble raw = rate(rows, "raw", 1, t);
