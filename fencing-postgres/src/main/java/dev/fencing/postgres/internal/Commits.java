@@ -259,13 +259,29 @@ final class Commits {
    * The compare-and-set: the lease's owner and epoch, on a running job whose lease has not expired.
    */
   private static Condition owns(Lease lease) {
+    return owns(val(lease.jobId()), val(lease.owner()), val(lease.epoch().value()));
+  }
+
+  /**
+   * The one compare-and-set every write of a lease goes through, single or batched: the row's id,
+   * owner and epoch equal the lease's, the job is running and its lease has not expired.
+   */
+  static Condition owns(Field<Long> id, Field<String> owner, Field<Long> epoch) {
     FencingJob j = FENCING_JOB;
     return j.ID
-        .eq(lease.jobId())
-        .and(j.OWNER.eq(lease.owner()))
-        .and(j.EPOCH.eq(lease.epoch().value()))
+        .eq(id)
+        .and(j.OWNER.eq(owner))
+        .and(j.EPOCH.eq(epoch))
         .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
         .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
+  }
+
+  /** {@link #owns(Field, Field, Field)} on the columns of an unnest of leases named {@code v_*}. */
+  static Condition ownsEach() {
+    return owns(
+        field(name("v_id"), Long.class),
+        field(name("v_owner"), String.class),
+        field(name("v_epoch"), Long.class));
   }
 
   private FencedOutcome.Accepted commit(
@@ -341,11 +357,7 @@ final class Commits {
         .set(j.LAST_EVENT, inline("completed"))
         .set(j.UPDATED_AT, currentOffsetDateTime())
         .from(v)
-        .where(j.ID.eq(field(name("v_id"), Long.class)))
-        .and(j.OWNER.eq(field(name("v_owner"), String.class)))
-        .and(j.EPOCH.eq(field(name("v_epoch"), Long.class)))
-        .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
-        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
+        .where(ownsEach())
         .returning(field(name("v_ord"), Long.class));
   }
 }

@@ -7,7 +7,6 @@ import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
 
 import dev.fencing.FencedOffException;
-import dev.fencing.JobState;
 import dev.fencing.Lease;
 import dev.fencing.Renewal;
 import dev.fencing.Validate;
@@ -129,11 +128,7 @@ final class Renewals {
         .set(j.LAST_EVENT, inline("renewed"))
         .set(j.UPDATED_AT, currentOffsetDateTime())
         .from(v)
-        .where(j.ID.eq(field(name("v_id"), Long.class)))
-        .and(j.OWNER.eq(field(name("v_owner"), String.class)))
-        .and(j.EPOCH.eq(field(name("v_epoch"), Long.class)))
-        .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
-        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
+        .where(Commits.ownsEach())
         .returning(field(name("v_ord"), Long.class), Claims.micros(j.LEASE_EXPIRES_AT));
   }
 }
