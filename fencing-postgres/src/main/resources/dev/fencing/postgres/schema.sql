@@ -39,7 +39,3 @@ CREATE TABLE IF NOT EXISTS fencing_job (
 -- Claimable rows only: pending jobs by due time, and running jobs by lease expiry.
 CREATE INDEX IF NOT EXISTS fencing_job_pending_ix ON fencing_job (queue, run_at, id) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS fencing_job_running_ix ON fencing_job (queue, lease_expires_at) WHERE status = 'running';
-
--- Tables created by an older version of this file get the columns added since.
-ALTER TABLE fencing_job ADD COLUMN IF NOT EXISTS expiries integer NOT NULL DEFAULT 0;
-ALTER TABLE fencing_job ADD COLUMN IF NOT EXISTS claim_token uuid;
