@@ -4,8 +4,9 @@ import dev.fencing.testkit.FencingBackend;
 import dev.fencing.testkit.ZombieSafetyProperties;
 
 /**
- * The property suite pointed at each broken backend. Named so that Surefire does not run them on
- * their own: {@link PropertiesCatchBrokenVariantsTest} runs them and expects them to fail.
+ * The property suite, in the shape a downstream project uses it, pointed at each broken backend.
+ * Named so that Surefire does not run them on their own: {@link PropertiesCatchBrokenVariantsTest}
+ * runs one and expects it to fail.
  */
 final class BrokenVariantSafety {
 
@@ -29,6 +30,13 @@ final class BrokenVariantSafety {
     @Override
     protected Class<? extends FencingBackend> backend() {
       return BrokenVariants.NoIncrementOnClaim.class;
+    }
+  }
+
+  static class NoEpochInCompareAndSet extends ZombieSafetyProperties {
+    @Override
+    protected Class<? extends FencingBackend> backend() {
+      return BrokenVariants.NoEpochInCompareAndSet.class;
     }
   }
 }

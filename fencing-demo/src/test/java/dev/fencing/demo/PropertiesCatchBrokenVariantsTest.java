@@ -3,8 +3,22 @@ package dev.fencing.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import dev.fencing.testkit.FencingBackend;
 import dev.fencing.testkit.Invariant;
+import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.ScheduleRunner;
+import dev.fencing.testkit.ScheduleSearch;
+import dev.fencing.testkit.Schedules;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -13,41 +27,160 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 
 /**
- * The property suite's power, tested: at its default number of tries it must catch each of the
- * three broken backends, and shrink to a schedule that names the invariant the missing guard
- * protects. The shrunk counterexample is printed.
+ * The property suite's power, tested: at its default number of tries it must catch each of the four
+ * broken backends, and shrink to a short schedule that names the invariant the missing guard
+ * protects. Every shrunk counterexample is printed with its seed.
+ *
+ * <p>CI runs each variant once, from a fresh seed. The measurement behind the README's claim runs
+ * each five times and writes the table ({@code -Dfencing.power.variants=NoCompareAndSet,...} picks
+ * some):
+ *
+ * <pre>
+ * ./mvnw -B -pl fencing-demo -am verify -Dtest=PropertiesCatchBrokenVariantsTest \
+ *     -Dsurefire.failIfNoSpecifiedTests=false -Dfencing.power.runs=5 \
+ *     -Dfencing.power.report=../docs/PROPERTIES.md
+ * </pre>
  */
 class PropertiesCatchBrokenVariantsTest {
 
+  /** The most steps a shrunk counterexample may have in CI; the goal measured is 6. */
+  private static final int MAX_SHRUNK_STEPS = 10;
+
+  private static final int RUNS = Integer.getInteger("fencing.power.runs", 1);
+
+  private static final List<String> ROWS = new ArrayList<>();
+
   static List<Arguments> variants() {
-    return List.of(
-        Arguments.of(
-            BrokenVariantSafety.NoCompareAndSet.class, Invariant.COMMITS_ONLY_BY_CURRENT_OWNER),
-        Arguments.of(
-            BrokenVariantSafety.NoReceiverEpochCheck.class, Invariant.RECEIVER_KEEPS_NEWEST),
-        Arguments.of(BrokenVariantSafety.NoIncrementOnClaim.class, Invariant.EPOCHS_ONLY_GO_UP));
+    String only = System.getProperty("fencing.power.variants", "");
+    return Stream.of(
+            Arguments.of(
+                BrokenVariants.NoCompareAndSet.class, Invariant.COMMITS_ONLY_BY_CURRENT_OWNER),
+            Arguments.of(
+                BrokenVariants.NoReceiverEpochCheck.class, Invariant.RECEIVER_KEEPS_NEWEST),
+            Arguments.of(BrokenVariants.NoIncrementOnClaim.class, Invariant.EPOCHS_ONLY_GO_UP),
+            Arguments.of(
+                BrokenVariants.NoEpochInCompareAndSet.class,
+                Invariant.COMMITS_ONLY_BY_CURRENT_OWNER))
+        .filter(a -> only.isBlank() || only.contains(((Class<?>) a.get()[0]).getSimpleName()))
+        .toList();
   }
 
   @ParameterizedTest
   @MethodSource("variants")
-  void theDefaultTriesCatchTheBrokenVariant(Class<?> properties, Invariant expected) {
-    List<Event> failures =
-        EngineTestKit.engine("jqwik")
-            .selectors(selectClass(properties))
-            .execute()
-            .testEvents()
-            .failed()
-            .list();
+  void theDefaultTriesCatchTheBrokenVariantAndShrinkIt(
+      Class<? extends FencingBackend> backend, Invariant expected) {
+    String name = backend.getSimpleName();
+    try (ScheduleRunner runner =
+        new ScheduleRunner(
+            PostgresFixture.get(), backend, "power_" + name.toLowerCase(Locale.ROOT))) {
+      for (int run = 1; run <= RUNS; run++) {
+        ScheduleSearch.Settings fromProperties = ScheduleSearch.Settings.fromSystemProperties();
+        ScheduleSearch.Settings settings =
+            run == 1
+                ? fromProperties
+                : new ScheduleSearch.Settings(
+                    new SecureRandom().nextLong(),
+                    fromProperties.tries(),
+                    fromProperties.shrinkBound());
+        ScheduleSearch.Result result =
+            ScheduleSearch.search(Schedules.defaults(), settings, runner::run);
 
-    assertThat(failures).as("the property suite must fail for %s", properties).hasSize(1);
+        assertThat(result)
+            .as("%s, seed %d: the property suite must fail", name, settings.seed())
+            .isInstanceOf(ScheduleSearch.Falsified.class);
+        ScheduleSearch.Falsified falsified = (ScheduleSearch.Falsified) result;
+        System.out.println("== " + name + ", run " + run + ": " + falsified.report());
+        ROWS.add(row(name, run, falsified));
+        assertThat(falsified.shrunk().report()).contains(expected.name());
+        assertThat(falsified.shrunk().schedule().steps())
+            .as("%s, seed %d: shrunk counterexample", name, settings.seed())
+            .hasSizeLessThanOrEqualTo(MAX_SHRUNK_STEPS);
+      }
+    }
+  }
+
+  @Test
+  void theSuiteInItsDownstreamShapeFailsWithTheInvariantTheSeedAndTheTimeline() {
+    // the search itself is measured above; here only the shape, so shrinking is kept short
+    String bound = System.getProperty(ScheduleSearch.SHRINK_SECONDS_PROPERTY);
+    System.setProperty(ScheduleSearch.SHRINK_SECONDS_PROPERTY, "5");
+    List<Event> failures;
+    try {
+      failures =
+          EngineTestKit.engine("junit-jupiter")
+              .selectors(selectClass(BrokenVariantSafety.NoIncrementOnClaim.class))
+              .execute()
+              .testEvents()
+              .failed()
+              .list();
+    } finally {
+      if (bound == null) {
+        System.clearProperty(ScheduleSearch.SHRINK_SECONDS_PROPERTY);
+      } else {
+        System.setProperty(ScheduleSearch.SHRINK_SECONDS_PROPERTY, bound);
+      }
+    }
+
+    assertThat(failures).hasSize(1);
     Throwable cause =
         failures
             .getFirst()
             .getPayload(TestExecutionResult.class)
             .flatMap(TestExecutionResult::getThrowable)
             .orElseThrow();
-    System.out.println(
-        "== shrunk counterexample for " + properties.getSimpleName() + ":\n" + cause.getMessage());
-    assertThat(cause).isInstanceOf(AssertionError.class).hasMessageContaining(expected.name());
+    assertThat(cause)
+        .isInstanceOf(AssertionError.class)
+        .hasMessageStartingWith("invariant EPOCHS_ONLY_GO_UP broken by try ")
+        .hasMessageContaining("replay: -Dfencing.seed=")
+        .hasMessageContaining("timeline:");
+  }
+
+  @AfterAll
+  static void table() throws IOException {
+    String table =
+        "| variant | run | seed | found at try | steps found | steps shrunk | shrink runs |"
+            + " shrink s | invariant |\n|---|---|---|---|---|---|---|---|---|\n"
+            + String.join("\n", ROWS)
+            + "\n";
+    System.out.println(table);
+    String report = System.getProperty("fencing.power.report");
+    if (report != null && !report.isBlank()) {
+      Files.writeString(
+          Path.of(report),
+          "# The property suite's power, measured\n\n"
+              + "Each broken backend, searched "
+              + RUNS
+              + " time(s) from fresh seeds with "
+              + ScheduleSearch.Settings.fromSystemProperties().tries()
+              + " tries and a shrink bound of "
+              + ScheduleSearch.Settings.fromSystemProperties().shrinkBound().toSeconds()
+              + " s, by:\n\n```\n./mvnw -B -pl fencing-demo -am verify"
+              + " -Dtest=PropertiesCatchBrokenVariantsTest -Dsurefire.failIfNoSpecifiedTests=false"
+              + " -Dfencing.power.runs="
+              + RUNS
+              + " -Dfencing.power.report=../docs/PROPERTIES.md\n```\n\n"
+              + "Machine: "
+              + Runtime.getRuntime().availableProcessors()
+              + " cores, Java "
+              + Runtime.version()
+              + ", PostgreSQL from the test fixture. Any seed replays with"
+              + " `-Dfencing.seed=<seed>`.\n\n"
+              + table);
+    }
+  }
+
+  private static String row(String name, int run, ScheduleSearch.Falsified f) {
+    return String.format(
+        Locale.ROOT,
+        "| %s | %d | %d | %d | %d | %d | %d | %.1f | %s |",
+        name,
+        run,
+        f.seed(),
+        f.tryNumber(),
+        f.found().schedule().steps().size(),
+        f.shrunk().schedule().steps().size(),
+        f.shrinkRuns(),
+        f.shrinkTime().toMillis() / 1000.0,
+        f.invariant());
   }
 }

@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -29,16 +31,19 @@ import java.util.stream.Collectors;
  * reset                             ok reset          (forgets every lease)
  * claim QUEUE OWNER LEASE_MS        ok claimed ID EPOCH EXPIRES_EPOCH_MS | ok none
  * claimbatch QUEUE OWNER LEASE_MS N ok claimed ID:EPOCH,ID:EPOCH,... | ok none
- * deliver ID [JSON]                 ok accepted EPOCH repeat=B | refused TYPE epoch=E current=C
- * complete ID [JSON]                ok accepted EPOCH repeat=B | refused TYPE epoch=E current=C
- * renew ID LEASE_MS                 ok renewed EPOCH EXPIRES_EPOCH_MS | refused ...
- * fail ID DELAY_MS ERROR            ok accepted EPOCH repeat=B | refused ...
- * release ID                        ok accepted EPOCH repeat=B | refused ...
+ * deliver LEASE [JSON]              ok accepted EPOCH repeat=B | refused TYPE epoch=E current=C
+ * complete LEASE [JSON]             ok accepted EPOCH repeat=B | refused TYPE epoch=E current=C
+ * renew LEASE LEASE_MS              ok renewed EPOCH EXPIRES_EPOCH_MS | refused ...
+ * fail LEASE DELAY_MS ERROR         ok accepted EPOCH repeat=B | refused ...
+ * release LEASE                     ok accepted EPOCH repeat=B | refused ...
  * drain QUEUE OWNER LEASE_MS N      ok drained ID:EPOCH,... (claims N at a time and completes each)
  * quit
  * </pre>
  *
- * Without JSON, {@code deliver} and {@code complete} use the job's result: the backend's {@link
+ * LEASE is {@code ID} (the newest lease held on that job) or {@code ID@EPOCH}: a worker that claims
+ * a job again under the same owner name keeps its older lease too, as a zombie thread would.
+ *
+ * <p>Without JSON, {@code deliver} and {@code complete} use the job's result: the backend's {@link
  * FencingBackend#handle handler} output wrapped as {@code {"epoch": E, "worker": "OWNER", "value":
  * ...}}, so that a checker can tell which claim produced what.
  */
@@ -47,8 +52,11 @@ public final class PuppetWorker {
   private final FencingBackend backend;
   private final FencedQueue queue;
   private final FencedReceiver receiver;
-  private final Map<Long, Job> jobs = new HashMap<>();
-  private final Map<Long, String> results = new HashMap<>();
+
+  /** Leases held, by job id, then epoch. */
+  private final Map<Long, NavigableMap<Long, Job>> jobs = new HashMap<>();
+
+  private final Map<Lease, String> results = new HashMap<>();
 
   private PuppetWorker(FencingBackend backend, FencedQueue queue, FencedReceiver receiver) {
     this.backend = backend;
@@ -119,8 +127,7 @@ public final class PuppetWorker {
       return "ok none";
     }
     for (Job job : claimed) {
-      jobs.put(job.id(), job);
-      results.remove(job.id());
+      jobs.computeIfAbsent(job.id(), id -> new TreeMap<>()).put(job.epoch().value(), job);
     }
     if (batchSize == 1) {
       Job job = claimed.getFirst();
@@ -157,7 +164,7 @@ public final class PuppetWorker {
 
   private String deliver(String[] args) {
     Lease lease = lease(args[0]);
-    String payload = args.length > 1 ? args[1] : result(lease.jobId());
+    String payload = args.length > 1 ? args[1] : result(lease);
     FencedOutcome outcome = receiver.deliver(lease.key(), lease.epoch(), payload);
     return switch (outcome) {
       case FencedOutcome.Accepted a -> accepted(a);
@@ -167,14 +174,20 @@ public final class PuppetWorker {
 
   private String complete(String[] args) {
     Lease lease = lease(args[0]);
-    String result = args.length > 1 ? args[1] : result(lease.jobId());
+    String result = args.length > 1 ? args[1] : result(lease);
     return accepted(queue.complete(lease, result));
   }
 
   private String renew(String[] args) {
-    Lease renewed = queue.renew(lease(args[0]), Duration.ofMillis(Long.parseLong(args[1])));
-    Job job = jobs.get(renewed.jobId());
-    jobs.put(renewed.jobId(), new Job(renewed, job.queue(), job.payload(), job.attempt()));
+    Lease held = lease(args[0]);
+    Lease renewed = queue.renew(held, Duration.ofMillis(Long.parseLong(args[1])));
+    Job job = jobs.get(held.jobId()).get(held.epoch().value());
+    jobs.get(held.jobId())
+        .put(held.epoch().value(), new Job(renewed, job.queue(), job.payload(), job.attempt()));
+    String result = results.remove(held);
+    if (result != null) {
+      results.put(renewed, result);
+    }
     return "ok renewed " + renewed.epoch().value() + " " + renewed.expiresAt().toEpochMilli();
   }
 
@@ -183,11 +196,11 @@ public final class PuppetWorker {
         queue.fail(lease(args[0]), args[2], Duration.ofMillis(Long.parseLong(args[1]))));
   }
 
-  private String result(long jobId) {
+  private String result(Lease lease) {
     return results.computeIfAbsent(
-        jobId,
-        id -> {
-          Job job = jobs.get(id);
+        lease,
+        l -> {
+          Job job = jobs.get(l.jobId()).get(l.epoch().value());
           return "{\"epoch\": "
               + job.epoch().value()
               + ", \"worker\": \""
@@ -198,10 +211,15 @@ public final class PuppetWorker {
         });
   }
 
-  private Lease lease(String jobId) {
-    Job job = jobs.get(Long.parseLong(jobId.trim()));
+  private Lease lease(String ref) {
+    String[] parts = ref.trim().split("@", 2);
+    NavigableMap<Long, Job> held = jobs.get(Long.parseLong(parts[0]));
+    Job job =
+        held == null
+            ? null
+            : parts.length == 1 ? held.lastEntry().getValue() : held.get(Long.parseLong(parts[1]));
     if (job == null) {
-      throw new IllegalArgumentException("no lease held for job " + jobId);
+      throw new IllegalArgumentException("no lease held for job " + ref.trim());
     }
     return job.lease();
   }

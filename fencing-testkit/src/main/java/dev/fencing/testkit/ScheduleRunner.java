@@ -231,7 +231,7 @@ public final class ScheduleRunner implements AutoCloseable {
                   Long.parseLong(parts[3]),
                   length,
                   Long.parseLong(parts[4]));
-          w.leases.removeIf(h -> h.jobId == held.jobId);
+          // an older lease of the same job stays: the same owner may still try to use it
           w.leases.add(held);
           oracle.claimed(step, held.jobId, held.epoch);
         }
@@ -256,11 +256,11 @@ public final class ScheduleRunner implements AutoCloseable {
           if (!held.delivered) {
             deliver(w, held);
           }
-          commit(w, held, "complete " + held.jobId);
+          commit(w, held, "complete " + held.ref());
         }
-        case Step.Fail f -> commit(w, held, "fail " + held.jobId + " 0 handler failed");
+        case Step.Fail f -> commit(w, held, "fail " + held.ref() + " 0 handler failed");
         case Step.Renew r -> {
-          String reply = commit(w, held, "renew " + held.jobId + " " + held.length.toMillis());
+          String reply = commit(w, held, "renew " + held.ref() + " " + held.length.toMillis());
           if (reply.startsWith("ok renewed")) {
             held.expiresMillis = Long.parseLong(reply.split(" ")[3]);
           }
@@ -271,7 +271,7 @@ public final class ScheduleRunner implements AutoCloseable {
 
     private void deliver(WorkerState w, Held held) {
       oracle.delivering(held.jobId, held.epoch);
-      send(w, "deliver " + held.jobId, held.jobId);
+      send(w, "deliver " + held.ref(), held.jobId);
       held.delivered = true;
     }
 
@@ -376,6 +376,11 @@ public final class ScheduleRunner implements AutoCloseable {
       this.epoch = epoch;
       this.length = length;
       this.expiresMillis = expiresMillis;
+    }
+
+    /** How the worker process names this lease. */
+    String ref() {
+      return jobId + "@" + epoch;
     }
   }
 }

@@ -1,100 +1,127 @@
 package dev.fencing.testkit;
 
+import static org.quicktheories.QuickTheory.qt;
+
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.RandomDistribution;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.Tuple.Tuple2;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
- * jqwik arbitraries for {@link Schedule}s: 2 to 4 workers over 1 to 3 jobs, up to 30 steps of
- * claims, renewals, deliveries, commits, failures, stalls and resumes, lease expiries and crashes.
- * Failing schedules shrink towards fewer workers, jobs and steps.
+ * Which {@link Schedule}s a property search draws: how many workers, jobs and steps. Steps are
+ * claims, renewals, deliveries, commits, failures, stalls and resumes, lease expiries and crashes,
+ * weighted towards claims and commits; a worker keeps its owner name across its claims, so the same
+ * owner reclaims its own job.
+ *
+ * @param minWorkers the fewest workers a schedule has, 1 to {@value Schedule#MAX_WORKERS}
+ * @param maxWorkers the most workers a schedule names, {@code minWorkers} to {@value
+ *     Schedule#MAX_WORKERS}
+ * @param minJobs the fewest jobs, 1 to {@value Schedule#MAX_JOBS}
+ * @param maxJobs the most jobs, {@code minJobs} to {@value Schedule#MAX_JOBS}
+ * @param maxSteps the most steps, 1 to 1,000; lengths are drawn uniformly from 1 to this
  */
-public final class Schedules {
-
-  private Schedules() {}
-
-  /** Returns the default arbitrary: 2-4 workers, 1-3 jobs, 1-30 steps. */
-  public static Arbitrary<Schedule> schedules() {
-    return schedules(2, 4, 1, 3, 30);
-  }
+public record Schedules(int minWorkers, int maxWorkers, int minJobs, int maxJobs, int maxSteps) {
 
   /**
-   * Returns schedules within the given bounds.
-   *
-   * @throws IllegalArgumentException if a bound is out of range or a minimum exceeds its maximum
+   * @throws IllegalArgumentException naming the first bound out of range, or a minimum above its
+   *     maximum
    */
-  public static Arbitrary<Schedule> schedules(
-      int minWorkers, int maxWorkers, int minJobs, int maxJobs, int maxSteps) {
-    new Schedule(maxWorkers, maxJobs, List.of());
+  public Schedules {
     new Schedule(minWorkers, minJobs, List.of());
-    if (minWorkers > maxWorkers || minJobs > maxJobs || maxSteps < 1) {
+    new Schedule(maxWorkers, maxJobs, List.of());
+    if (minWorkers > maxWorkers || minJobs > maxJobs) {
       throw new IllegalArgumentException(
-          "bounds must be ordered and maxSteps at least 1, but were workers "
+          "bounds must be ordered, but were workers "
               + minWorkers
               + ".."
               + maxWorkers
               + ", jobs "
               + minJobs
               + ".."
-              + maxJobs
-              + ", maxSteps "
-              + maxSteps);
+              + maxJobs);
     }
-    // Steps are drawn for the most workers; a schedule has as many workers as its steps name (at
-    // least minWorkers). So shrinking a schedule is shrinking a plain list: steps go, worker
-    // numbers fall, and the worker count follows.
-    return Combinators.combine(
-            Arbitraries.integers().between(minJobs, maxJobs),
-            steps(maxWorkers)
-                .list()
-                .ofMinSize(1)
-                .ofMaxSize(maxSteps)
-                // uniform lengths: the default bias towards short lists rarely lets a lease
-                // expire, a new owner take over and the old one come back in one schedule
-                .withSizeDistribution(RandomDistribution.uniform()))
-        .as(
-            (jobs, steps) ->
-                new Schedule(
-                    Math.max(minWorkers, steps.stream().mapToInt(Step::worker).max().orElse(0) + 1),
-                    jobs,
-                    steps));
+    if (maxSteps < 1 || maxSteps > 1_000) {
+      throw new IllegalArgumentException(
+          "maxSteps must be between 1 and 1000, but was " + maxSteps);
+    }
+  }
+
+  /** Returns the default bounds: 2-4 workers, 1-3 jobs, 1-30 steps. */
+  public static Schedules defaults() {
+    return new Schedules(2, 4, 1, 3, 30);
   }
 
   /**
-   * Returns single steps for {@code workers} workers, weighted towards claims and commits; crashes
-   * are rare because each one costs a JVM start.
+   * Returns the first {@code count} schedules a search with {@code seed} would try, in order.
+   *
+   * @throws IllegalArgumentException if {@code count} is not positive
    */
-  public static Arbitrary<Step> steps(int workers) {
-    // w0 and w1 act most often, so that two workers meet on the same job; w2, w3... less
-    List<Tuple2<Integer, Integer>> weights = new ArrayList<>();
-    for (int w = 0; w < workers; w++) {
-      weights.add(Tuple.of(w < 2 ? 4 : Math.max(1, 4 >> (w - 1)), w));
+  public List<Schedule> sample(long seed, int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("count must be positive, but was " + count);
     }
-    Arbitrary<Integer> worker = Arbitraries.frequency(weights);
-    Arbitrary<Integer> lease = Arbitraries.integers().between(0, 2);
-    return Arbitraries.frequencyOf(
-        java.util.List.of(
-            weight(
-                24,
-                Combinators.combine(worker, Arbitraries.of(true, true, true, false))
-                    .as(Step.Claim::new)),
-            weight(24, Combinators.combine(worker, lease).as(Step.Complete::new)),
-            weight(16, Combinators.combine(worker, lease).as(Step.Deliver::new)),
-            weight(4, Combinators.combine(worker, lease).as(Step.Renew::new)),
-            weight(4, Combinators.combine(worker, lease).as(Step.Fail::new)),
-            weight(16, Arbitraries.just(new Step.LeasesRunOut())),
-            weight(8, worker.map(Step.Stall::new)),
-            weight(8, worker.map(Step.Resume::new)),
-            weight(1, worker.map(Step.Crash::new))));
+    List<Schedule> out = new ArrayList<>(count);
+    qt().withFixedSeed(seed)
+        .withExamples(count)
+        .withShrinkCycles(0)
+        .forAll(generator())
+        .checkAssert(out::add);
+    return out;
   }
 
-  private static Tuple2<Integer, Arbitrary<Step>> weight(
-      int weight, Arbitrary<? extends Step> steps) {
-    return Tuple.of(weight, steps.map(Step.class::cast));
+  /** Returns a schedule with these steps and jobs and as many workers as they name. */
+  Schedule of(int jobs, List<Step> steps) {
+    int named = steps.stream().mapToInt(Step::worker).max().orElse(-1) + 1;
+    return new Schedule(Math.max(minWorkers, named), jobs, steps);
+  }
+
+  /** The generator: a job count, a length, then that many steps. */
+  Gen<Schedule> generator() {
+    Gen<Step> step = steps();
+    Gen<Integer> jobs = Generate.range(minJobs, maxJobs);
+    // uniform lengths: short schedules rarely let a lease run out, a new owner take over and the
+    // old one come back
+    Gen<Integer> length = Generate.range(1, maxSteps);
+    return jobs.zip(
+        length.flatMap(
+            n ->
+                in -> {
+                  List<Step> steps = new ArrayList<>(n);
+                  for (int i = 0; i < n; i++) {
+                    steps.add(step.generate(in));
+                  }
+                  return steps;
+                }),
+        this::of);
+  }
+
+  /** Single steps; crashes are rare because each one costs a JVM start. */
+  private Gen<Step> steps() {
+    // w0 and w1 act most often, so that two workers meet on the same job; w2, w3... less
+    List<Pair<Integer, Gen<Integer>>> weights = new ArrayList<>();
+    for (int w = 0; w < maxWorkers; w++) {
+      weights.add(Pair.of(w < 2 ? 4 : Math.max(1, 4 >> (w - 1)), Generate.constant(w)));
+    }
+    Gen<Integer> worker = Generate.frequency(weights);
+    Gen<Integer> lease = Generate.range(0, 2);
+    Gen<Boolean> shortLease = Generate.pick(List.of(true, true, true, false));
+    // QuickTheories tries the smallest draw first and the largest second: that is one claim, then
+    // 30 steps of the last kind below, so the last kind is the cheap one, not the crash
+    return Generate.frequency(
+        List.of(
+            weight(24, worker.zip(shortLease, Step.Claim::new)),
+            weight(24, worker.zip(lease, Step.Complete::new)),
+            weight(16, worker.zip(lease, Step.Deliver::new)),
+            weight(4, worker.zip(lease, Step.Renew::new)),
+            weight(4, worker.zip(lease, Step.Fail::new)),
+            weight(1, worker.map(Step.Crash::new)),
+            weight(8, worker.map(Step.Stall::new)),
+            weight(8, worker.map(Step.Resume::new)),
+            weight(16, Generate.constant(new Step.LeasesRunOut()))));
+  }
+
+  private static Pair<Integer, Gen<Step>> weight(int weight, Gen<? extends Step> steps) {
+    return Pair.of(weight, steps.map(Step.class::cast));
   }
 }

@@ -4,15 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeProperty;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The property suite, for any backend: every generated interleaving of 2-4 real worker processes
@@ -27,60 +21,55 @@ import net.jqwik.api.lifecycle.BeforeProperty;
  * }</pre>
  *
  * PostgreSQL comes from {@link PostgresFixture#get()}; each subclass gets a schema of its own.
- * Failing schedules shrink, and the failure shows the timeline of the smallest one.
+ * Failing schedules shrink (see {@link ScheduleSearch}), and the failure names the invariant, shows
+ * the timeline of the smallest schedule found, and prints the seed that replays the search: {@code
+ * -Dfencing.seed=...}.
  */
 public abstract class ZombieSafetyProperties {
 
-  /** The number of schedules tried per run. */
-  public static final int TRIES = 200;
-
   private static final Map<Class<?>, ScheduleRunner> RUNNERS = new ConcurrentHashMap<>();
-
-  /**
-   * Classes whose container has ended. jqwik abandons a shrink that runs past its time bound, and
-   * the abandoned attempt may still ask for a runner: it must not start workers no one will stop.
-   */
-  private static final Set<Class<?>> FINISHED = ConcurrentHashMap.newKeySet();
 
   /** The backend under test; worker processes load it by class name. */
   protected abstract Class<? extends FencingBackend> backend();
 
-  @Property(tries = TRIES, edgeCases = EdgeCasesMode.NONE)
-  void everyInterleavingKeepsTheInvariants(@ForAll("schedules") Schedule schedule) {
-    Execution execution = runner().run(schedule);
-    net.jqwik.api.statistics.Statistics.label("steps")
-        .collect(schedule.steps().size() / 10 * 10 + "-" + (schedule.steps().size() / 10 * 10 + 9));
-    net.jqwik.api.statistics.Statistics.label("workers").collect(schedule.workers());
-    execution.assertHolds();
+  /**
+   * Tries {@value ScheduleSearch#DEFAULT_TRIES} schedules (system property {@value
+   * ScheduleSearch#TRIES_PROPERTY}) from a fresh seed, or replays the seed in {@value
+   * ScheduleSearch#SEED_PROPERTY}.
+   *
+   * @throws AssertionError naming the invariant, the seed and the shrunk schedule's timeline
+   */
+  @Test
+  public void everyInterleavingKeepsTheInvariants() {
+    ScheduleSearch.Settings settings = ScheduleSearch.Settings.fromSystemProperties();
+    System.out.println(
+        getClass().getSimpleName()
+            + ": seed "
+            + settings.seed()
+            + " (replay: -D"
+            + ScheduleSearch.SEED_PROPERTY
+            + "="
+            + settings.seed()
+            + ")");
+    ScheduleSearch.Result result = ScheduleSearch.search(schedules(), settings, runner()::run);
+    if (result instanceof ScheduleSearch.Falsified falsified) {
+      throw new AssertionError(falsified.report());
+    }
   }
 
   /** The schedules tried; override to narrow or widen them. */
-  @Provide
-  protected Arbitrary<Schedule> schedules() {
-    return Schedules.schedules();
+  protected Schedules schedules() {
+    return Schedules.defaults();
   }
 
-  @BeforeProperty
-  void open() {
-    FINISHED.remove(getClass());
-  }
-
-  /**
-   * Returns this class's runner, started on first use.
-   *
-   * @throws IllegalStateException if this class's properties have finished
-   */
+  /** Returns this class's runner, started on first use. */
   protected ScheduleRunner runner() {
-    if (FINISHED.contains(getClass())) {
-      throw new IllegalStateException(getClass().getSimpleName() + " has finished");
-    }
     return RUNNERS.computeIfAbsent(
         getClass(), c -> new ScheduleRunner(PostgresFixture.get(), backend(), schemaFor(c)));
   }
 
-  @AfterContainer
+  @AfterAll
   static void stopWorkers() {
-    FINISHED.addAll(RUNNERS.keySet());
     List<ScheduleRunner> runners = new ArrayList<>(RUNNERS.values());
     RUNNERS.clear();
     RuntimeException first = null;

@@ -1,0 +1,231 @@
+package dev.fencing.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine on a planted bug, without processes: a zombie commit needs a claim, the lease running
+ * out, another worker's claim and the first worker's commit, in that order, anywhere in the
+ * schedule.
+ */
+class ScheduleSearchTest {
+
+  /** Breaks COMMITS_ONLY_BY_CURRENT_OWNER when the zombie pattern occurs as a subsequence. */
+  static final class PlantedBug implements Function<Schedule, Execution> {
+    final List<Schedule> runs = new ArrayList<>();
+
+    @Override
+    public Execution apply(Schedule schedule) {
+      runs.add(schedule);
+      return new Execution(
+          schedule,
+          List.of(),
+          zombieCommits(schedule)
+              ? List.of(
+                  new Execution.Violation(Invariant.COMMITS_ONLY_BY_CURRENT_OWNER, 1, "planted"))
+              : List.of());
+    }
+
+    private static boolean zombieCommits(Schedule schedule) {
+      for (int zombie = 0; zombie < schedule.workers(); zombie++) {
+        int stage = 0;
+        for (Step step : schedule.steps()) {
+          stage =
+              switch (stage) {
+                case 0 -> step instanceof Step.Claim && step.worker() == zombie ? 1 : 0;
+                case 1 -> step instanceof Step.LeasesRunOut ? 2 : 1;
+                case 2 -> step instanceof Step.Claim && step.worker() != zombie ? 3 : 2;
+                case 3 -> step instanceof Step.Complete && step.worker() == zombie ? 4 : 3;
+                default -> 4;
+              };
+        }
+        if (stage == 4) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  private static ScheduleSearch.Settings settings(long seed) {
+    return new ScheduleSearch.Settings(seed, 200, Duration.ofSeconds(30));
+  }
+
+  @Test
+  void aPlantedZombieIsFoundAndShrunkToItsFourSteps() {
+    for (long seed = 1; seed <= 20; seed++) {
+      ScheduleSearch.Result result =
+          ScheduleSearch.search(Schedules.defaults(), settings(seed), new PlantedBug());
+
+      assertThat(result).isInstanceOf(ScheduleSearch.Falsified.class);
+      ScheduleSearch.Falsified falsified = (ScheduleSearch.Falsified) result;
+      assertThat(falsified.invariant()).isEqualTo(Invariant.COMMITS_ONLY_BY_CURRENT_OWNER);
+      Schedule shrunk = falsified.shrunk().schedule();
+      assertThat(shrunk.steps())
+          .as("seed %d: %s", seed, shrunk)
+          .hasSize(4)
+          .element(0)
+          .isInstanceOf(Step.Claim.class);
+      assertThat(shrunk.steps().get(0).worker()).isZero();
+      assertThat(shrunk.steps().get(2).worker()).isEqualTo(1);
+      assertThat(shrunk.steps().get(3)).isEqualTo(new Step.Complete(0, 0));
+      assertThat(shrunk.workers()).isEqualTo(2);
+      assertThat(shrunk.jobs()).isEqualTo(1);
+      assertThat(falsified.shrinkTimedOut()).isFalse();
+    }
+  }
+
+  @Test
+  void everyScheduleRunsAtMostOnceWhileShrinking() {
+    PlantedBug property = new PlantedBug();
+    ScheduleSearch.Falsified falsified =
+        (ScheduleSearch.Falsified)
+            ScheduleSearch.search(Schedules.defaults(), settings(11), property);
+
+    List<Schedule> shrinkRuns = property.runs.subList(falsified.tryNumber(), property.runs.size());
+    assertThat(new HashSet<>(shrinkRuns)).hasSameSizeAs(shrinkRuns);
+    assertThat(shrinkRuns)
+        .hasSize(falsified.shrinkRuns())
+        .doesNotContain(falsified.found().schedule());
+    assertThat(falsified.shrinkRemembered()).isPositive();
+  }
+
+  @Test
+  void theSeedReplaysTheSearch() {
+    ScheduleSearch.Falsified first =
+        (ScheduleSearch.Falsified)
+            ScheduleSearch.search(Schedules.defaults(), settings(5), new PlantedBug());
+    ScheduleSearch.Falsified again =
+        (ScheduleSearch.Falsified)
+            ScheduleSearch.search(Schedules.defaults(), settings(5), new PlantedBug());
+
+    assertThat(again.tryNumber()).isEqualTo(first.tryNumber());
+    assertThat(again.found().schedule()).isEqualTo(first.found().schedule());
+    assertThat(again.shrunk().schedule()).isEqualTo(first.shrunk().schedule());
+    assertThat(first.report())
+        .startsWith("invariant COMMITS_ONLY_BY_CURRENT_OWNER broken by try " + first.tryNumber())
+        .contains("(seed 5)")
+        .contains("replay: -Dfencing.seed=5")
+        .contains("1 invariant violation(s)");
+  }
+
+  @Test
+  void shrinkingStopsAtItsWallClockBound() {
+    PlantedBug bug = new PlantedBug();
+    Function<Schedule, Execution> slow =
+        schedule -> {
+          try {
+            Thread.sleep(20);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return bug.apply(schedule);
+        };
+    long start = System.nanoTime();
+    ScheduleSearch.Falsified falsified =
+        (ScheduleSearch.Falsified)
+            ScheduleSearch.search(
+                Schedules.defaults(),
+                new ScheduleSearch.Settings(11, 200, Duration.ofMillis(100)),
+                slow);
+
+    assertThat(falsified.shrinkTimedOut()).isTrue();
+    assertThat(falsified.shrinkRuns()).isBetween(1, 10);
+    assertThat(falsified.report()).contains("stopped at the time bound");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+  }
+
+  @Test
+  void shrinkingKeepsTheInvariantTheFailureBroke() {
+    // a crash after a claim loses a job; once that is found, a claim alone breaks another
+    // invariant, which is no counterexample of the first and must not be taken as one
+    boolean[] found = {false};
+    Function<Schedule, Execution> property =
+        schedule -> {
+          boolean claims = schedule.steps().stream().anyMatch(s -> s instanceof Step.Claim);
+          boolean crashes = schedule.steps().stream().anyMatch(s -> s instanceof Step.Crash);
+          Invariant broken =
+              claims && crashes
+                  ? Invariant.NO_JOB_LOST
+                  : claims && found[0] ? Invariant.EPOCHS_ONLY_GO_UP : null;
+          found[0] |= broken == Invariant.NO_JOB_LOST;
+          return new Execution(
+              schedule,
+              List.of(),
+              broken == null ? List.of() : List.of(new Execution.Violation(broken, 1, "planted")));
+        };
+    ScheduleSearch.Falsified falsified =
+        (ScheduleSearch.Falsified)
+            ScheduleSearch.search(Schedules.defaults(), settings(2), property);
+
+    assertThat(falsified.invariant()).isEqualTo(Invariant.NO_JOB_LOST);
+    assertThat(falsified.shrunk().schedule().steps())
+        .hasSize(2)
+        .hasAtLeastOneElementOfType(Step.Crash.class);
+  }
+
+  @Test
+  void aSearchWithNoFailureRunsEveryTry() {
+    Set<Schedule> seen = new HashSet<>();
+    ScheduleSearch.Result result =
+        ScheduleSearch.search(
+            Schedules.defaults(),
+            new ScheduleSearch.Settings(3, 50, Duration.ZERO),
+            schedule -> {
+              seen.add(schedule);
+              return ok(schedule);
+            });
+
+    assertThat(result).isInstanceOf(ScheduleSearch.Passed.class);
+    // QuickTheories tries the simplest values first and skips repeats of them
+    assertThat(((ScheduleSearch.Passed) result).tries()).isBetween(45, 50).isEqualTo(seen.size());
+  }
+
+  @Test
+  void aScheduleThatCannotRunEndsTheSearchWithItsSeed() {
+    assertThatThrownBy(
+            () ->
+                ScheduleSearch.search(
+                    Schedules.defaults(),
+                    settings(9),
+                    schedule -> {
+                      throw new ScheduleAbortedException("w1 died", null);
+                    }))
+        .isInstanceOf(ScheduleAbortedException.class)
+        .hasMessage("seed 9 (replay: -Dfencing.seed=9), try 1: w1 died");
+  }
+
+  @Test
+  void badSettingsAreRefusedByName() {
+    assertThatThrownBy(() -> new ScheduleSearch.Settings(1, 0, Duration.ZERO))
+        .hasMessage("tries must be between 1 and 100000, but was 0");
+    assertThatThrownBy(() -> new ScheduleSearch.Settings(1, 1, Duration.ofSeconds(-1)))
+        .hasMessage("shrinkBound must be between 0 and 1 h, but was PT-1S");
+    String old = System.getProperty(ScheduleSearch.SEED_PROPERTY);
+    System.setProperty(ScheduleSearch.SEED_PROPERTY, "12x");
+    try {
+      assertThatThrownBy(ScheduleSearch.Settings::fromSystemProperties)
+          .hasMessage("system property fencing.seed must be a whole number, but was \"12x\"");
+      System.setProperty(ScheduleSearch.SEED_PROPERTY, "12");
+      assertThat(ScheduleSearch.Settings.fromSystemProperties().seed()).isEqualTo(12);
+    } finally {
+      if (old == null) {
+        System.clearProperty(ScheduleSearch.SEED_PROPERTY);
+      } else {
+        System.setProperty(ScheduleSearch.SEED_PROPERTY, old);
+      }
+    }
+  }
+
+  private static Execution ok(Schedule schedule) {
+    return new Execution(schedule, List.of(), List.of());
+  }
+}
