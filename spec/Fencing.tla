@@ -300,14 +300,22 @@ CompleteAll(w, S) ==
                /\ \E ack \in BOOLEAN : leases' = (leases \ S) \cup {Item(l, ack) : l \in S}
     /\ UNCHANGED recv
 
+\* One operator per kind of step, so that TLC names the step in a counterexample.
+RenewOne       == \E l \in leases : Renew(l)
+DeliverOne     == \E l \in leases : Deliver(l)
+CompleteOne    == \E l \in leases : Complete(l)
+FailOne        == \E l \in leases : Fail(l)
+RetryOne       == \E l \in leases : Retry(l)
+CompleteBatch  == \E w \in Workers : \E S \in SUBSET leases : CompleteAll(w, S)
+
 Next == \/ Tick
         \/ \E w \in Workers, j \in Jobs : Claim(w, j)
-        \/ \E l \in leases : Renew(l)
-        \/ \E l \in leases : Deliver(l)
-        \/ \E l \in leases : Complete(l)
-        \/ \E l \in leases : Fail(l)
-        \/ \E l \in leases : Retry(l)
-        \/ \E w \in Workers : \E S \in SUBSET leases : CompleteAll(w, S)
+        \/ RenewOne
+        \/ DeliverOne
+        \/ CompleteOne
+        \/ FailOne
+        \/ RetryOne
+        \/ CompleteBatch
 
 (***************************************************************************)
 (* Fairness only for the database clock and for claiming: no worker is    *)
