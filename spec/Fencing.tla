@@ -1,0 +1,379 @@
+------------------------------- MODULE Fencing -------------------------------
+(***************************************************************************)
+(* The fencing protocol of fencing-postgres, as the code implements it:   *)
+(* a job row claimed with a lease judged on the database clock, an epoch  *)
+(* (fencing token) bumped by every claim, heartbeats and commits that are *)
+(* compare-and-sets on owner and epoch, a receiver that keeps the newest  *)
+(* epoch per key, retried commits after a lost acknowledgement, the       *)
+(* batched commit (completeAll) and attempts that run out.                *)
+(*                                                                         *)
+(* Variant removes one guard of the protocol, like the broken backends of *)
+(* fencing-demo's BrokenVariants: each of them must break a property.     *)
+(*                                                                         *)
+(* See README.md beside this file for how each action maps to the code.   *)
+(***************************************************************************)
+EXTENDS Naturals, FiniteSets
+
+CONSTANTS
+    Workers,      \* owner names; the same name may claim a job again
+    Jobs,         \* job ids
+    NoOwner,      \* the owner column of a job never claimed
+    MaxAttempts,  \* max_attempts of every job
+    LeaseLen,     \* lease length, in ticks of the database clock
+    MaxRenewals,  \* heartbeats one lease sends at most (bounds the model)
+    Variant       \* "Correct" or the name of one broken variant
+
+Variants == {"Correct", "NoCompareAndSet", "NoReceiverEpochCheck",
+             "NoIncrementOnClaim", "NoEpochInCompareAndSet"}
+
+ASSUME /\ Variant \in Variants
+       /\ NoOwner \notin Workers
+       /\ MaxAttempts \in Nat \ {0}
+       /\ LeaseLen \in Nat \ {0}
+       /\ MaxRenewals \in Nat
+
+VARIABLES
+    job,     \* job[j]: the row of fencing_job
+    leases,  \* the leases workers hold: one record per claim ever granted
+    recv     \* recv[j]: the receiver's newest receipt for key j
+
+vars == <<job, leases, recv>>
+
+(***************************************************************************)
+(* The row.  Time: the database clock now() is the only clock.  A row     *)
+(* keeps left = lease_expires_at - now() in whole ticks (0 when expired   *)
+(* or not running), so a tick of now() lowers left of every running job.  *)
+(* result and err hold the claim number of the lease that wrote them: a   *)
+(* handler run under each claim computes its own result.                  *)
+(***************************************************************************)
+Statuses == {"pending", "running", "completed", "failed"}
+Events   == {"enqueued", "claimed", "renewed", "completed", "retry", "failed"}
+Claims   == 1..MaxAttempts
+Epochs   == 0..MaxAttempts
+
+Row == [status : Statuses, owner : Workers \cup {NoOwner}, epoch : Epochs,
+        attempts : 0..MaxAttempts, expiries : 0..MaxAttempts, left : 0..LeaseLen,
+        result : 0..MaxAttempts, err : 0..MaxAttempts, lastEvent : Events]
+
+(***************************************************************************)
+(* A lease as the worker holds it (job, owner, epoch), with the claim     *)
+(* number that identifies it in the model, and ghost fields that record   *)
+(* what happened to its writes:                                            *)
+(*   phase:  working -> delivered -> done; unknown = its write's          *)
+(*           acknowledgement was lost and it must retry                   *)
+(*   op:     the write it sent (complete or fail)                         *)
+(*   landed: no | fresh (its write changed the row while it was the       *)
+(*           current, unexpired claim) | stale (while it was not)         *)
+(*   told:   what the queue reported for its write                        *)
+(***************************************************************************)
+LeaseRec == [job : Jobs, owner : Workers, epoch : Epochs, claim : Claims,
+             renewals : 0..MaxRenewals,
+             phase : {"working", "delivered", "unknown", "done"},
+             op : {"none", "complete", "fail"},
+             landed : {"no", "fresh", "stale"},
+             told : {"none", "accepted", "repeat", "refused"}]
+
+Receipt == [epoch : Epochs, claim : 0..MaxAttempts]
+
+TypeOK == /\ job \in [Jobs -> Row]
+          /\ leases \subseteq LeaseRec
+          /\ recv \in [Jobs -> Receipt]
+
+Init == /\ job = [j \in Jobs |-> [status |-> "pending", owner |-> NoOwner, epoch |-> 0,
+                                  attempts |-> 0, expiries |-> 0, left |-> 0,
+                                  result |-> 0, err |-> 0, lastEvent |-> "enqueued"]]
+        /\ leases = {}
+        /\ recv = [j \in Jobs |-> [epoch |-> 0, claim |-> 0]]
+
+Max(a, b) == IF a >= b THEN a ELSE b
+
+(***************************************************************************)
+(* The compare-and-set every write of a lease goes through               *)
+(* (Commits.owns): id, owner and epoch equal the lease's, the job is      *)
+(* running and lease_expires_at > now().                                   *)
+(***************************************************************************)
+Owns(l) == LET r == job[l.job] IN
+           /\ r.status = "running"
+           /\ r.owner = l.owner
+           /\ r.epoch = l.epoch
+           /\ r.left > 0
+
+OwnsNoEpoch(l) == LET r == job[l.job] IN
+                  /\ r.status = "running"
+                  /\ r.owner = l.owner
+                  /\ r.left > 0
+
+\* The guard of complete, as each variant has it.
+CasComplete(l) == CASE Variant = "NoCompareAndSet"        -> TRUE
+                    [] Variant = "NoEpochInCompareAndSet" -> OwnsNoEpoch(l)
+                    [] OTHER                              -> Owns(l)
+
+\* The guard of renew (the variant without the epoch replaces renew too).
+CasRenew(l) == IF Variant = "NoEpochInCompareAndSet" THEN OwnsNoEpoch(l) ELSE Owns(l)
+
+\* Ghost truth, not visible to the code: l is the claim the job is running under now, unexpired.
+\* attempts counts claims one by one, so it is the number of the newest claim.
+IsCurrent(l) == LET r == job[l.job] IN
+                /\ r.status = "running"
+                /\ r.attempts = l.claim
+                /\ r.left > 0
+
+\* What a write of l records about itself when it lands.
+Landed(l) == IF l.landed = "stale" \/ ~IsCurrent(l) THEN "stale" ELSE "fresh"
+
+\* The row after l's complete lands (the broken one sets status and result only).
+Completed(r, l) ==
+    IF Variant = "NoCompareAndSet"
+    THEN [r EXCEPT !.status = "completed", !.result = l.claim]
+    ELSE [r EXCEPT !.status = "completed", !.result = l.claim, !.left = 0,
+                   !.lastEvent = "completed"]
+
+\* The row after l's fail lands: back to pending, or failed when attempts are used up.
+Failed(r, l) ==
+    IF r.attempts >= MaxAttempts
+    THEN [r EXCEPT !.status = "failed", !.left = 0, !.err = l.claim, !.lastEvent = "failed"]
+    ELSE [r EXCEPT !.status = "pending", !.left = 0, !.err = l.claim, !.lastEvent = "retry"]
+
+(***************************************************************************)
+(* A compare-and-set that matched no row is explained from a fresh read   *)
+(* of the row r (Refusals.classify): AlreadyFinished is the only refusal  *)
+(* with the lease's own epoch and owner on a job no longer running; then  *)
+(* Refusals.isRepeat asks whether the row holds this very write, and if   *)
+(* so the write is reported accepted as a repeat.                          *)
+(***************************************************************************)
+AlreadyFinished(l, r) == r.epoch = l.epoch /\ r.owner = l.owner /\ r.status # "running"
+
+SameWriteAgain(l, r) ==
+    IF l.op = "complete"
+    THEN r.lastEvent = "completed" /\ r.result = l.claim
+    ELSE r.lastEvent \in {"failed", "retry"} /\ r.err = l.claim
+
+Explain(l, r) == IF AlreadyFinished(l, r) /\ SameWriteAgain(l, r) THEN "repeat" ELSE "refused"
+
+Replace(l, l2) == leases' = (leases \ {l}) \cup {l2}
+
+----------------------------------------------------------------------------
+(***************************************************************************)
+(* Actions                                                                 *)
+(***************************************************************************)
+
+\* now() moves on by one tick: every running lease comes one tick closer to expiry.
+Tick == /\ \E j \in Jobs : job[j].status = "running" /\ job[j].left > 0
+        /\ job' = [j \in Jobs |-> IF job[j].status = "running" /\ job[j].left > 0
+                                  THEN [job[j] EXCEPT !.left = @ - 1]
+                                  ELSE job[j]]
+        /\ UNCHANGED <<leases, recv>>
+
+\* Claims.claimBatch: a pending job, or a running one whose lease ran out, is claimed:
+\* owner set, epoch + 1, attempts + 1, lease from now(). A lease that ran out on a job whose
+\* attempts are used up is not handed out again: the same statement ends the job failed.
+Claim(w, j) ==
+    LET r == job[j]
+        expired == r.status = "running" /\ r.left = 0
+        epoch == IF Variant = "NoIncrementOnClaim" THEN Max(r.epoch, 1) ELSE r.epoch + 1
+        n == r.attempts + 1
+    IN
+    /\ r.status = "pending" \/ expired
+    /\ IF expired /\ r.attempts >= MaxAttempts
+       THEN /\ job' = [job EXCEPT ![j] = [r EXCEPT !.status = "failed",
+                                                   !.expiries = @ + 1,
+                                                   !.lastEvent = "failed"]]
+            /\ UNCHANGED leases
+       ELSE /\ job' = [job EXCEPT ![j] = [r EXCEPT !.status = "running", !.owner = w,
+                                                   !.epoch = epoch, !.attempts = n,
+                                                   !.expiries = IF expired THEN @ + 1 ELSE @,
+                                                   !.left = LeaseLen,
+                                                   !.lastEvent = "claimed"]]
+            /\ leases' = leases \cup
+                   {[job |-> j, owner |-> w, epoch |-> epoch, claim |-> n, renewals |-> 0,
+                     phase |-> "working", op |-> "none", landed |-> "no", told |-> "none"]}
+    /\ UNCHANGED recv
+
+\* Renewals.renewAll (one item): a heartbeat; the compare-and-set extends the lease from now().
+\* A refused heartbeat stops the lease's work (the runtime cancels the handler).
+Renew(l) ==
+    /\ l.phase \in {"working", "delivered"}
+    /\ l.renewals < MaxRenewals
+    /\ IF CasRenew(l)
+       THEN /\ job' = [job EXCEPT ![l.job].left = LeaseLen, ![l.job].lastEvent = "renewed"]
+            /\ Replace(l, [l EXCEPT !.renewals = @ + 1])
+       ELSE /\ Replace(l, [l EXCEPT !.renewals = @ + 1, !.phase = "done"])
+            /\ UNCHANGED job
+    /\ UNCHANGED recv
+
+\* FencedReceiver.deliver before the commit (HandlerLoop.deliver): the receiver keeps the
+\* newest epoch per key, accepts the same epoch again, refuses an older one. A refused delivery
+\* ends the lease's work: it never commits.
+Deliver(l) ==
+    LET k == l.job
+        accept == Variant = "NoReceiverEpochCheck" \/ l.epoch >= recv[k].epoch
+    IN
+    /\ l.phase = "working"
+    /\ IF accept
+       THEN /\ recv' = [recv EXCEPT ![k] = [epoch |-> l.epoch, claim |-> l.claim]]
+            /\ Replace(l, [l EXCEPT !.phase = "delivered"])
+       ELSE /\ Replace(l, [l EXCEPT !.phase = "done"])
+            /\ UNCHANGED recv
+    /\ UNCHANGED job
+
+\* Commits.complete: the compare-and-set. If it lands, the reply may be lost (ack = FALSE):
+\* the write is in the database, and the worker only knows it must retry.
+Complete(l) ==
+    /\ l.phase = "delivered"
+    /\ IF CasComplete(l)
+       THEN /\ job' = [job EXCEPT ![l.job] = Completed(@, l)]
+            /\ \E ack \in BOOLEAN :
+                 Replace(l, [l EXCEPT !.op = "complete", !.landed = Landed(l),
+                                      !.phase = IF ack THEN "done" ELSE "unknown",
+                                      !.told = IF ack THEN "accepted" ELSE "none"])
+       ELSE /\ Replace(l, [l EXCEPT !.op = "complete", !.phase = "done",
+                                    !.told = Explain([l EXCEPT !.op = "complete"], job[l.job])])
+            /\ UNCHANGED job
+    /\ UNCHANGED recv
+
+\* Commits.fail: the handler failed; the compare-and-set puts the job back to pending
+\* (or failed when its attempts are used up). Its reply may be lost too.
+Fail(l) ==
+    /\ l.phase = "working"
+    /\ IF Owns(l)
+       THEN /\ job' = [job EXCEPT ![l.job] = Failed(@, l)]
+            /\ \E ack \in BOOLEAN :
+                 Replace(l, [l EXCEPT !.op = "fail", !.landed = Landed(l),
+                                      !.phase = IF ack THEN "done" ELSE "unknown",
+                                      !.told = IF ack THEN "accepted" ELSE "none"])
+       ELSE /\ Replace(l, [l EXCEPT !.op = "fail", !.phase = "done",
+                                    !.told = Explain([l EXCEPT !.op = "fail"], job[l.job])])
+            /\ UNCHANGED job
+    /\ UNCHANGED recv
+
+\* Jdbc.guarded runs the statement again after the lost reply: the same lease, the same result.
+\* If the compare-and-set matches no row, Refusals explains it (and finds the repeat).
+\* A retry's own reply is not lost again (bounds the model).
+Retry(l) ==
+    LET cas == IF l.op = "complete" THEN CasComplete(l) ELSE Owns(l)
+        after == IF l.op = "complete" THEN Completed(job[l.job], l) ELSE Failed(job[l.job], l)
+    IN
+    /\ l.phase = "unknown"
+    /\ IF cas
+       THEN /\ job' = [job EXCEPT ![l.job] = after]
+            \* a write that leaves the row as it was (the same result once more) changes nothing
+            /\ Replace(l, [l EXCEPT !.landed = IF after = job[l.job] THEN @ ELSE Landed(l),
+                                    !.phase = "done", !.told = "accepted"])
+       ELSE /\ Replace(l, [l EXCEPT !.phase = "done", !.told = Explain(l, job[l.job])])
+            /\ UNCHANGED job
+    /\ UNCHANGED recv
+
+(***************************************************************************)
+(* Commits.completeAll: several delivered leases of one worker in one     *)
+(* UPDATE ... FROM unnest(...) WITH ORDINALITY.  Every item is judged on  *)
+(* its own job, owner and epoch against the rows as the statement found   *)
+(* them; a row matched by two items is updated once, by one of them       *)
+(* (PostgreSQL picks); RETURNING names the items that landed.  The others *)
+(* are explained one by one (Commits.explainMiss).  The reply of the      *)
+(* whole statement may be lost; then every item retries on its own.       *)
+(* The broken backends that replace complete have no batched statement:   *)
+(* their completeAll loops complete, which Complete already covers.       *)
+(***************************************************************************)
+CompleteAll(w, S) ==
+    LET pass == {l \in S : Owns(l)}
+    IN
+    /\ Variant \notin {"NoCompareAndSet", "NoEpochInCompareAndSet"}
+    /\ Cardinality(S) >= 2
+    /\ \A l \in S : l.owner = w /\ l.phase = "delivered"
+    /\ \E won \in SUBSET pass :
+         /\ \A l \in pass : \E m \in won : m.job = l.job
+         /\ \A l, m \in won : l.job = m.job => l = m
+         /\ LET row == [j \in Jobs |-> IF \E m \in won : m.job = j
+                                       THEN Completed(job[j], CHOOSE m \in won : m.job = j)
+                                       ELSE job[j]]
+                Item(l, ack) ==
+                    IF l \in won
+                    THEN [l EXCEPT !.op = "complete", !.landed = Landed(l),
+                                   !.phase = IF ack THEN "done" ELSE "unknown",
+                                   !.told = IF ack THEN "accepted" ELSE "none"]
+                    ELSE [l EXCEPT !.op = "complete",
+                                   !.phase = IF ack THEN "done" ELSE "unknown",
+                                   !.told = IF ack THEN Explain([l EXCEPT !.op = "complete"],
+                                                               row[l.job])
+                                                   ELSE "none"]
+            IN /\ job' = row
+               /\ \E ack \in BOOLEAN : leases' = (leases \ S) \cup {Item(l, ack) : l \in S}
+    /\ UNCHANGED recv
+
+\* One operator per kind of step, so that TLC names the step in a counterexample.
+RenewOne       == \E l \in leases : Renew(l)
+DeliverOne     == \E l \in leases : Deliver(l)
+CompleteOne    == \E l \in leases : Complete(l)
+FailOne        == \E l \in leases : Fail(l)
+RetryOne       == \E l \in leases : Retry(l)
+CompleteBatch  == \E w \in Workers : \E S \in SUBSET leases : CompleteAll(w, S)
+
+Next == \/ Tick
+        \/ \E w \in Workers, j \in Jobs : Claim(w, j)
+        \/ RenewOne
+        \/ DeliverOne
+        \/ CompleteOne
+        \/ FailOne
+        \/ RetryOne
+        \/ CompleteBatch
+
+(***************************************************************************)
+(* Fairness only for the database clock and for claiming: no worker is    *)
+(* ever obliged to do anything (it may stall or die at any point), yet    *)
+(* every job must end.                                                     *)
+(***************************************************************************)
+Spec == /\ Init /\ [][Next]_vars
+        /\ WF_vars(Tick)
+        /\ \A j \in Jobs : WF_vars(\E w \in Workers : Claim(w, j))
+
+----------------------------------------------------------------------------
+(***************************************************************************)
+(* Properties                                                              *)
+(***************************************************************************)
+
+\* No write of a lease lands unless that lease is the job's current, unexpired claim.
+NoStaleCommitAccepted == \A l \in leases : l.landed # "stale"
+
+\* A worker told "accepted" (first time or as a repeat) really wrote the row while it held
+\* the current claim: never a zombie, never a repeat of somebody else's write.
+NoStaleAcceptReported ==
+    \A l \in leases : l.told \in {"accepted", "repeat"} => l.landed = "fresh"
+
+\* A complete that landed is never reported refused: after a lost reply the retry with the same
+\* lease and result is accepted (as a repeat).
+LandedCompleteNotRefused ==
+    \A l \in leases : l.op = "complete" /\ l.landed # "no" => l.told # "refused"
+
+\* The same for fail. NOT satisfied by the code (see FailRetryAfterReclaim.cfg): fail puts the
+\* job back to pending, so a retry after a lost reply can find it reclaimed and is refused as
+\* Superseded although the fail landed.
+LandedFailNotRefused ==
+    \A l \in leases : l.op = "fail" /\ l.landed # "no" => l.told # "refused"
+
+\* A completed job never changes again: nothing is applied twice over it, and no later
+\* commit overwrites its result.
+CompletedIsFinal ==
+    [][\A j \in Jobs : job[j].status = "completed" => job'[j] = job[j]]_vars
+
+\* Epochs only go up, and every claim takes a larger epoch than every claim before it.
+EpochsOnlyGoUp ==
+    [][\A j \in Jobs : /\ job'[j].epoch >= job[j].epoch
+                       /\ job'[j].attempts > job[j].attempts => job'[j].epoch > job[j].epoch]_vars
+
+\* Two claims of one job never hold the same epoch.
+EpochIdentifiesClaim ==
+    \A l, m \in leases : l.job = m.job /\ l.epoch = m.epoch => l.claim = m.claim
+
+\* The receiver's newest epoch per key never goes down.
+ReceiverEpochNeverDecreases == [][\A j \in Jobs : recv'[j].epoch >= recv[j].epoch]_vars
+
+\* The receiver never replaces a newer claim's delivery with an older claim's.
+ReceiverNeverTakesOlderClaim == [][\A j \in Jobs : recv'[j].claim >= recv[j].claim]_vars
+
+\* Claims never exceed max_attempts (schema: "never above max_attempts").
+AttemptsBounded == \A j \in Jobs : job[j].attempts <= MaxAttempts
+
+\* Every job ends: completed, or failed once its attempts are used up.
+EveryJobEnds == \A j \in Jobs : <>(job[j].status \in {"completed", "failed"})
+
+=============================================================================
