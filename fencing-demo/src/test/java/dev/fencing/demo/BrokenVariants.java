@@ -118,8 +118,8 @@ final class BrokenVariants {
 
   /**
    * Compare-and-set on job, owner, running and unexpired, but without {@code epoch = :epoch}: an
-   * owner's older lease still commits after the same owner reclaimed the job. complete, renew, fail
-   * and release are replaced; completeAll and renewAll loop them.
+   * owner's older lease still commits after the same owner reclaimed the job. complete and renew
+   * are replaced (fail and release keep the real guard); completeAll and renewAll loop them.
    */
   public static final class NoEpochInCompareAndSet extends PostgresBackend {
     @Override
