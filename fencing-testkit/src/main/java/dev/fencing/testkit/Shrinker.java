@@ -11,12 +11,15 @@ import java.util.function.Function;
 /**
  * Shrinks a failing schedule by delta debugging over its steps: it cuts the schedule at the step
  * that broke the invariant, deletes chunks of steps (halves, quarters, ... single steps), then
- * tries fewer jobs, workers renumbered in order of appearance, one worker's steps handed to a lower
- * worker, and lease #0 for every step. A candidate is kept when it still breaks the same invariant.
- * Each schedule costs seconds of real processes, so every outcome is memoised, and shrinking stops
- * at a wall-clock bound with the smallest schedule so far.
+ * tries fewer jobs (with as many claims fewer), workers renumbered in order of appearance, one
+ * worker's steps handed to a lower worker, and lease #0 for every step. A candidate is kept when it
+ * still breaks the same invariant. Each schedule costs seconds of real processes, so every outcome
+ * is memoised, and shrinking stops at a wall-clock bound with the smallest schedule so far.
  */
 final class Shrinker {
+
+  /** How many ways to drop claims along with jobs are tried per job count. */
+  private static final int MAX_CLAIM_DROPS = 20;
 
   private final Schedules schedules;
   private final Function<Schedule, Execution> property;
@@ -115,14 +118,65 @@ final class Shrinker {
     return best;
   }
 
+  /**
+   * Fewer jobs, alone or with as many claims fewer: a claim that only took a job out of the way
+   * goes with the job it took.
+   */
   private Execution fewerJobs(Execution best) {
+    List<Step> steps = best.schedule().steps();
+    List<Integer> claims = new ArrayList<>();
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.get(i) instanceof Step.Claim) {
+        claims.add(i);
+      }
+    }
     for (int jobs = schedules.minJobs(); jobs < best.schedule().jobs() && !timedOut; jobs++) {
-      Execution candidate = tryCandidate(jobs, best.schedule().steps());
+      Execution candidate = tryCandidate(jobs, steps);
       if (candidate != null) {
         return candidate;
       }
+      int fewer = best.schedule().jobs() - jobs;
+      for (List<Integer> drop : combinations(claims, fewer, MAX_CLAIM_DROPS)) {
+        List<Step> kept = new ArrayList<>(steps);
+        drop.reversed().forEach(i -> kept.remove((int) i));
+        candidate = tryCandidate(jobs, kept);
+        if (candidate != null) {
+          return candidate;
+        }
+        if (timedOut) {
+          break;
+        }
+      }
     }
     return best;
+  }
+
+  /** Returns up to {@code limit} ways to pick {@code k} of {@code from}, each in order. */
+  static List<List<Integer>> combinations(List<Integer> from, int k, int limit) {
+    List<List<Integer>> out = new ArrayList<>();
+    pick(from, k, 0, new ArrayList<>(), out, limit);
+    return out;
+  }
+
+  private static void pick(
+      List<Integer> from,
+      int k,
+      int start,
+      List<Integer> chosen,
+      List<List<Integer>> out,
+      int limit) {
+    if (out.size() >= limit) {
+      return;
+    }
+    if (chosen.size() == k) {
+      out.add(List.copyOf(chosen));
+      return;
+    }
+    for (int i = start; i < from.size(); i++) {
+      chosen.add(from.get(i));
+      pick(from, k, i + 1, chosen, out, limit);
+      chosen.removeLast();
+    }
   }
 
   private Execution fewerWorkers(Execution best) {

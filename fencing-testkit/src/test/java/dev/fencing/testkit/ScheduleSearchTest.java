@@ -118,6 +118,78 @@ class ScheduleSearchTest {
   }
 
   @Test
+  void aClaimThatOnlyTookAnotherJobOutOfTheWayGoesWithThatJob() {
+    // planted: a tiny queue; a claim takes the first pending job, else a job whose short lease ran
+    // out; the bug shows when another worker takes over the first claim's job
+    Function<Schedule, Execution> property =
+        schedule -> {
+          int[] holder = new int[schedule.jobs()];
+          boolean[] expired = new boolean[schedule.jobs()];
+          java.util.Arrays.fill(holder, -1);
+          boolean takenOver = false;
+          for (Step step : schedule.steps()) {
+            if (step instanceof Step.LeasesRunOut) {
+              for (int j = 0; j < holder.length; j++) {
+                expired[j] = holder[j] >= 0;
+              }
+            } else if (step instanceof Step.Claim claim) {
+              int j = 0;
+              while (j < holder.length && holder[j] >= 0) {
+                j++;
+              }
+              if (j == holder.length) {
+                j = 0;
+                while (j < holder.length && !expired[j]) {
+                  j++;
+                }
+              }
+              if (j < holder.length) {
+                takenOver |= j == 0 && holder[0] >= 0 && holder[0] != claim.worker();
+                holder[j] = claim.worker();
+                expired[j] = false;
+              }
+            }
+          }
+          return new Execution(
+              schedule,
+              List.of(),
+              takenOver
+                  ? List.of(new Execution.Violation(Invariant.EPOCHS_ONLY_GO_UP, 1, "planted"))
+                  : List.of());
+        };
+    Schedule found =
+        new Schedule(
+            2,
+            3,
+            List.of(
+                new Step.Claim(0, true),
+                new Step.LeasesRunOut(),
+                new Step.Claim(0, false),
+                new Step.Claim(0, false),
+                new Step.Claim(1, false)));
+
+    Shrinker.Shrunk shrunk =
+        Shrinker.shrink(
+            Schedules.defaults(), property, property.apply(found), Duration.ofSeconds(10));
+
+    assertThat(shrunk.smallest().schedule())
+        .isEqualTo(
+            new Schedule(
+                2,
+                1,
+                List.of(
+                    new Step.Claim(0, true), new Step.LeasesRunOut(), new Step.Claim(1, false))));
+  }
+
+  @Test
+  void combinationsArePickedInOrderAndBounded() {
+    assertThat(Shrinker.combinations(List.of(1, 2, 3), 2, 10))
+        .containsExactly(List.of(1, 2), List.of(1, 3), List.of(2, 3));
+    assertThat(Shrinker.combinations(List.of(1, 2, 3, 4, 5), 2, 4)).hasSize(4);
+    assertThat(Shrinker.combinations(List.of(1, 2), 3, 10)).isEmpty();
+  }
+
+  @Test
   void shrinkingStopsAtItsWallClockBound() {
     PlantedBug bug = new PlantedBug();
     Function<Schedule, Execution> slow =
