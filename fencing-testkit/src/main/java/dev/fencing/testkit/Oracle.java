@@ -157,14 +157,20 @@ final class Oracle {
       }
     }
     List<Long> claimable = new ArrayList<>();
+    List<Long> spent = new ArrayList<>();
     for (long id : jobs) {
       JobSnapshot row = current.get(id).job();
+      boolean expired =
+          row != null
+              && row.state() == JobState.RUNNING
+              && row.leaseExpiresAt() != null
+              && row.leaseExpiresAt().isBefore(checkedAt.minus(Duration.ofMillis(50)));
       if (row == null) {
         violate(Invariant.NO_JOB_LOST, 0, "job " + id, "job " + id + " is gone");
-      } else if (row.state() == JobState.PENDING
-          || (row.state() == JobState.RUNNING
-              && row.leaseExpiresAt() != null
-              && row.leaseExpiresAt().isBefore(checkedAt.minus(Duration.ofMillis(50))))) {
+      } else if (expired && row.attempts() >= row.maxAttempts()) {
+        // its last lease ran out: the next claim ends it failed instead of returning it
+        spent.add(id);
+      } else if (row.state() == JobState.PENDING || expired) {
         claimable.add(id);
       } else if (row.state() == JobState.RUNNING && row.leaseExpiresAt() == null) {
         violate(
@@ -187,6 +193,21 @@ final class Oracle {
                 + describe(current.get(id).job())
                 + ")"
                 + " but a claim did not return it");
+      }
+    }
+    for (long id : spent) {
+      JobSnapshot row = queue.find(id).orElse(null);
+      if (claimed.contains(id) || row == null || row.state() != JobState.FAILED) {
+        violate(
+            Invariant.NO_JOB_LOST,
+            0,
+            "job " + id + " spent",
+            "job "
+                + id
+                + " ran out of its last lease ("
+                + describe(current.get(id).job())
+                + ") and should end failed at the next claim, but it is "
+                + (claimed.contains(id) ? "claimed again" : row == null ? "gone" : describe(row)));
       }
     }
     for (long id : claimed) {
