@@ -68,6 +68,12 @@ class PreciseInputCheckingTest {
   }
 
   @Test
+  void anErrorEndingInHalfASurrogatePairIsStoredWithAReplacementCharacter() {
+    assertThat(keptError("end \ud83d")).isEqualTo("end \ufffd");
+    assertThat(keptError("\ude00 start")).isEqualTo("\ufffd start");
+  }
+
+  @Test
   void aFailureThatIsNotAboutTheDataPassesThroughEnqueueAndCompleteAll() throws Exception {
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
@@ -106,6 +112,18 @@ class PreciseInputCheckingTest {
   }
 
   @Test
+  void aBatchOfExactlyOneChunkIsEnqueuedOnceAndNothingMore() {
+    List<Long> ids = queue.enqueueAll("chunk", Collections.nCopies(10_000, "{}"));
+    assertThat(ids).hasSize(10_000).doesNotHaveDuplicates();
+    assertThat(
+            Rows.select(
+                schema.dataSource(),
+                schema.name(),
+                "select count(*) as n from fencing_job where queue = 'chunk'"))
+        .containsExactly(java.util.Map.of("n", 10_000L));
+  }
+
+  @Test
   void aMissingLeaseInARenewalBatchIsNamedByItsPosition() {
     Lease lease = new Lease(1, "w1", Epoch.FIRST, Instant.now());
     assertThatThrownBy(() -> queue.renewAll(Arrays.asList(lease, null), Duration.ofMinutes(1)))
@@ -114,14 +132,11 @@ class PreciseInputCheckingTest {
   }
 
   private void assertUnsendable(String payload, String problem) {
+    // the value itself is shown as it is (a NUL included), so only its frame is pinned here
     assertThatThrownBy(() -> queue.enqueue("q", payload))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage(
-            "payload must be JSON that PostgreSQL jsonb accepts, but was '"
-                + payload
-                + "' ("
-                + problem
-                + " cannot be stored)");
+        .hasMessageStartingWith("payload must be JSON that PostgreSQL jsonb accepts, but was '")
+        .hasMessageEndingWith("' (" + problem + " cannot be stored)");
   }
 
   private String keptError(String error) {

@@ -101,6 +101,19 @@ class RefusalKindsTest {
   }
 
   @Test
+  void aBatchRepeatingACompleteWithAnotherResultFindsItAlreadyFinished() {
+    long id = queue.enqueue("q", "{}");
+    Job job = queue.claim("q", "w1", LONG).orElseThrow();
+    queue.complete(job.lease(), "{\"r\": 1}");
+
+    assertThat(
+            queue.completeAll(
+                java.util.List.of(new FencedQueue.Completion(job.lease(), "{\"r\": 2}"))))
+        .containsExactly(
+            new FencedOutcome.AlreadyFinished(Long.toString(id), Epoch.FIRST, JobState.COMPLETED));
+  }
+
+  @Test
   void anUnknownJobIsRefusedByNameInABatchToo() {
     Lease unknown = new Lease(987_654_321L, "w1", Epoch.FIRST, Instant.now());
     assertThatThrownBy(
