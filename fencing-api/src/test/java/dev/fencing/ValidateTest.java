@@ -88,4 +88,136 @@ class ValidateTest {
         .isInstanceOf(FencedOffException.class)
         .hasMessageContaining("nobody has reclaimed it yet");
   }
+
+  @Test
+  void batchSizesAreBetweenOneAndTenThousand() {
+    assertThat(Validate.batchSize(1)).isEqualTo(1);
+    assertThat(Validate.batchSize(10_000)).isEqualTo(10_000);
+    assertThatThrownBy(() -> Validate.batchSize(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("batchSize must be between 1 and 10000, but was 0");
+    assertThatThrownBy(() -> Validate.batchSize(10_001))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("batchSize must be between 1 and 10000, but was 10001");
+  }
+
+  @Test
+  void maxAttemptsAreBetweenOneAndAThousand() {
+    assertThat(Validate.maxAttempts(1)).isEqualTo(1);
+    assertThat(Validate.maxAttempts(1_000)).isEqualTo(1_000);
+    assertThatThrownBy(() -> Validate.maxAttempts(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxAttempts must be between 1 and 1000, but was 0");
+    assertThatThrownBy(() -> Validate.maxAttempts(1_001))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxAttempts must be between 1 and 1000, but was 1001");
+  }
+
+  @Test
+  void jobIdsStartAtOneAndComeBackUnchanged() {
+    assertThat(Validate.jobId(1)).isEqualTo(1);
+    assertThat(Validate.jobId(Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+    assertThatThrownBy(() -> Validate.jobId(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("jobId must be at least 1, but was 0");
+  }
+
+  @Test
+  void aMissingDurationIsRefusedByNameNotWithANullPointer() {
+    assertThatThrownBy(() -> Validate.leaseLength(null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("leaseLength must be between PT0.001S and PT24H, but was null");
+    assertThatThrownBy(() -> Validate.delay("retryDelay", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("retryDelay must be between PT0S and PT24H, but was null");
+  }
+
+  @Test
+  void delaysAreBetweenZeroAndADayInclusive() {
+    assertThat(Validate.delay("retryDelay", Duration.ZERO)).isEqualTo(Duration.ZERO);
+    assertThat(Validate.delay("retryDelay", Duration.ofHours(24))).isEqualTo(Duration.ofHours(24));
+    assertThatThrownBy(() -> Validate.delay("retryDelay", Duration.ofNanos(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("retryDelay must be between PT0S and PT24H");
+    assertThatThrownBy(() -> Validate.delay("retryDelay", Duration.ofHours(24).plusNanos(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("retryDelay must be between");
+    assertThatThrownBy(() -> Validate.leaseLength(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith("but was PT0S");
+  }
+
+  @Test
+  void keysUpToFiveHundredCharactersComeBackUnchanged() {
+    String longest = "k".repeat(Validate.MAX_KEY_LENGTH);
+    assertThat(Validate.key(longest)).isSameAs(longest);
+    assertThat(Validate.key("a")).isEqualTo("a");
+    assertThatThrownBy(() -> Validate.key(longest + "k"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("key must be non-blank well-formed text of at most 500 characters");
+  }
+
+  @Test
+  void missingOrBlankKeysAreRefusedByName() {
+    assertThatThrownBy(() -> Validate.key(null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "key must be non-blank well-formed text of at most 500 characters, but was null");
+    for (String blank : new String[] {"", " ", "\t\n"}) {
+      assertThatThrownBy(() -> Validate.key(blank))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("key must be non-blank");
+    }
+  }
+
+  @Test
+  void ownersUpToTwoHundredCharactersComeBackUnchanged() {
+    String longest = "o".repeat(Validate.MAX_OWNER_LENGTH);
+    assertThat(Validate.owner(longest)).isSameAs(longest);
+    assertThat(Validate.owner("w")).isEqualTo("w");
+    assertThatThrownBy(() -> Validate.owner(longest + "o"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "owner must be non-blank well-formed text of at most 200 characters");
+    assertThatThrownBy(() -> Validate.owner(null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "owner must be non-blank well-formed text of at most 200 characters, but was null");
+    assertThatThrownBy(() -> Validate.owner(""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith("but was ''");
+  }
+
+  @Test
+  void aRefusedValueIsShownUpTo120CharactersAndItsNulAsBackslashZero() {
+    String shown = "x".repeat(119) + "\0";
+    assertThatThrownBy(() -> Validate.owner(shown))
+        .hasMessageEndingWith("but was '" + "x".repeat(119) + "\\0'");
+    String cut = "y".repeat(120) + "\0";
+    assertThatThrownBy(() -> Validate.owner(cut))
+        .hasMessageEndingWith("but was '" + "y".repeat(120) + "...'");
+  }
+
+  @Test
+  void surrogatePairsAreWellFormedButHalvesAreNot() {
+    assertThat(Validate.owner("\ud83d\ude00")).isEqualTo("\ud83d\ude00");
+    assertThat(Validate.owner("a\ud83d\ude00b\ud83d\ude00"))
+        .isEqualTo("a\ud83d\ude00b\ud83d\ude00");
+    for (String bad : new String[] {"\ude00\ud83d", "ab\ud83d", "\ud83d\ud83d\ude00", "\u0000"}) {
+      assertThatThrownBy(() -> Validate.owner(bad)).isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
+  void jsonComesBackUnchanged() {
+    String json = "{\"a\": 1}";
+    assertThat(Validate.json("payload", json)).isSameAs(json);
+  }
+
+  @Test
+  void identifiersOfSixtyThreeCharactersAreAccepted() {
+    String longest = "a" + "b".repeat(62);
+    assertThat(Validate.identifier("name", longest)).isSameAs(longest);
+    assertThat(Validate.identifier("name", "_")).isEqualTo("_");
+  }
 }

@@ -99,7 +99,10 @@ abstract class FencedReceiverContract {
         Arguments.of("k", Epoch.of(2), "[1] x", "payload", "'[1] x'"),
         Arguments.of("k", Epoch.of(2), "NaN", "payload", "'NaN'"),
         Arguments.of("k", Epoch.of(2), "\"a\0b\"", "payload", "'\"a\\0b\"'"),
-        Arguments.of("k", Epoch.of(2), "[" + "1".repeat(200), "payload", "'[1111"));
+        Arguments.of("k", Epoch.of(2), "[" + "1".repeat(200), "payload", "'[1111"),
+        // 120 characters are shown in full, with no "..."
+        Arguments.of(
+            "k", Epoch.of(2), "[" + "1".repeat(119), "payload", "'[" + "1".repeat(119) + "'"));
   }
 
   @ParameterizedTest(name = "key={0}, epoch={1}, payload={2}")

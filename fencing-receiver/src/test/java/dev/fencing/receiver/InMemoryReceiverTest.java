@@ -68,4 +68,14 @@ class InMemoryReceiverTest extends FencedReceiverContract {
             "payload must be exactly one JSON value (a second value at line 2, column 1), but was"
                 + " '{\"a\": 1}\n[2]'");
   }
+
+  @Test
+  void anInMemoryReceiverSaysHowManyKeysItHolds() {
+    FencedReceiver receiver = receiver();
+    receiver.deliver("a", Epoch.of(1), "1");
+    receiver.deliver("b", Epoch.of(1), "2");
+    receiver.deliver("a", Epoch.of(2), "3");
+
+    assertThat(receiver).hasToString("in-memory receiver (2 keys)");
+  }
 }

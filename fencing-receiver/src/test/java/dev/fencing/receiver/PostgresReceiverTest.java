@@ -11,6 +11,7 @@ import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.TestSchema;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -102,8 +103,8 @@ class PostgresReceiverTest extends FencedReceiverContract {
 
     assertThatThrownBy(() -> uninstalled.deliver("k", Epoch.of(1), payload(1)))
         .isInstanceOf(ReceiverException.class)
-        .hasMessageContaining("could not deliver key 'k' at epoch 1")
-        .hasMessageContaining("42P01");
+        .hasMessageContaining("could not deliver key 'k' at epoch 1: SQLState 42P01")
+        .hasMessageNotContaining("gave up");
     assertThat(counting.connections()).isEqualTo(1);
   }
 
@@ -188,5 +189,73 @@ class PostgresReceiverTest extends FencedReceiverContract {
 
     assertThat(receiver.newest("k").orElseThrow().payload())
         .isEqualTo("{\"a\": [true, null], \"b\": 1}");
+  }
+
+  @Test
+  void aFailureWithoutAnSqlStateIsAStoreFailureAndIsNotRetried() throws Exception {
+    DataSource pool = schema.pooledDataSource(1);
+    FencedReceiver closing = Receivers.postgres(pool).schema(schema.name()).install(false).build();
+    ((AutoCloseable) pool).close();
+
+    assertThatThrownBy(() -> closing.deliver("k", Epoch.of(1), payload(1)))
+        .isInstanceOf(ReceiverException.class)
+        .hasMessageStartingWith(
+            "receiver 'default' in schema "
+                + schema.name()
+                + ": could not deliver key 'k' at epoch 1: SQLState null: ")
+        .hasMessageContaining("closed")
+        .hasMessageNotContaining("gave up");
+    assertThatThrownBy(() -> closing.newest("k"))
+        .isInstanceOf(ReceiverException.class)
+        .hasMessageContaining(": could not read key 'k': SQLState null");
+  }
+
+  @Test
+  void aConnectionWithAutoCommitOffIsCommittedAndHandedBackInThatMode() throws Exception {
+    try (OneConnection one = new OneConnection(schema.dataSource(), false)) {
+      FencedReceiver manual = Receivers.postgres(one.dataSource()).schema(schema.name()).build();
+
+      assertThat(manual.deliver("k", Epoch.of(3), payload(3)))
+          .isEqualTo(new FencedOutcome.Accepted("k", Epoch.of(3), false));
+
+      assertThat(one.connection().getAutoCommit()).isFalse();
+      assertThat(receiver.newest("k"))
+          .as("committed: seen from another connection")
+          .contains(new Receipt("k", Epoch.of(3), payload(3)));
+      assertThat(manual.newest("k")).contains(new Receipt("k", Epoch.of(3), payload(3)));
+    }
+  }
+
+  @Test
+  void installingOnAConnectionWithAutoCommitOnHandsItBackInThatMode() throws Exception {
+    try (OneConnection one = new OneConnection(schema.dataSource(), true)) {
+      FencedReceiver installed =
+          Receivers.postgres(one.dataSource()).schema(schema.name()).name("fresh").build();
+
+      assertThat(one.connection().getAutoCommit()).isTrue();
+      assertThat(installed.deliver("k", Epoch.of(1), payload(1)).isAccepted()).isTrue();
+      assertThat(one.connection().getAutoCommit()).isTrue();
+    }
+  }
+
+  @Test
+  void aRefusedPayloadIsRolledBackSoTheConnectionWorksAgain() throws Exception {
+    try (OneConnection one = new OneConnection(schema.dataSource(), false)) {
+      FencedReceiver manual =
+          Receivers.postgres(one.dataSource()).schema(schema.name()).install(false).build();
+
+      assertThatThrownBy(() -> manual.deliver("k", Epoch.of(1), "{'a': 1}"))
+          .isInstanceOf(IllegalArgumentException.class);
+
+      assertThat(manual.deliver("k", Epoch.of(1), payload(1)))
+          .isEqualTo(new FencedOutcome.Accepted("k", Epoch.of(1), false));
+      assertThat(receiver.newest("k")).contains(new Receipt("k", Epoch.of(1), payload(1)));
+    }
+  }
+
+  @Test
+  void aReceiverDescribesItselfByNameAndSchema() {
+    assertThat(builder().name("ledger").build())
+        .hasToString("receiver 'ledger' in schema " + schema.name());
   }
 }

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps the newest receipt per (receiver, key) in {@code fencing_receipt}. Each delivery is one
- * statement, so it is atomic across processes.
+ * statement, so it is atomic across processes. Every key PostgreSQL text can hold is a valid key:
+ * {@link Validate#key} already refuses the NUL character that it cannot.
  */
 final class PostgresReceiver implements FencedReceiver {
 
@@ -64,7 +65,6 @@ final class PostgresReceiver implements FencedReceiver {
   @Override
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
     Inputs.delivery(key, epoch, payload);
-    checkStorable(key);
     try {
       for (int run = 1; ; run++) {
         FencedOutcome outcome = database.call(c -> deliverOnce(c, key, epoch, payload));
@@ -136,7 +136,6 @@ final class PostgresReceiver implements FencedReceiver {
   @Override
   public Optional<Receipt> newest(String key) {
     Validate.key(key);
-    checkStorable(key);
     try {
       return database.call(
           connection -> {
@@ -152,15 +151,6 @@ final class PostgresReceiver implements FencedReceiver {
           });
     } catch (SQLException e) {
       throw database.failed("read key " + Inputs.quote(key), e);
-    }
-  }
-
-  /** PostgreSQL text cannot hold NUL, so such a key could never be stored or found. */
-  private static void checkStorable(String key) {
-    if (key.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException(
-          "key must not contain NUL characters (PostgreSQL cannot store them), but was "
-              + Inputs.quote(key));
     }
   }
 

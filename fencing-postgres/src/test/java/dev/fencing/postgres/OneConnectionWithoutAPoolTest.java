@@ -1,0 +1,118 @@
+package dev.fencing.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
+import dev.fencing.JobState;
+import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.TestSchema;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A data source that hands out the same connection every time and never resets it: the queue must
+ * commit what it writes, roll back what failed (or the connection is stuck in an aborted
+ * transaction), and give the connection back in the auto-commit mode it got it in.
+ */
+@FencingDatabase
+class OneConnectionWithoutAPoolTest {
+
+  private static final Duration LONG = Duration.ofMinutes(5);
+
+  private TestSchema schema;
+  private FencedQueue observer;
+
+  @BeforeEach
+  void build(TestSchema schema) {
+    this.schema = schema;
+    observer = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+  }
+
+  @Test
+  void withAutoCommitOffEveryWriteCommitsAndEveryFailureRollsBack() throws Exception {
+    try (OneConnection one = new OneConnection(schema.dataSource(), false)) {
+      FencedQueue queue =
+          PostgresFencing.builder(one.dataSource()).schema(schema.name()).install(false).build();
+
+      List<Long> ids = queue.enqueueAll("q", List.of("{}", "{}"));
+      assertThat(one.connection().getAutoCommit()).isFalse();
+      assertThat(observer.find(ids.get(0))).as("committed").isPresent();
+
+      assertThatThrownBy(() -> queue.enqueueAll("q", List.of("{}", "{oops")))
+          .isInstanceOf(IllegalArgumentException.class);
+      Job job = queue.claim("q", "w1", LONG).orElseThrow();
+      assertThat(one.connection().getAutoCommit()).isFalse();
+
+      assertThatThrownBy(() -> queue.complete(job.lease(), "{oops"))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThat(queue.complete(job.lease(), "{\"ok\": 1}").repeat()).isFalse();
+      assertThat(observer.find(job.id()).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+      assertThat(observer.claimBatch("q", "w2", LONG, 10))
+          .as("the batch with the bad payload left nothing behind")
+          .extracting(Job::id)
+          .containsExactly(ids.get(1));
+    }
+  }
+
+  @Test
+  void withAutoCommitOnTheConnectionIsHandedBackWithAutoCommitOn() throws Exception {
+    try (OneConnection one = new OneConnection(schema.dataSource(), true)) {
+      FencedQueue queue =
+          PostgresFencing.builder(one.dataSource()).schema(schema.name()).install(false).build();
+
+      long id = queue.enqueueAll("q", List.of("{}")).getFirst();
+
+      assertThat(one.connection().getAutoCommit()).isTrue();
+      assertThat(observer.find(id)).isPresent();
+    }
+  }
+
+  @Test
+  void aBatchComesBackInIdOrder() {
+    List<Long> ids = observer.enqueueAll("q", List.of("{}", "{}", "{}"));
+    Job first = observer.claim("q", "w1", LONG).orElseThrow();
+    observer.release(first.lease());
+    List<Job> batch = observer.claimBatch("q", "w1", LONG, 3);
+    assertThat(batch).extracting(Job::id).containsExactlyElementsOf(ids);
+  }
+
+  @Test
+  void withoutInstallNothingIsCreated() {
+    String empty = schema.database().freshSchema("e");
+    try {
+      FencedQueue uninstalled =
+          PostgresFencing.builder(schema.dataSource()).schema(empty).install(false).build();
+      assertThatThrownBy(() -> uninstalled.enqueue("q", "{}"))
+          .isInstanceOf(org.jooq.exception.DataAccessException.class)
+          .hasMessageContaining("fencing_job");
+    } finally {
+      schema.database().dropSchema(empty);
+    }
+  }
+
+  @Test
+  void transientRetriesRangeFromZeroToAHundred() {
+    assertThat(
+            PostgresFencing.builder(schema.dataSource())
+                .schema(schema.name())
+                .install(false)
+                .transientRetries(0)
+                .build())
+        .isNotNull();
+    assertThat(
+            PostgresFencing.builder(schema.dataSource())
+                .schema(schema.name())
+                .install(false)
+                .transientRetries(100)
+                .build())
+        .isNotNull();
+    assertThatThrownBy(
+            () -> PostgresFencing.builder(schema.dataSource()).transientRetries(101).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("transientRetries must be between 0 and 100, but was 101");
+  }
+}

@@ -1,0 +1,148 @@
+package dev.fencing.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fencing.Epoch;
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
+import dev.fencing.Lease;
+import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.TestSchema;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.jooq.exception.DataAccessException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Text the driver cannot send is named with what is wrong and where; values are shown up to 120
+ * characters; an error is cut to exactly 4,000 characters; failures that are not about the data
+ * pass through as they are.
+ */
+@FencingDatabase
+class PreciseInputCheckingTest {
+
+  private TestSchema schema;
+  private FencedQueue queue;
+
+  @BeforeEach
+  void build(TestSchema schema) {
+    this.schema = schema;
+    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+  }
+
+  @Test
+  void theCharacterTheDriverCannotSendIsNamedWithItsIndex() {
+    assertUnsendable("{\"a\": \"x\u0000\"}", "a NUL character at index 8");
+    assertUnsendable("\"\ud800\"", "a lone high surrogate at index 1");
+    assertUnsendable("\"\ud800", "a lone high surrogate at index 1");
+    assertUnsendable("\"\ud83d\ud83d\ude00\"", "a lone high surrogate at index 1");
+    assertUnsendable("\"\udc00\"", "a lone low surrogate at index 1");
+    assertUnsendable("\udc00", "a lone low surrogate at index 0");
+    assertUnsendable("\"a\ude00\ud83d\"", "a lone low surrogate at index 2");
+    long id = queue.enqueue("q", "\"\ud83d\ude00 ok\"");
+    assertThat(queue.find(id).orElseThrow().payload()).isEqualTo("\"\ud83d\ude00 ok\"");
+  }
+
+  @Test
+  void aRefusedValueOf120CharactersIsShownWhole() {
+    String bad = "{" + "x".repeat(119);
+    assertThatThrownBy(() -> queue.enqueue("q", bad))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("but was '" + bad + "' (");
+  }
+
+  @Test
+  void anErrorIsCutToExactlyFourThousandCharacters() {
+    String emoji = "\ud83d\ude00";
+    assertThat(keptError("e".repeat(4001))).isEqualTo("e".repeat(4000));
+    assertThat(keptError("y".repeat(3998) + emoji + "tail")).isEqualTo("y".repeat(3998) + emoji);
+    assertThat(keptError("z".repeat(3999) + emoji)).isEqualTo("z".repeat(3999));
+  }
+
+  @Test
+  void anErrorEndingInHalfASurrogatePairIsStoredWithAReplacementCharacter() {
+    assertThat(keptError("end \ud83d")).isEqualTo("end \ufffd");
+    assertThat(keptError("\ude00 start")).isEqualTo("\ufffd start");
+  }
+
+  @Test
+  void aFailureThatIsNotAboutTheDataPassesThroughEnqueueAndCompleteAll() throws Exception {
+    long id = queue.enqueue("q", "{}");
+    Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+    DataSource pool = schema.pooledDataSource(1);
+    FencedQueue closed = PostgresFencing.builder(pool).schema(schema.name()).install(false).build();
+    ((AutoCloseable) pool).close();
+
+    assertThatThrownBy(() -> closed.enqueue("q", "{}"))
+        .isInstanceOf(DataAccessException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(
+            () -> closed.completeAll(List.of(new FencedQueue.Completion(job.lease(), "{}"))))
+        .isInstanceOf(DataAccessException.class)
+        .hasMessageContaining("closed");
+    assertThat(queue.find(id).orElseThrow().result()).isNull();
+  }
+
+  @Test
+  void findingTheFirstBadPayloadOfABatchTakesAFewProbesNotOneEach() {
+    AtomicInteger statements = new AtomicInteger();
+    FencedQueue counted =
+        PostgresFencing.builder(Rows.counting(schema.dataSource(), statements))
+            .schema(schema.name())
+            .install(false)
+            .build();
+    List<String> payloads = new ArrayList<>(Collections.nCopies(64, "{}"));
+    payloads.set(0, "{bad");
+    payloads.set(63, "{bad too");
+
+    assertThatThrownBy(() -> counted.enqueueAll("q", payloads))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("payloads[0] must be JSON");
+    assertThat(statements.get())
+        .as("the insert, then halves of the batch down to the first bad one: 1 + 2 log2(64)")
+        .isLessThanOrEqualTo(14);
+  }
+
+  @Test
+  void aBatchOfExactlyOneChunkIsEnqueuedOnceAndNothingMore() {
+    List<Long> ids = queue.enqueueAll("chunk", Collections.nCopies(10_000, "{}"));
+    assertThat(ids).hasSize(10_000).doesNotHaveDuplicates();
+    assertThat(
+            Rows.select(
+                schema.dataSource(),
+                schema.name(),
+                "select count(*) as n from fencing_job where queue = 'chunk'"))
+        .containsExactly(java.util.Map.of("n", 10_000L));
+  }
+
+  @Test
+  void aMissingLeaseInARenewalBatchIsNamedByItsPosition() {
+    Lease lease = new Lease(1, "w1", Epoch.FIRST, Instant.now());
+    assertThatThrownBy(() -> queue.renewAll(Arrays.asList(lease, null), Duration.ofMinutes(1)))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("leases[1]");
+  }
+
+  private void assertUnsendable(String payload, String problem) {
+    // the value itself is shown as it is (a NUL included), so only its frame is pinned here
+    assertThatThrownBy(() -> queue.enqueue("q", payload))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("payload must be JSON that PostgreSQL jsonb accepts, but was '")
+        .hasMessageEndingWith("' (" + problem + " cannot be stored)");
+  }
+
+  private String keptError(String error) {
+    long id = queue.enqueue("q", "{}");
+    Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+    queue.fail(job.lease(), error, Duration.ofHours(1));
+    return queue.find(id).orElseThrow().lastError();
+  }
+}
