@@ -6,6 +6,9 @@ import org.jspecify.annotations.Nullable;
 /** What PostgreSQL text can hold, and how a refusal of the store is told to the caller. */
 final class Text {
 
+  /** How deep a cause chain is searched; a chain may loop. */
+  static final int MAX_CAUSES = 16;
+
   private static final char REPLACEMENT = '\uFFFD';
 
   private Text() {}
@@ -80,7 +83,8 @@ final class Text {
    * invalid JSON) in {@code failure} or its causes, or null if it is some other failure.
    */
   static @Nullable SQLException dataException(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
+    Throwable t = failure;
+    for (int depth = 0; t != null && depth < MAX_CAUSES; depth++, t = t.getCause()) {
       if (t instanceof SQLException sql
           && sql.getSQLState() != null
           && sql.getSQLState().startsWith("22")) {

@@ -29,7 +29,9 @@ final class Transient {
    * etc.
    */
   static boolean isTransient(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
+    // bounded: a cause chain may loop (a.initCause(b) after b was made with cause a)
+    Throwable t = failure;
+    for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
       if (t instanceof SQLException sql && isTransientState(sql.getSQLState())) {
         return true;
       }

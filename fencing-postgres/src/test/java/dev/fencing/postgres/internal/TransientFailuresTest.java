@@ -36,4 +36,24 @@ class TransientFailuresTest {
                 new RuntimeException(new DataAccessException("x", new SQLException("y", "22P02")))))
         .isFalse();
   }
+
+  @Test
+  void aCauseChainThatLoopsEndsTheSearch() {
+    RuntimeException a = new RuntimeException("a");
+    RuntimeException b = new RuntimeException("b", a);
+    a.initCause(b);
+
+    assertThat(Transient.isTransient(a)).isFalse();
+    assertThat((Object) Text.dataException(a)).isNull();
+  }
+
+  @Test
+  void aCauseDeeperThanTheBoundIsNotSearched() {
+    Throwable deep = new SQLException("connection lost", "08006");
+    for (int i = 1; i < Text.MAX_CAUSES; i++) {
+      deep = new RuntimeException(deep);
+    }
+    assertThat(Transient.isTransient(deep)).isTrue();
+    assertThat(Transient.isTransient(new RuntimeException(deep))).isFalse();
+  }
 }
