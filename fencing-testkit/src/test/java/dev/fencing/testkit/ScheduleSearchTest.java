@@ -210,7 +210,7 @@ class ScheduleSearchTest {
                 slow);
 
     assertThat(falsified.shrinkTimedOut()).isTrue();
-    assertThat(falsified.shrinkRuns()).isBetween(1, 10);
+    assertThat(falsified.shrinkRuns()).isLessThanOrEqualTo(10);
     assertThat(falsified.report()).contains("stopped at the time bound");
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
   }
