@@ -24,7 +24,7 @@ CONSTANTS
     Variant       \* "Correct" or the name of one broken variant
 
 Variants == {"Correct", "NoCompareAndSet", "NoReceiverEpochCheck",
-             "NoIncrementOnClaim", "NoEpochInCompareAndSet"}
+             "NoIncrementOnClaim", "NoEpochInCompareAndSet", "NoSettledEpochs"}
 
 ASSUME /\ Variant \in Variants
        /\ NoOwner \notin Workers
@@ -53,7 +53,8 @@ Epochs   == 0..MaxAttempts
 
 Row == [status : Statuses, owner : Workers \cup {NoOwner}, epoch : Epochs,
         attempts : 0..MaxAttempts, expiries : 0..MaxAttempts, left : 0..LeaseLen,
-        result : 0..MaxAttempts, err : 0..MaxAttempts, lastEvent : Events]
+        result : 0..MaxAttempts, err : 0..MaxAttempts, lastEvent : Events,
+        settled : SUBSET Epochs]
 
 (***************************************************************************)
 (* A lease as the worker holds it (job, owner, epoch), with the claim     *)
@@ -81,7 +82,8 @@ TypeOK == /\ job \in [Jobs -> Row]
 
 Init == /\ job = [j \in Jobs |-> [status |-> "pending", owner |-> NoOwner, epoch |-> 0,
                                   attempts |-> 0, expiries |-> 0, left |-> 0,
-                                  result |-> 0, err |-> 0, lastEvent |-> "enqueued"]]
+                                  result |-> 0, err |-> 0, lastEvent |-> "enqueued",
+                                  settled |-> {}]]
         /\ leases = {}
         /\ recv = [j \in Jobs |-> [epoch |-> 0, claim |-> 0]]
 
@@ -131,8 +133,10 @@ Completed(r, l) ==
 \* The row after l's fail lands: back to pending, or failed when attempts are used up.
 Failed(r, l) ==
     IF r.attempts >= MaxAttempts
-    THEN [r EXCEPT !.status = "failed", !.left = 0, !.err = l.claim, !.lastEvent = "failed"]
-    ELSE [r EXCEPT !.status = "pending", !.left = 0, !.err = l.claim, !.lastEvent = "retry"]
+    THEN [r EXCEPT !.status = "failed", !.left = 0, !.err = l.claim, !.lastEvent = "failed",
+                   !.settled = @ \cup {l.epoch}]
+    ELSE [r EXCEPT !.status = "pending", !.left = 0, !.err = l.claim, !.lastEvent = "retry",
+                   !.settled = @ \cup {l.epoch}]
 
 (***************************************************************************)
 (* A compare-and-set that matched no row is explained from a fresh read   *)
@@ -148,7 +152,16 @@ SameWriteAgain(l, r) ==
     THEN r.lastEvent = "completed" /\ r.result = l.claim
     ELSE r.lastEvent \in {"failed", "retry"} /\ r.err = l.claim
 
-Explain(l, r) == IF AlreadyFinished(l, r) /\ SameWriteAgain(l, r) THEN "repeat" ELSE "refused"
+\* A fail whose job was claimed again since (Superseded) is found in settled_epochs
+\* (Refusals.wasSettled): the lease's own fail landed before the reclaim.
+\* NoSettledEpochs is the code before that check: such a retry was refused.
+SettledBefore(l, r) ==
+    /\ Variant # "NoSettledEpochs"
+    /\ l.op = "fail" /\ r.epoch > l.epoch /\ l.epoch \in r.settled
+
+Explain(l, r) ==
+    IF (AlreadyFinished(l, r) /\ SameWriteAgain(l, r)) \/ SettledBefore(l, r)
+    THEN "repeat" ELSE "refused"
 
 Replace(l, l2) == leases' = (leases \ {l}) \cup {l2}
 
@@ -344,9 +357,9 @@ NoStaleAcceptReported ==
 LandedCompleteNotRefused ==
     \A l \in leases : l.op = "complete" /\ l.landed # "no" => l.told # "refused"
 
-\* The same for fail. NOT satisfied by the code (see FailRetryAfterReclaim.cfg): fail puts the
-\* job back to pending, so a retry after a lost reply can find it reclaimed and is refused as
-\* Superseded although the fail landed.
+\* The same for fail. Fail puts the job back to pending, so a retry after a lost reply can find
+\* it claimed again (Superseded); settled_epochs tells that the fail had landed. Without it
+\* (before the fix) TLC found a 5-state counterexample.
 LandedFailNotRefused ==
     \A l \in leases : l.op = "fail" /\ l.landed # "no" => l.told # "refused"
 

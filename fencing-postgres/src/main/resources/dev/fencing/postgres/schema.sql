@@ -27,6 +27,9 @@ CREATE TABLE IF NOT EXISTS fencing_job (
     -- the last write to the row: enqueued | claimed | renewed | completed | retry | failed | released,
     -- which tells a retried commit (same lease, acknowledgement lost) from a contradicting one
     last_event       varchar(16)   NOT NULL DEFAULT 'enqueued',
+    -- the leases whose owners gave the job back: +epoch for a fail, -epoch for a release, of the last
+    -- 16 epochs; so a fail or release retried after the job was claimed again knows it had landed
+    settled_epochs   bigint[]      NOT NULL DEFAULT '{}',
     created_at       timestamptz   NOT NULL DEFAULT now(),
     updated_at       timestamptz   NOT NULL DEFAULT now(),
     finished_at      timestamptz,

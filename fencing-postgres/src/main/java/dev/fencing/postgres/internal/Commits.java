@@ -1,6 +1,9 @@
 package dev.fencing.postgres.internal;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static org.jooq.impl.DSL.abs;
+import static org.jooq.impl.DSL.arrayAppend;
+import static org.jooq.impl.DSL.arrayFilter;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
@@ -37,6 +40,7 @@ import org.jooq.Table;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Commits of results: the single compare-and-set of {@code complete} and the batched one of {@code
@@ -46,6 +50,9 @@ import org.jooq.impl.SQLDataType;
 final class Commits {
 
   private static final int MAX_ERROR_LENGTH = 4000;
+
+  /** How many epochs back a retried fail or release can still be told to have landed. */
+  private static final long SETTLED_EPOCHS_KEPT = 16;
 
   private final Jdbc jdbc;
   private final Refusals refusals;
@@ -229,9 +236,11 @@ final class Commits {
                             j.LAST_EVENT,
                             when(exhausted, inline("failed")).otherwise(inline("retry")))
                         .set(j.UPDATED_AT, currentOffsetDateTime())
+                        .set(j.SETTLED_EPOCHS, settled(lease, lease.epoch().value()))
                         .where(owns(lease))
                         .execute()),
-        () -> j.LAST_EVENT.in(inline("failed"), inline("retry")).and(j.LAST_ERROR.eq(val(kept))));
+        () -> j.LAST_EVENT.in(inline("failed"), inline("retry")).and(j.LAST_ERROR.eq(val(kept))),
+        lease.epoch().value());
   }
 
   FencedOutcome.Accepted release(Lease lease) {
@@ -250,9 +259,11 @@ final class Commits {
                         .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
                         .set(j.LAST_EVENT, inline("released"))
                         .set(j.UPDATED_AT, currentOffsetDateTime())
+                        .set(j.SETTLED_EPOCHS, settled(lease, -lease.epoch().value()))
                         .where(owns(lease))
                         .execute()),
-        () -> j.LAST_EVENT.eq(inline("released")));
+        () -> j.LAST_EVENT.eq(inline("released")),
+        -lease.epoch().value());
   }
 
   /**
@@ -286,6 +297,19 @@ final class Commits {
 
   private FencedOutcome.Accepted commit(
       Lease lease, Supplier<Integer> compareAndSet, Supplier<Condition> sameWriteAgain) {
+    return commit(lease, compareAndSet, sameWriteAgain, null);
+  }
+
+  /**
+   * @param settledMark for a write that gives the job back (fail: +epoch, release: -epoch), the
+   *     mark it leaves in {@code settled_epochs}: when the job has been claimed again since, that
+   *     mark alone tells that this very write landed
+   */
+  private FencedOutcome.Accepted commit(
+      Lease lease,
+      Supplier<Integer> compareAndSet,
+      Supplier<Condition> sameWriteAgain,
+      @Nullable Long settledMark) {
     int updated = jdbc.guarded(compareAndSet);
     if (updated == 1) {
       return new FencedOutcome.Accepted(lease.key(), lease.epoch(), false);
@@ -295,7 +319,19 @@ final class Commits {
         && refusals.isRepeat(lease, sameWriteAgain.get())) {
       return new FencedOutcome.Accepted(lease.key(), lease.epoch(), true);
     }
+    if (refused instanceof FencedOutcome.Superseded
+        && settledMark != null
+        && refusals.wasSettled(lease, settledMark)) {
+      return new FencedOutcome.Accepted(lease.key(), lease.epoch(), true);
+    }
     throw new FencedOffException(refused);
+  }
+
+  /** {@code settled_epochs} with {@code mark} added, keeping the marks of the last 16 epochs. */
+  private static Field<Long[]> settled(Lease lease, long mark) {
+    long oldest = lease.epoch().value() - SETTLED_EPOCHS_KEPT;
+    return arrayFilter(
+        arrayAppend(FENCING_JOB.SETTLED_EPOCHS, val(mark)), e -> abs(e).gt(val(oldest)));
   }
 
   /** {@code now()} of the database plus {@code duration}, to the microsecond. */

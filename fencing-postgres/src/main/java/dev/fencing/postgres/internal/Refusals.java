@@ -1,6 +1,8 @@
 package dev.fencing.postgres.internal;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static org.jooq.impl.DSL.any;
+import static org.jooq.impl.DSL.val;
 
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
@@ -70,6 +72,24 @@ final class Refusals {
                                 .and(FENCING_JOB.EPOCH.eq(lease.epoch().value()))
                                 .and(FENCING_JOB.OWNER.eq(lease.owner()))
                                 .and(sameWriteAgain))));
+  }
+
+  /**
+   * Returns whether the job's row holds {@code mark} in {@code settled_epochs}: this lease's fail
+   * (+epoch) or release (-epoch) landed before the job was claimed again.
+   */
+  boolean wasSettled(Lease lease, long mark) {
+    return jdbc.guarded(
+        () ->
+            jdbc.run(
+                c ->
+                    jdbc.on(c)
+                        .fetchExists(
+                            FENCING_JOB,
+                            FENCING_JOB
+                                .ID
+                                .eq(lease.jobId())
+                                .and(val(mark).eq(any(FENCING_JOB.SETTLED_EPOCHS))))));
   }
 
   static FencedOutcome.Refused classify(

@@ -1,0 +1,106 @@
+package dev.fencing.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fencing.Epoch;
+import dev.fencing.FencedOffException;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
+import dev.fencing.JobState;
+import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.FlakyProxy;
+import dev.fencing.testkit.TestSchema;
+import java.time.Duration;
+import org.jooq.exception.DataAccessException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A fail or release lands, its acknowledgement is lost, and the job (back to pending) is claimed
+ * again before the worker retries. The retry must be told its write landed, not that it was fenced
+ * off: the TLA+ model found this (spec/README.md). A lease that never gave its job back is still
+ * refused.
+ */
+@FencingDatabase
+class FailRetriedAfterTheJobWasClaimedAgainTest {
+
+  private FlakyProxy proxy;
+  private FencedQueue queue;
+
+  @BeforeEach
+  void startProxy(TestSchema schema) {
+    proxy = FlakyProxy.inFrontOf(schema.database());
+    queue =
+        PostgresFencing.builder(proxy.database().dataSource())
+            .schema(schema.name())
+            .transientRetries(0)
+            .build();
+  }
+
+  @AfterEach
+  void stopProxy() {
+    proxy.close();
+  }
+
+  @Test
+  void aLandedFailRetriedAfterAReclaimIsARepeat() {
+    long id = queue.enqueue("q", "{}");
+    Job first = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+    proxy.loseNextAcknowledgement("UPDATE");
+    assertThatThrownBy(() -> queue.fail(first.lease(), "boom", Duration.ZERO))
+        .isInstanceOf(DataAccessException.class);
+    Job second = queue.claim("q", "w2", Duration.ofMinutes(5)).orElseThrow();
+
+    FencedOutcome.Accepted retried = queue.fail(first.lease(), "boom", Duration.ZERO);
+
+    assertThat(retried).isEqualTo(new FencedOutcome.Accepted(Long.toString(id), Epoch.FIRST, true));
+    assertThat(queue.find(id).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+    assertThat(queue.find(id).orElseThrow().owner()).isEqualTo("w2");
+    assertThat(queue.complete(second.lease(), "{}").repeat()).isFalse();
+  }
+
+  @Test
+  void theSameOwnerReclaimingItsJobDoesNotHideItsLandedFail() {
+    long id = queue.enqueue("q", "{}");
+    Job first = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+    proxy.loseNextAcknowledgement("UPDATE");
+    assertThatThrownBy(() -> queue.fail(first.lease(), "boom", Duration.ZERO))
+        .isInstanceOf(DataAccessException.class);
+    queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+
+    assertThat(queue.fail(first.lease(), "boom", Duration.ZERO).repeat()).isTrue();
+    assertThat(queue.find(id).orElseThrow().epoch()).isEqualTo(2);
+  }
+
+  @Test
+  void aLandedReleaseRetriedAfterAReclaimIsARepeatButNotAFail() {
+    queue.enqueue("q", "{}");
+    Job first = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+    proxy.loseNextAcknowledgement("UPDATE");
+    assertThatThrownBy(() -> queue.release(first.lease())).isInstanceOf(DataAccessException.class);
+    queue.claim("q", "w2", Duration.ofMinutes(5)).orElseThrow();
+
+    assertThat(queue.release(first.lease()).repeat()).isTrue();
+    assertThatThrownBy(() -> queue.fail(first.lease(), "boom", Duration.ZERO))
+        .isInstanceOf(FencedOffException.class)
+        .extracting(e -> ((FencedOffException) e).refusal())
+        .isInstanceOf(FencedOutcome.Superseded.class);
+  }
+
+  @Test
+  void aLeaseThatRanOutWithoutGivingItsJobBackIsStillRefused() throws InterruptedException {
+    queue.enqueue("q", "{}");
+    Job first = queue.claim("q", "w1", Duration.ofMillis(200)).orElseThrow();
+    Thread.sleep(300);
+    queue.claim("q", "w2", Duration.ofMinutes(5)).orElseThrow();
+
+    assertThatThrownBy(() -> queue.fail(first.lease(), "boom", Duration.ZERO))
+        .isInstanceOf(FencedOffException.class)
+        .extracting(e -> ((FencedOffException) e).refusal())
+        .isInstanceOf(FencedOutcome.Superseded.class);
+    assertThatThrownBy(() -> queue.release(first.lease())).isInstanceOf(FencedOffException.class);
+  }
+}
