@@ -6,7 +6,8 @@ public enum Invariant {
   EPOCHS_ONLY_GO_UP,
   /**
    * A commit (complete, fail, renew) succeeds only at the job's current epoch, by its current
-   * owner, on a running job (or as a repeat of that lease's own write); every other commit is
+   * owner, on a running job (or as a repeat of that lease's own write, which changes nothing: for a
+   * fail that gave the job back, even after the job was claimed again); every other commit is
    * refused and leaves the row untouched.
    */
   COMMITS_ONLY_BY_CURRENT_OWNER,

@@ -44,6 +44,9 @@ final class Oracle {
   private final List<Execution.Violation> violations = new ArrayList<>();
   private final Set<String> reported = new HashSet<>();
 
+  /** "job/epoch/kind" of every fail or release that landed: gave its job back. */
+  private final Set<String> gaveBack = new HashSet<>();
+
   Oracle(List<Long> jobs, LongFunction<State> reader) {
     this.jobs = List.copyOf(jobs);
     this.reader = reader;
@@ -74,16 +77,22 @@ final class Oracle {
     highestDelivery.merge(jobId, epoch, Math::max);
   }
 
-  void committed(int step, long jobId, long epoch, String owner, State before, String reply) {
+  void committed(
+      int step, long jobId, long epoch, String owner, String kind, State before, String reply) {
     State after = current.get(jobId);
     JobSnapshot row = before.job();
+    String write = jobId + "/" + epoch + "/" + kind;
     if (reply.startsWith("ok")) {
+      boolean repeat = reply.contains("repeat=true");
       boolean owned =
           row != null
               && row.epoch() == epoch
               && owner.equals(row.owner())
-              && (row.state() == JobState.RUNNING || reply.contains("repeat=true"));
-      if (!owned) {
+              && (row.state() == JobState.RUNNING || repeat);
+      // a fail or release that gave its job back, retried after the job was claimed again, is
+      // told it landed, and changes nothing
+      boolean landedBefore = repeat && gaveBack.contains(write) && Objects.equals(row, after.job());
+      if (!owned && !landedBefore) {
         violate(
             Invariant.COMMITS_ONLY_BY_CURRENT_OWNER,
             step,
@@ -97,6 +106,9 @@ final class Oracle {
                 + jobId
                 + ", which was "
                 + describe(row));
+      }
+      if (kind.equals("fail") || kind.equals("release")) {
+        gaveBack.add(write);
       }
     } else if (!Objects.equals(row, after.job())) {
       violate(

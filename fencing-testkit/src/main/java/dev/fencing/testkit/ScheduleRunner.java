@@ -278,7 +278,8 @@ public final class ScheduleRunner implements AutoCloseable {
     private String commit(WorkerState w, Held held, String command) {
       Oracle.State before = oracle.current(held.jobId);
       String reply = send(w, command, held.jobId);
-      oracle.committed(step, held.jobId, held.epoch, w.owner, before, reply);
+      oracle.committed(
+          step, held.jobId, held.epoch, w.owner, command.split(" ", 2)[0], before, reply);
       return reply;
     }
 
