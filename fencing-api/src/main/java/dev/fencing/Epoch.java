@@ -1,9 +1,10 @@
 package dev.fencing;
 
 /**
- * A fencing token: the number a claim was given. Every claim of a job takes a larger epoch than
- * every claim before it, so whoever holds the largest epoch owns the job and anything older is a
- * zombie.
+ * A fencing token: the number a claim or an acquisition was given. Every claim of a job takes a
+ * larger epoch than every claim before it, and every acquisition of a resource ({@link
+ * ResourceOwnership}) a larger one than every acquisition before it, so whoever holds the largest
+ * epoch owns the job or resource and anything older is a zombie.
  *
  * @param value the token, at least 1
  */

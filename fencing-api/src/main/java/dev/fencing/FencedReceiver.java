@@ -6,6 +6,11 @@ import java.util.Optional;
  * An external system that takes fenced calls. It keeps the newest epoch per key (a job id, an
  * account, a partition): a newer epoch is accepted and supersedes, the same epoch again is accepted
  * (a worker may retry its own call), and an older one is refused with the epoch that won.
+ *
+ * <p>A key's epochs must all come from one source: a job's claims ({@link #deliver(Lease, String)})
+ * or a resource's acquisitions ({@link #deliver(Ownership, String)}, see {@link
+ * ResourceOwnership}). Two jobs writing one account at their own job epochs would wrongly refuse or
+ * overwrite each other.
  */
 public interface FencedReceiver {
 
@@ -18,6 +23,22 @@ public interface FencedReceiver {
    *     epoch that won; a refused payload is dropped
    */
   FencedOutcome deliver(String key, Epoch epoch, String payload);
+
+  /**
+   * Delivers {@code payload} for the job {@code lease} claimed, at the lease's epoch: the key is
+   * the job id, so its epochs all come from the job's claims.
+   */
+  default FencedOutcome deliver(Lease lease, String payload) {
+    return deliver(lease.key(), lease.epoch(), payload);
+  }
+
+  /**
+   * Delivers {@code payload} for the resource {@code ownership} holds, at its epoch: the key is the
+   * resource's name, so its epochs all come from the resource's acquisitions.
+   */
+  default FencedOutcome deliver(Ownership ownership, String payload) {
+    return deliver(ownership.key(), ownership.epoch(), payload);
+  }
 
   /** Returns the newest accepted delivery for {@code key}, or empty if none. */
   Optional<Receipt> newest(String key);

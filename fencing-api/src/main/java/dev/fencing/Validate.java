@@ -23,6 +23,11 @@ public final class Validate {
   /** The longest receiver key, in characters. */
   public static final int MAX_KEY_LENGTH = 500;
 
+  /** The longest resource name, in characters. */
+  public static final int MAX_RESOURCE_LENGTH = 200;
+
+  private static final Pattern RESOURCE = Pattern.compile("[A-Za-z0-9._:-]{1,200}");
+
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
   private Validate() {}
@@ -74,6 +79,26 @@ public final class Validate {
               + quote(key));
     }
     return key;
+  }
+
+  /**
+   * Returns {@code resource} if it is a resource name every coordination backend stores as it is: 1
+   * to 200 ASCII letters, digits, {@code . _ : -}; not only digits (those are job keys, see {@link
+   * Ownership#key()}); not {@code .} or {@code ..}.
+   */
+  public static String resource(@Nullable String resource) {
+    if (resource == null
+        || !RESOURCE.matcher(resource).matches()
+        || resource.chars().allMatch(c -> c >= '0' && c <= '9')
+        || resource.equals(".")
+        || resource.equals("..")) {
+      throw new IllegalArgumentException(
+          "resource must be 1 to "
+              + MAX_RESOURCE_LENGTH
+              + " of A-Z a-z 0-9 . _ : -, not only digits (a job's key) and not . or .., but was "
+              + quote(resource));
+    }
+    return resource;
   }
 
   /** Whether {@code text} has no NUL and no unpaired surrogate. */
