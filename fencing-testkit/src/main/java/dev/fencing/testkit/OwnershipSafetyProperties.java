@@ -1,0 +1,113 @@
+package dev.fencing.testkit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The property suite for producers, for any {@link dev.fencing.ResourceOwnership} backend: every
+ * generated interleaving of 2-4 real producer processes (two of them sharing an owner name) that
+ * acquire, renew, release and send over 1-3 resources, with real stalls ({@code SIGSTOP}), crashes
+ * ({@code SIGKILL}) and leases that run out, keeps every {@link OwnershipInvariant}. Subclass it
+ * once:
+ *
+ * <pre>{@code
+ * class EtcdProducerProperties extends OwnershipSafetyProperties {
+ *   protected Class<? extends OwnershipBackend> backend() { return EtcdBackend.class; }
+ *   protected String address() { return etcd.endpoints(); }
+ * }
+ * }</pre>
+ *
+ * The receiver's database comes from {@link PostgresFixture#get()}. Failing schedules shrink, and
+ * the failure names the invariant, shows the timeline and prints the seed that replays it.
+ */
+public abstract class OwnershipSafetyProperties {
+
+  private static final Map<Class<?>, ProducerRunner> RUNNERS = new ConcurrentHashMap<>();
+
+  /** The backend under test; producer processes load it by class name. */
+  protected abstract Class<? extends OwnershipBackend> backend();
+
+  /** The address producer processes open the backend at. */
+  protected abstract String address();
+
+  /** The short lease: short enough to wait out; default 300 ms. */
+  protected Duration shortLease() {
+    return Duration.ofMillis(300);
+  }
+
+  /** How long "leases run out" waits, so that every short lease has ended; default 3 short ones. */
+  protected Duration leasesRunOut() {
+    return shortLease().multipliedBy(3);
+  }
+
+  /** The long lease, which never runs out within a schedule; default 2 minutes. */
+  protected Duration longLease() {
+    return Duration.ofMinutes(2);
+  }
+
+  /** The most steps a schedule has; default 20. */
+  protected int maxSteps() {
+    return 20;
+  }
+
+  /**
+   * Tries {@code fencing.producer.tries} schedules (default 30) from a fresh seed, or replays the
+   * seed in {@code fencing.seed}.
+   *
+   * @throws AssertionError naming the invariant, the seed and the shrunk schedule's timeline
+   */
+  @Test
+  public void everyProducerInterleavingKeepsTheInvariants() {
+    ScheduleSearch.Settings settings = ScheduleSearch.Settings.fromSystemProperties();
+    int tries = Integer.getInteger(ProducerSearch.TRIES_PROPERTY, 30);
+    System.out.println(
+        getClass().getSimpleName()
+            + ": seed "
+            + settings.seed()
+            + " (replay: -D"
+            + ScheduleSearch.SEED_PROPERTY
+            + "="
+            + settings.seed()
+            + "), "
+            + tries
+            + " schedules");
+    Optional<ProducerSearch.Falsified> falsified =
+        ProducerSearch.search(
+            settings.seed(), tries, maxSteps(), settings.shrinkBound(), runner()::run);
+    if (falsified.isPresent()) {
+      throw new AssertionError(falsified.get().report());
+    }
+  }
+
+  /** Returns this class's runner, started on first use. */
+  protected ProducerRunner runner() {
+    return RUNNERS.computeIfAbsent(
+        getClass(),
+        c -> {
+          PostgresFixture.Database database = PostgresFixture.get();
+          String schema = schemaFor(c);
+          database.recreateSchema(schema);
+          return new ProducerRunner(
+              backend(), address(), database, schema, shortLease(), leasesRunOut(), longLease());
+        });
+  }
+
+  @AfterAll
+  static void stopProducers() {
+    List<ProducerRunner> runners = new ArrayList<>(RUNNERS.values());
+    RUNNERS.clear();
+    runners.forEach(ProducerRunner::close);
+  }
+
+  private static String schemaFor(Class<?> type) {
+    String name = type.getSimpleName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+    return ("owners_" + name).substring(0, Math.min(60, 7 + name.length()));
+  }
+}

@@ -1,0 +1,213 @@
+package dev.fencing.testkit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs {@link ProducerSchedule}s on real producer processes ({@link PuppetProducer}), keeping the
+ * processes between schedules and giving every schedule resource names of its own.
+ */
+public final class ProducerRunner implements AutoCloseable {
+
+  /** What a schedule did: its timeline and the invariants it broke. */
+  public record Run(ProducerSchedule schedule, List<String> timeline, List<String> violations) {
+
+    /** Whether every invariant held. */
+    public boolean holds() {
+      return violations.isEmpty();
+    }
+
+    /** The first invariant broken, by name, or empty. */
+    public String firstInvariant() {
+      return violations.isEmpty() ? "" : violations.getFirst().split(" ")[0];
+    }
+
+    /** The timeline and the violations, a line each. */
+    public String report() {
+      return String.join("\n", timeline) + "\n" + String.join("\n", violations);
+    }
+  }
+
+  private static final AtomicInteger RUNS = new AtomicInteger();
+
+  private final Class<? extends OwnershipBackend> backend;
+  private final String address;
+  private final PostgresFixture.Database database;
+  private final String receiverSchema;
+  private final Duration shortLease;
+  private final Duration leasesRunOut;
+  private final Duration longLease;
+  private final Map<Integer, JavaProcess> processes = new HashMap<>();
+  private final Map<Integer, Integer> nextLine = new HashMap<>();
+  private final String prefix = "s" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
+
+  /**
+   * @param address what {@link OwnershipBackend#ownership(String)} opens
+   * @param receiverSchema where the receiver's tables live
+   * @param shortLease the short lease
+   * @param leasesRunOut how long {@link ProducerSchedule.Kind#LEASES_RUN_OUT} waits
+   * @param longLease the long lease
+   */
+  public ProducerRunner(
+      Class<? extends OwnershipBackend> backend,
+      String address,
+      PostgresFixture.Database database,
+      String receiverSchema,
+      Duration shortLease,
+      Duration leasesRunOut,
+      Duration longLease) {
+    this.backend = backend;
+    this.address = address;
+    this.database = database;
+    this.receiverSchema = receiverSchema;
+    this.shortLease = shortLease;
+    this.leasesRunOut = leasesRunOut;
+    this.longLease = longLease;
+  }
+
+  /** Runs {@code schedule} and judges every reply. */
+  public Run run(ProducerSchedule schedule) {
+    String run = prefix + "-" + RUNS.incrementAndGet();
+    ProducerOracle oracle = new ProducerOracle(longLease);
+    List<String> timeline = new ArrayList<>();
+    Map<Integer, List<Pending>> deferred = new HashMap<>();
+    for (int p = 0; p < schedule.producers(); p++) {
+      call(p, "reset");
+    }
+    List<ProducerSchedule.Step> steps = schedule.steps();
+    for (int i = 0; i < steps.size(); i++) {
+      ProducerSchedule.Step step = steps.get(i);
+      int p = step.producer();
+      switch (step.kind()) {
+        case LEASES_RUN_OUT -> {
+          sleep(leasesRunOut);
+          timeline.add(i + ". leases run out");
+        }
+        case STALL -> {
+          if (!deferred.containsKey(p)) {
+            process(p).freeze();
+            deferred.put(p, new ArrayList<>());
+            oracle.disturbed(p);
+          }
+          timeline.add(i + ". stall P" + p);
+        }
+        case THAW -> {
+          timeline.add(i + ". thaw P" + p);
+          thaw(p, deferred, oracle, timeline);
+        }
+        case CRASH -> {
+          process(p).crash();
+          processes.remove(p);
+          deferred.remove(p);
+          oracle.disturbed(p);
+          call(p, "reset");
+          timeline.add(i + ". crash P" + p + " (it starts again, owning nothing)");
+        }
+        default -> {
+          String command = command(step, run);
+          process(p).send(command);
+          if (deferred.containsKey(p)) {
+            deferred.get(p).add(new Pending(i, step));
+            timeline.add(i + ". P" + p + " " + command + " (stalled: waits)");
+          } else {
+            String reply = reply(p);
+            timeline.add(i + ". P" + p + " " + command + " -> " + reply);
+            oracle.judge(i, p, step, reply);
+          }
+        }
+      }
+    }
+    for (int p : List.copyOf(deferred.keySet())) {
+      timeline.add("end: thaw P" + p);
+      thaw(p, deferred, oracle, timeline);
+    }
+    return new Run(schedule, timeline, oracle.violations().stream().map(Object::toString).toList());
+  }
+
+  private record Pending(int step, ProducerSchedule.Step what) {}
+
+  private void thaw(
+      int p, Map<Integer, List<Pending>> deferred, ProducerOracle oracle, List<String> timeline) {
+    List<Pending> pending = deferred.remove(p);
+    if (pending == null) {
+      return;
+    }
+    process(p).thaw();
+    for (Pending each : pending) {
+      String reply = reply(p);
+      timeline.add("   P" + p + " step " + each.step() + " -> " + reply);
+      oracle.judge(each.step(), p, each.what(), reply);
+    }
+  }
+
+  private String command(ProducerSchedule.Step step, String run) {
+    String resource = run + "-r" + step.resource();
+    long lease = (step.shortLease() ? shortLease : longLease).toMillis();
+    return switch (step.kind()) {
+      case ACQUIRE -> "acquire " + resource + " " + lease;
+      case RENEW -> "renew " + resource + " " + lease;
+      case SEND -> "send " + resource;
+      case RELEASE -> "release " + resource;
+      default -> throw new IllegalArgumentException("step must be a command, but was " + step);
+    };
+  }
+
+  private JavaProcess process(int p) {
+    return processes.computeIfAbsent(
+        p,
+        index -> {
+          JavaProcess started =
+              JavaProcess.start(
+                  "producer-" + index,
+                  PuppetProducer.class,
+                  List.of(
+                      backend.getName(),
+                      address,
+                      database.jdbcUrl(),
+                      database.user(),
+                      database.password(),
+                      receiverSchema,
+                      ProducerSchedule.ownerName(index)));
+          started.await(0, "ok ready"::equals, Duration.ofSeconds(60));
+          nextLine.put(index, 1);
+          return started;
+        });
+  }
+
+  private String call(int p, String command) {
+    process(p).send(command);
+    return reply(p);
+  }
+
+  /** Returns producer {@code p}'s next reply: every command gets exactly one line. */
+  private String reply(int p) {
+    JavaProcess process = process(p);
+    int index = process.await(nextLine.get(p), line -> true, Duration.ofSeconds(60));
+    nextLine.put(p, index + 1);
+    String reply = process.lines().get(index);
+    if (reply.startsWith("error ")) {
+      throw new ScheduleAbortedException(
+          process.name() + " failed: " + reply, new IllegalStateException(reply));
+    }
+    return reply;
+  }
+
+  private static void sleep(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    processes.values().forEach(JavaProcess::close);
+    processes.clear();
+  }
+}
