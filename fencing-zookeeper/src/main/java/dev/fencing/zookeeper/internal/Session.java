@@ -33,7 +33,10 @@ final class Session implements AutoCloseable {
         CuratorFrameworkFactory.builder()
             .connectString(config.connectString())
             .sessionTimeoutMs(Math.toIntExact(config.sessionTimeout().toMillis()))
-            .connectionTimeoutMs(Math.toIntExact(config.connectTimeout().toMillis()))
+            // Curator warns when this is longer than the session, which could never outlive it
+            .connectionTimeoutMs(
+                Math.toIntExact(
+                    Math.min(config.connectTimeout().toMillis(), config.sessionTimeout().toMillis())))
             // bounded: Curator's own operations give up after 3 retries 100 ms apart
             .retryPolicy(new RetryNTimes(3, 100))
             // the connect string is the caller's; a reconfigured ensemble must not change it
