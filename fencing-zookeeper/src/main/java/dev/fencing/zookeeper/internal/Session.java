@@ -36,7 +36,8 @@ final class Session implements AutoCloseable {
             // Curator warns when this is longer than the session, which could never outlive it
             .connectionTimeoutMs(
                 Math.toIntExact(
-                    Math.min(config.connectTimeout().toMillis(), config.sessionTimeout().toMillis())))
+                    Math.min(
+                        config.connectTimeout().toMillis(), config.sessionTimeout().toMillis())))
             // bounded: Curator's own operations give up after 3 retries 100 ms apart
             .retryPolicy(new RetryNTimes(3, 100))
             // the connect string is the caller's; a reconfigured ensemble must not change it
