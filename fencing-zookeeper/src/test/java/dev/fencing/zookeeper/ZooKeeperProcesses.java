@@ -45,7 +45,7 @@ final class ZooKeeperProcesses implements AutoCloseable {
                 + freePort()
                 + ":"
                 + freePort()
-                + ";"
+                + ";127.0.0.1:"
                 + clientPorts[i]);
       }
     }
