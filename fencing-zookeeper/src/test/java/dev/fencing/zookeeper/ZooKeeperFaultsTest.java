@@ -5,15 +5,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.Acquisition;
 import dev.fencing.CoordinationException;
+import dev.fencing.FencedOutcome;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
 
 /** What the client does when ZooKeeper is down, dies mid-lease, or is given bad settings. */
@@ -61,6 +68,39 @@ class ZooKeeperFaultsTest {
         assertThat(late.isRenewed()).as("renewal after the restart: %s", late).isFalse();
         assertThat(other.holder("killed-account").orElseThrow().epoch()).isEqualTo(next.epoch());
       }
+    }
+  }
+
+  @Test
+  void anOwnerNodeDeletedBehindItsOwnersBackIsLostAndTheNewerOwnerIsNeverTouched()
+      throws Exception {
+    try (ZooKeeperProcesses server = ZooKeeperProcesses.standalone("deleted");
+        ResourceOwnership first = ZooKeeperOwnership.builder(server.connectString()).build();
+        ResourceOwnership second = ZooKeeperOwnership.builder(server.connectString()).build();
+        CuratorFramework operator =
+            CuratorFrameworkFactory.newClient(server.connectString(), new RetryNTimes(3, 100))) {
+      Ownership old = acquired(first.acquire("deleted-account", "p1", LONG));
+      operator.start();
+      assertThat(operator.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+      operator.delete().forPath("/fencing/resources/deleted-account/owner");
+      Ownership newer = acquired(second.acquire("deleted-account", "p2", LONG));
+
+      OwnershipRenewal renewal = first.renew(old, LONG);
+      assertThat(renewal).isInstanceOf(OwnershipRenewal.Lost.class);
+      assertThat(((OwnershipRenewal.Lost) renewal).why())
+          .isEqualTo(OwnershipRenewal.Why.SUPERSEDED);
+      assertThat(first.release(old)).isInstanceOf(FencedOutcome.Superseded.class);
+      assertThat(first.acquire("deleted-account", "p1", LONG)).isInstanceOf(Acquisition.Held.class);
+      Stat stat = new Stat();
+      byte[] data =
+          operator
+              .getData()
+              .storingStatIn(stat)
+              .forPath("/fencing/resources/deleted-account/owner");
+      assertThat(stat.getCzxid()).isEqualTo(newer.epoch().value());
+      assertThat(stat.getVersion()).as("the newer owner's node was never written").isZero();
+      assertThat(new String(data, StandardCharsets.UTF_8)).startsWith("p2\n");
+      assertThat(second.renew(newer, LONG).isRenewed()).isTrue();
     }
   }
 
