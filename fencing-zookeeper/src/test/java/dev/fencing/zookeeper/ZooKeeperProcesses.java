@@ -53,22 +53,28 @@ final class ZooKeeperProcesses implements AutoCloseable {
 
   /** Starts one standalone server. */
   static ZooKeeperProcesses standalone(String name) throws IOException {
-    ZooKeeperProcesses servers = new ZooKeeperProcesses(dataRoot(name), 1);
-    servers.start(0);
-    servers.awaitServing(0);
-    return servers;
+    return started(new ZooKeeperProcesses(dataRoot(name), 1));
   }
 
   /** Starts an ensemble of {@code size} servers and waits until it has a leader. */
   static ZooKeeperProcesses ensemble(String name, int size) throws IOException {
-    ZooKeeperProcesses servers = new ZooKeeperProcesses(dataRoot(name), size);
-    for (int i = 0; i < size; i++) {
-      servers.start(i);
+    return started(new ZooKeeperProcesses(dataRoot(name), size));
+  }
+
+  /** Starts every server and waits until each serves; on failure ends those it started. */
+  private static ZooKeeperProcesses started(ZooKeeperProcesses servers) throws IOException {
+    try {
+      for (int i = 0; i < servers.size(); i++) {
+        servers.start(i);
+      }
+      for (int i = 0; i < servers.size(); i++) {
+        servers.awaitServing(i);
+      }
+      return servers;
+    } catch (IOException | RuntimeException | Error e) {
+      servers.close();
+      throw e;
     }
-    for (int i = 0; i < size; i++) {
-      servers.awaitServing(i);
-    }
-    return servers;
   }
 
   /** The connect string naming every server. */
@@ -137,7 +143,8 @@ final class ZooKeeperProcesses implements AutoCloseable {
             "ZooKeeper server " + (index + 1) + " exited; see " + dir + "/server-" + (index + 1));
       }
       if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("ZooKeeper server " + (index + 1) + " did not serve in 30 s");
+        throw new AssertionError(
+            "ZooKeeper server " + (index + 1) + " did not serve in 30 s; see " + dir);
       }
       sleep(50);
     }
