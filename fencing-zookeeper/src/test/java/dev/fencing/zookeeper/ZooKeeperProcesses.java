@@ -19,9 +19,10 @@ import java.util.stream.IntStream;
 
 /**
  * ZooKeeper servers (the {@code org.apache.zookeeper:zookeeper} jar on the test class path), each a
- * separate OS process on loopback with its own ports and data directory, ended by pid.
+ * separate OS process on loopback with its own ports and data directory, ended by pid. Other
+ * modules' tests use it through this module's test jar.
  */
-final class ZooKeeperProcesses implements AutoCloseable {
+public final class ZooKeeperProcesses implements AutoCloseable {
 
   /** The server's tick: sessions may be as short as 2 ticks and at most 20. */
   static final Duration TICK = Duration.ofMillis(200);
@@ -52,12 +53,12 @@ final class ZooKeeperProcesses implements AutoCloseable {
   }
 
   /** Starts one standalone server. */
-  static ZooKeeperProcesses standalone(String name) throws IOException {
+  public static ZooKeeperProcesses standalone(String name) throws IOException {
     return started(new ZooKeeperProcesses(dataRoot(name), 1));
   }
 
   /** Starts an ensemble of {@code size} servers and waits until it has a leader. */
-  static ZooKeeperProcesses ensemble(String name, int size) throws IOException {
+  public static ZooKeeperProcesses ensemble(String name, int size) throws IOException {
     return started(new ZooKeeperProcesses(dataRoot(name), size));
   }
 
@@ -78,19 +79,19 @@ final class ZooKeeperProcesses implements AutoCloseable {
   }
 
   /** The connect string naming every server. */
-  String connectString() {
+  public String connectString() {
     return IntStream.of(clientPorts)
         .mapToObj(port -> "127.0.0.1:" + port)
         .collect(Collectors.joining(","));
   }
 
   /** How many servers there are. */
-  int size() {
+  public int size() {
     return clientPorts.length;
   }
 
   /** Starts server {@code index} (again), with its data directory as it was. */
-  void start(int index) throws IOException {
+  public void start(int index) throws IOException {
     Path data = dir.resolve("server-" + (index + 1));
     Files.createDirectories(data);
     StringBuilder cfg = new StringBuilder();
@@ -135,7 +136,7 @@ final class ZooKeeperProcesses implements AutoCloseable {
   }
 
   /** Waits until server {@code index} answers {@code srvr} with a mode, within 30 s. */
-  void awaitServing(int index) {
+  public void awaitServing(int index) {
     Instant deadline = Instant.now().plusSeconds(30);
     while (mode(index).isEmpty()) {
       if (!processes[index].isAlive()) {
@@ -151,7 +152,7 @@ final class ZooKeeperProcesses implements AutoCloseable {
   }
 
   /** Returns the index of the server that says it leads, if one does. */
-  Optional<Integer> leader() {
+  public Optional<Integer> leader() {
     return IntStream.range(0, size())
         .filter(i -> mode(i).filter(mode -> mode.equals("leader")).isPresent())
         .boxed()
@@ -159,7 +160,7 @@ final class ZooKeeperProcesses implements AutoCloseable {
   }
 
   /** Returns the server's mode (standalone, leader, follower), or empty if it does not serve. */
-  Optional<String> mode(int index) {
+  public Optional<String> mode(int index) {
     if (processes[index] == null || !processes[index].isAlive()) {
       return Optional.empty();
     }
@@ -182,7 +183,7 @@ final class ZooKeeperProcesses implements AutoCloseable {
   }
 
   /** Kills server {@code index} with SIGKILL, by its pid, and waits until it is gone. */
-  void kill(int index) {
+  public void kill(int index) {
     Process process = processes[index];
     if (process != null && process.isAlive()) {
       signal("KILL", process.pid());
@@ -191,7 +192,7 @@ final class ZooKeeperProcesses implements AutoCloseable {
   }
 
   /** The pid of server {@code index}. */
-  long pid(int index) {
+  public long pid(int index) {
     return processes[index].pid();
   }
 
