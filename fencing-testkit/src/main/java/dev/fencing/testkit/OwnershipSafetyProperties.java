@@ -99,8 +99,9 @@ public abstract class OwnershipSafetyProperties {
         });
   }
 
+  /** Ends every producer process; a subclass that stops its service calls it first. */
   @AfterAll
-  static void stopProducers() {
+  protected static void stopProducers() {
     List<ProducerRunner> runners = new ArrayList<>(RUNNERS.values());
     RUNNERS.clear();
     runners.forEach(ProducerRunner::close);

@@ -1,6 +1,7 @@
 package dev.fencing.testkit;
 
 import dev.fencing.Acquisition;
+import dev.fencing.CoordinationException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Ownership;
@@ -53,6 +54,10 @@ public final class PuppetProducer {
         String reply;
         try {
           reply = producer.run(line.split(" "));
+        } catch (CoordinationException e) {
+          // the service did not answer (a stalled process's session may have ended): a fact
+          // the schedule lives with, not a failure of the run
+          reply = "unavailable " + e.getMessage();
         } catch (RuntimeException e) {
           reply = "error " + e.getClass().getSimpleName() + ": " + e.getMessage();
         }

@@ -1,0 +1,39 @@
+package dev.fencing.zookeeper;
+
+import dev.fencing.testkit.OwnershipBackend;
+import dev.fencing.testkit.OwnershipSafetyProperties;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.junit.jupiter.api.AfterAll;
+
+/** The test kit's producer property suite, on a ZooKeeper server process. */
+class ZooKeeperProducerPropertiesTest extends OwnershipSafetyProperties {
+
+  private static ZooKeeperProcesses server;
+
+  @Override
+  protected Class<? extends OwnershipBackend> backend() {
+    return ZooKeeperPropertiesBackend.class;
+  }
+
+  @Override
+  protected synchronized String address() {
+    if (server == null) {
+      try {
+        server = ZooKeeperProcesses.standalone("properties");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return server.connectString();
+  }
+
+  @AfterAll
+  static void stopServer() {
+    stopProducers();
+    if (server != null) {
+      server.close();
+      server = null;
+    }
+  }
+}

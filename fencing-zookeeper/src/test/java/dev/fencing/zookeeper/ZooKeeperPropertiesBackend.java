@@ -1,0 +1,24 @@
+package dev.fencing.zookeeper;
+
+import dev.fencing.FencedReceiver;
+import dev.fencing.ResourceOwnership;
+import dev.fencing.receiver.Receivers;
+import dev.fencing.testkit.OwnershipBackend;
+import java.time.Duration;
+import javax.sql.DataSource;
+
+/**
+ * ZooKeeper ownership and the PostgreSQL receiver, as producer processes of the suite open them.
+ */
+public final class ZooKeeperPropertiesBackend implements OwnershipBackend {
+
+  @Override
+  public ResourceOwnership ownership(String address) {
+    return ZooKeeperOwnership.builder(address).sessionTimeout(Duration.ofSeconds(4)).build();
+  }
+
+  @Override
+  public FencedReceiver receiver(DataSource dataSource, String schema) {
+    return Receivers.postgres(dataSource).schema(schema).build();
+  }
+}
