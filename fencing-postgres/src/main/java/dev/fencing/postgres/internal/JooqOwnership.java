@@ -109,7 +109,12 @@ public final class JooqOwnership implements ResourceOwnership {
           ownership,
           OwnershipRenewal.Why.UNREACHABLE,
           null,
-          "PostgreSQL (schema " + config.schema() + ") did not answer: " + describe(e));
+          "PostgreSQL (schema "
+              + config.schema()
+              + ") could not confirm it (transient failures retried "
+              + config.transientRetries()
+              + " times): "
+              + describe(e));
     }
   }
 
