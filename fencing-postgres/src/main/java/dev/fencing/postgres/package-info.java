@@ -1,4 +1,7 @@
-/** The PostgreSQL backend: {@link dev.fencing.postgres.PostgresFencing} is the front door. */
+/**
+ * The PostgreSQL backend: {@link dev.fencing.postgres.PostgresFencing} is the front door of the job
+ * queue, {@link dev.fencing.postgres.PostgresOwnership} that of resource ownership.
+ */
 @NullMarked
 package dev.fencing.postgres;
 

@@ -1,6 +1,6 @@
--- The fencing job table. This file is the single source of the schema: the installer runs it
--- (after CREATE SCHEMA and SET LOCAL search_path to the schema the user chose), and jOOQ classes are
--- generated from it at build time. Every statement is idempotent.
+-- The fencing tables: jobs, and owned resources. This file is the single source of the schema: the
+-- installer runs it (after CREATE SCHEMA and SET LOCAL search_path to the schema the user chose), and
+-- jOOQ classes are generated from it at build time. Every statement is idempotent.
 
 CREATE TABLE IF NOT EXISTS fencing_job (
     id               bigserial     NOT NULL,
@@ -42,3 +42,21 @@ CREATE TABLE IF NOT EXISTS fencing_job (
 -- Claimable rows only: pending jobs by due time, and running jobs by lease expiry.
 CREATE INDEX IF NOT EXISTS fencing_job_pending_ix ON fencing_job (queue, run_at, id) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS fencing_job_running_ix ON fencing_job (queue, lease_expires_at) WHERE status = 'running';
+
+-- Named resources owned one at a time (PostgresOwnership): one row per resource, created by its first
+-- acquisition and never deleted, so its epoch only grows, across owners, clients and database
+-- restarts. An installation made before this table existed gains it at the next install.
+CREATE TABLE IF NOT EXISTS fencing_resource (
+    name             varchar(200)  NOT NULL,
+    -- the holder, or the last holder once its lease ran out or was released
+    owner            varchar(200)  NOT NULL,
+    -- the fencing token: 1 at the first acquisition, bumped by every later one, never lowered
+    epoch            bigint        NOT NULL,
+    -- judged on the database clock only; a release sets it to now()
+    lease_expires_at timestamptz   NOT NULL,
+    acquired_at      timestamptz   NOT NULL DEFAULT now(),
+    -- the acquire call that took the row, so that a retried acquire finds what its first try took
+    acquire_token    uuid          NOT NULL,
+    CONSTRAINT fencing_resource_pk PRIMARY KEY (name),
+    CONSTRAINT fencing_resource_epoch_ck CHECK (epoch >= 1)
+);

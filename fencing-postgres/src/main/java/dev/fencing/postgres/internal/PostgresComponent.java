@@ -3,6 +3,7 @@ package dev.fencing.postgres.internal;
 import dagger.BindsInstance;
 import dagger.Component;
 import dev.fencing.FencedQueue;
+import dev.fencing.ResourceOwnership;
 import jakarta.inject.Singleton;
 import javax.sql.DataSource;
 
@@ -13,6 +14,9 @@ public interface PostgresComponent {
 
   /** The queue. */
   FencedQueue queue();
+
+  /** Resource ownership, in the same schema as the queue. */
+  ResourceOwnership ownership();
 
   /** Installs the schema. */
   SchemaSetup schemaSetup();

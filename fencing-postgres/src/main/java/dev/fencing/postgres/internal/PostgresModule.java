@@ -4,6 +4,7 @@ import dagger.Binds;
 import dagger.Module;
 import dagger.Provides;
 import dev.fencing.FencedQueue;
+import dev.fencing.ResourceOwnership;
 import io.github.resilience4j.retry.Retry;
 import jakarta.inject.Singleton;
 import javax.sql.DataSource;
@@ -19,6 +20,9 @@ abstract class PostgresModule {
 
   @Binds
   abstract FencedQueue queue(JooqQueue queue);
+
+  @Binds
+  abstract ResourceOwnership ownership(JooqOwnership ownership);
 
   @Provides
   @Singleton

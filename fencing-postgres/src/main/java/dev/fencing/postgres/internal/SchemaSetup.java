@@ -1,7 +1,9 @@
 package dev.fencing.postgres.internal;
 
+import dev.fencing.CoordinationException;
 import jakarta.inject.Inject;
 import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
 
 /** Installs the job table into the configured schema. */
 public final class SchemaSetup {
@@ -16,9 +18,29 @@ public final class SchemaSetup {
   }
 
   /**
-   * Creates the schema and the table if they do not exist; safe to run from many processes at once.
+   * Creates the schema and the tables if they do not exist; safe to run from many processes at
+   * once.
    */
   public void install() {
     Installer.install(dsl, config.schema());
+  }
+
+  /**
+   * Installs as {@link #install()} does.
+   *
+   * @throws CoordinationException naming the schema and what the driver said, if the database could
+   *     not be reached or refused
+   */
+  public void installOrThrowCoordination() {
+    try {
+      install();
+    } catch (DataAccessException e) {
+      throw new CoordinationException(
+          "PostgreSQL: could not install schema "
+              + config.schema()
+              + ": "
+              + JooqOwnership.describe(e),
+          e);
+    }
   }
 }

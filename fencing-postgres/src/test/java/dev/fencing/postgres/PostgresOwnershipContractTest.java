@@ -1,0 +1,24 @@
+package dev.fencing.postgres;
+
+import dev.fencing.ResourceOwnership;
+import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.ResourceOwnershipContract;
+import dev.fencing.testkit.TestSchema;
+import org.junit.jupiter.api.BeforeEach;
+
+/** The resource-ownership contract against a real PostgreSQL; every client on the same schema. */
+@FencingDatabase
+class PostgresOwnershipContractTest extends ResourceOwnershipContract {
+
+  private TestSchema schema;
+
+  @BeforeEach
+  void useSchema(TestSchema schema) {
+    this.schema = schema;
+  }
+
+  @Override
+  protected ResourceOwnership open() {
+    return PostgresOwnership.builder(schema.dataSource()).schema(schema.name()).build();
+  }
+}

@@ -1,0 +1,44 @@
+-- The fencing job table. This file is the single source of the schema: the installer runs it
+-- (after CREATE SCHEMA and SET LOCAL search_path to the schema the user chose), and jOOQ classes are
+-- generated from it at build time. Every statement is idempotent.
+
+CREATE TABLE IF NOT EXISTS fencing_job (
+    id               bigserial     NOT NULL,
+    queue            varchar(63)   NOT NULL,
+    payload          jsonb         NOT NULL,
+    -- pending | running | completed | failed
+    status           varchar(16)   NOT NULL DEFAULT 'pending',
+    -- the worker that holds (or last held) the lease
+    owner            varchar(200),
+    -- the fencing token: bumped by every claim, never reset, never lowered
+    epoch            bigint        NOT NULL DEFAULT 0,
+    -- claims so far, one per claim (a reclaim after a lease ran out included); never above max_attempts
+    attempts         integer       NOT NULL DEFAULT 0,
+    -- how many times a lease on the job ran out (counted when a claim finds it expired)
+    expiries         integer       NOT NULL DEFAULT 0,
+    max_attempts     integer       NOT NULL DEFAULT 5,
+    run_at           timestamptz   NOT NULL DEFAULT now(),
+    -- judged on the database clock only
+    lease_expires_at timestamptz,
+    -- the claimBatch call that took the lease, so that a retried claim finds what its first try took
+    claim_token      uuid,
+    result           jsonb,
+    last_error       varchar(4000),
+    -- the last write to the row: enqueued | claimed | renewed | completed | retry | failed | released,
+    -- which tells a retried commit (same lease, acknowledgement lost) from a contradicting one
+    last_event       varchar(16)   NOT NULL DEFAULT 'enqueued',
+    -- the leases whose owners gave the job back: +epoch for a fail, -epoch for a release, of the last
+    -- 16 epochs; so a fail or release retried after the job was claimed again knows it had landed
+    settled_epochs   bigint[]      NOT NULL DEFAULT '{}',
+    created_at       timestamptz   NOT NULL DEFAULT now(),
+    updated_at       timestamptz   NOT NULL DEFAULT now(),
+    finished_at      timestamptz,
+    CONSTRAINT fencing_job_pk PRIMARY KEY (id),
+    CONSTRAINT fencing_job_status_ck CHECK (status IN ('pending', 'running', 'completed', 'failed')),
+    CONSTRAINT fencing_job_epoch_ck CHECK (epoch >= 0),
+    CONSTRAINT fencing_job_running_ck CHECK (status <> 'running' OR (owner IS NOT NULL AND lease_expires_at IS NOT NULL AND epoch >= 1))
+);
+
+-- Claimable rows only: pending jobs by due time, and running jobs by lease expiry.
+CREATE INDEX IF NOT EXISTS fencing_job_pending_ix ON fencing_job (queue, run_at, id) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS fencing_job_running_ix ON fencing_job (queue, lease_expires_at) WHERE status = 'running';
