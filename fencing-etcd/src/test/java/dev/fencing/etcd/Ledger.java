@@ -101,8 +101,10 @@ final class Ledger {
    * Delivers a message at {@code ownership}'s epoch; the delivery and the check of its answer
    * against the newest epoch accepted before are one step per resource, so their order is the
    * receiver's.
+   *
+   * @return whether the receiver accepted it
    */
-  void deliver(FencedReceiver receiver, Ownership ownership, String payload) {
+  boolean deliver(FencedReceiver receiver, Ownership ownership, String payload) {
     synchronized (locks.computeIfAbsent(ownership.key(), k -> new Object())) {
       AtomicLong newest = newestAccepted.computeIfAbsent(ownership.key(), k -> new AtomicLong());
       FencedOutcome outcome = receiver.deliver(ownership, payload);
@@ -112,9 +114,10 @@ final class Ledger {
           staleAccepts.increment();
         }
         newest.accumulateAndGet(ownership.epoch().value(), Math::max);
-      } else {
-        refused.increment();
+        return true;
       }
+      refused.increment();
+      return false;
     }
   }
 

@@ -32,6 +32,11 @@ final class Producer implements Runnable {
   private final SplittableRandom random;
   private volatile boolean stopped;
 
+  /** An ownership this producer no longer holds, to deliver with once more, late, like a zombie. */
+  private Ownership zombie;
+
+  private Instant zombieWakes = Instant.MAX;
+
   /** Counts per outcome name, shared by all producers. */
   final Map<String, LongAdder> counts;
 
@@ -63,6 +68,11 @@ final class Producer implements Runnable {
   @Override
   public void run() {
     while (!stopped) {
+      if (zombie != null && Instant.now().isAfter(zombieWakes)) {
+        boolean accepted = ledger.deliver(receiver, zombie, "{\"late\": true}");
+        count(accepted ? "late delivery accepted" : "late delivery refused");
+        zombie = null;
+      }
       String resource = resources.get(random.nextInt(resources.size()));
       Instant started = Instant.now();
       Acquisition acquisition;
@@ -94,6 +104,7 @@ final class Producer implements Runnable {
       if (renewal instanceof OwnershipRenewal.Lost lost) {
         tenure.endBy(Instant.now());
         count("renew lost " + lost.why());
+        becomeZombie(current);
         return;
       }
       count("renewed");
@@ -103,15 +114,24 @@ final class Producer implements Runnable {
     }
     if (random.nextInt(20) == 0) {
       count("left to expire");
+      becomeZombie(current);
       return;
     }
     tenure.endBy(Instant.now());
+    if (random.nextInt(10) == 0) {
+      becomeZombie(current);
+    }
     try {
       FencedOutcome released = client.release(current);
       count("release " + released.getClass().getSimpleName());
     } catch (CoordinationException e) {
       count("release failed (unreachable)");
     }
+  }
+
+  private void becomeZombie(Ownership ownership) {
+    zombie = ownership;
+    zombieWakes = Instant.now().plusMillis(300);
   }
 
   private void count(String what) {

@@ -84,6 +84,12 @@ public final class EtcdResourceOwnership implements ResourceOwnership {
     Validate.leaseLength(leaseLength);
     Deadline deadline = calls.deadline();
     ByteSequence key = keys.resource(resource);
+    // A held resource is answered from a read, so waiting acquirers write nothing; the
+    // transaction below still decides when the read found it free.
+    KeyValue seen = read(key, resource, deadline);
+    if (seen != null) {
+      return held(resource, seen, deadline);
+    }
     Instant before = Instant.now();
     LeaseGrantResponse lease = grant(resource, leaseLength, deadline);
     TxnResponse txn;
