@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * One producer of the failover test: acquires a random resource, delivers with its epoch after the
  * acquisition and each renewal, and releases it (or now and then lets its lease run out), until
- * stopped. Every outcome is counted.
+ * stopped. Producer {@code p0} now and then stalls past its lease before renewing. An ownership
+ * given up or lost is delivered with once more, late, as a zombie would. Every outcome is counted.
  */
 final class Producer implements Runnable {
 
@@ -30,6 +31,7 @@ final class Producer implements Runnable {
   private final FencedReceiver receiver;
   private final Ledger ledger;
   private final SplittableRandom random;
+  private final boolean stalls;
   private volatile boolean stopped;
 
   /** An ownership this producer no longer holds, to deliver with once more, late, like a zombie. */
@@ -55,6 +57,7 @@ final class Producer implements Runnable {
     this.ledger = ledger;
     this.counts = counts;
     this.random = new SplittableRandom(seed);
+    this.stalls = owner.equals("p0");
   }
 
   static Map<String, LongAdder> newCounts() {
@@ -86,7 +89,7 @@ final class Producer implements Runnable {
       switch (acquisition) {
         case Acquisition.Held held -> {
           count("acquire held");
-          EtcdCluster.sleep(2);
+          EtcdCluster.sleep(10);
         }
         case Acquisition.Acquired acquired -> {
           count("acquired");
@@ -100,6 +103,10 @@ final class Producer implements Runnable {
     ledger.deliver(receiver, ownership, "{\"by\": \"" + owner + "\"}");
     Ownership current = ownership;
     for (int renewals = random.nextInt(3); renewals > 0; renewals--) {
+      if (stalls && random.nextInt(8) == 0) {
+        count("stalled past the lease");
+        EtcdCluster.sleep(LEASE.toMillis() + 700);
+      }
       OwnershipRenewal renewal = client.renew(current, LEASE);
       if (renewal instanceof OwnershipRenewal.Lost lost) {
         tenure.endBy(Instant.now());
