@@ -4,6 +4,7 @@ import io.etcd.jetcd.Client;
 import io.etcd.jetcd.maintenance.StatusResponse;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -11,16 +12,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * Real {@code etcd} processes on loopback with fast timings (heartbeat 50 ms, election timeout 500
- * ms, so the server's minimum lease TTL is 1 s), data under {@code target/etcd/}. Every process
- * started here is ended by its pid in {@link #close()}.
+ * ms, so the server's minimum lease TTL is 1 s), data and logs under {@code target/etcd/}. Every
+ * process started here is ended by its pid in {@link #close()}, which also deletes the data (64 MB
+ * of preallocated log per member) and keeps the logs.
  */
 final class EtcdCluster implements AutoCloseable {
 
@@ -225,10 +229,28 @@ final class EtcdCluster implements AutoCloseable {
     }
   }
 
+  /** Kills every member still running, then deletes the data directories (the logs stay). */
   @Override
   public void close() {
     for (int i = 0; i < processes.length; i++) {
       kill(i);
+    }
+    for (Member member : members) {
+      if (Files.exists(member.data())) {
+        try (Stream<Path> files = Files.walk(member.data())) {
+          files.sorted(Comparator.reverseOrder()).forEach(EtcdCluster::delete);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    }
+  }
+
+  private static void delete(Path path) {
+    try {
+      Files.delete(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -1,9 +1,9 @@
 package dev.fencing.etcd.internal;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -49,9 +49,12 @@ public record Config(
     URI[] uris = new URI[endpoints.length];
     for (int i = 0; i < endpoints.length; i++) {
       String endpoint = endpoints[i];
+      if (endpoint == null) {
+        throw new IllegalArgumentException("endpoints must be http://host:port URLs, but was null");
+      }
       try {
-        uris[i] = new URI(Objects.requireNonNull(endpoint, "endpoint"));
-      } catch (java.net.URISyntaxException | NullPointerException e) {
+        uris[i] = new URI(endpoint);
+      } catch (URISyntaxException e) {
         throw new IllegalArgumentException(
             "endpoints must be http://host:port URLs, but was " + quote(endpoint), e);
       }
