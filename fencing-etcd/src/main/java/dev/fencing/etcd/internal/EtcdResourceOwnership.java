@@ -31,6 +31,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
@@ -253,8 +254,7 @@ public final class EtcdResourceOwnership implements ResourceOwnership {
   }
 
   /** Deletes the key if {@code ownership} still holds it, reading the key in the same step. */
-  private java.util.concurrent.CompletableFuture<TxnResponse> endIfHeld(
-      ByteSequence key, Ownership ownership) {
+  private CompletableFuture<TxnResponse> endIfHeld(ByteSequence key, Ownership ownership) {
     return kv.txn()
         .If(isHeldBy(key, ownership))
         .Then(Op.get(key, GetOption.DEFAULT), Op.delete(key, DeleteOption.DEFAULT))
