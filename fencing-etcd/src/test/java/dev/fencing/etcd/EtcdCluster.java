@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  * process started here is ended by its pid in {@link #close()}, which also deletes the data (64 MB
  * of preallocated log per member) and keeps the logs.
  */
-final class EtcdCluster implements AutoCloseable {
+public final class EtcdCluster implements AutoCloseable {
 
   /** Where a test may point at another etcd binary. */
   static final String BIN_VARIABLE = "FENCING_ETCD_BIN";
@@ -54,7 +54,7 @@ final class EtcdCluster implements AutoCloseable {
   }
 
   /** Starts {@code size} members and waits until the cluster answers writes. */
-  static EtcdCluster start(int size) {
+  public static EtcdCluster start(int size) {
     Path dir = Path.of("target", "etcd", UUID.randomUUID().toString().substring(0, 8));
     List<Member> members = new ArrayList<>();
     for (int i = 0; i < size; i++) {
@@ -74,7 +74,7 @@ final class EtcdCluster implements AutoCloseable {
   }
 
   /** The client URLs of all members. */
-  String[] endpoints() {
+  public String[] endpoints() {
     return members.stream().map(Member::clientUrl).toArray(String[]::new);
   }
 
@@ -88,7 +88,7 @@ final class EtcdCluster implements AutoCloseable {
   }
 
   /** Starts member {@code i}; on its data directory it rejoins the cluster it was part of. */
-  void startMember(int i) {
+  public void startMember(int i) {
     Member m = members.get(i);
     String cluster =
         members.stream().map(o -> o.name() + "=" + o.peerUrl()).collect(Collectors.joining(","));
@@ -131,7 +131,7 @@ final class EtcdCluster implements AutoCloseable {
   }
 
   /** Kills member {@code i} with SIGKILL and waits for it to be gone. */
-  void kill(int i) {
+  public void kill(int i) {
     Process process = processes[i];
     if (process == null) {
       return;
@@ -187,7 +187,7 @@ final class EtcdCluster implements AutoCloseable {
   }
 
   /** Waits until the cluster answers a write through every running member's endpoint. */
-  void awaitUp(Duration within) {
+  public void awaitUp(Duration within) {
     Instant deadline = Instant.now().plus(within);
     List<String> running =
         IntStream.range(0, members.size())

@@ -13,9 +13,10 @@ public interface OwnershipBackend {
 
   /**
    * Opens a client of the coordination service at {@code address} (what the suite's {@link
-   * OwnershipSafetyProperties#address()} returned).
+   * OwnershipSafetyProperties#address()} returned); {@code database} is the suite's PostgreSQL, for
+   * a backend that keeps ownership there.
    */
-  ResourceOwnership ownership(String address);
+  ResourceOwnership ownership(String address, DataSource database);
 
   /** Returns the receiver, its tables installed in {@code schema}, shared by every process. */
   FencedReceiver receiver(DataSource dataSource, String schema);

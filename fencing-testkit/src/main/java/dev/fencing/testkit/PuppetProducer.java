@@ -44,7 +44,7 @@ public final class PuppetProducer {
     database.setUrl(args[2]);
     database.setUser(args[3]);
     database.setPassword(args[4]);
-    try (ResourceOwnership ownership = backend.ownership(args[1])) {
+    try (ResourceOwnership ownership = backend.ownership(args[1], database)) {
       PuppetProducer producer =
           new PuppetProducer(args[6], ownership, backend.receiver(database, args[5]));
       System.out.println("ok ready");

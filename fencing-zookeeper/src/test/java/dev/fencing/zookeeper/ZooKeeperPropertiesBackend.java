@@ -13,7 +13,7 @@ import javax.sql.DataSource;
 public final class ZooKeeperPropertiesBackend implements OwnershipBackend {
 
   @Override
-  public ResourceOwnership ownership(String address) {
+  public ResourceOwnership ownership(String address, DataSource database) {
     return ZooKeeperOwnership.builder(address).sessionTimeout(Duration.ofSeconds(4)).build();
   }
 
