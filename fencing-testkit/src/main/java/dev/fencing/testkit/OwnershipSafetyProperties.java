@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The property suite for producers, for any {@link dev.fencing.ResourceOwnership} backend: every
  * generated interleaving of 2-4 real producer processes (two of them sharing an owner name) that
- * acquire, renew, release and send over 1-3 resources, with real stalls ({@code SIGSTOP}), crashes
+ * acquire, renew, release and send over 1-2 resources, with real stalls ({@code SIGSTOP}), crashes
  * ({@code SIGKILL}) and leases that run out, keeps every {@link OwnershipInvariant}. Subclass it
  * once:
  *
@@ -52,9 +52,9 @@ public abstract class OwnershipSafetyProperties {
     return Duration.ofMinutes(2);
   }
 
-  /** The most steps a schedule has; default 20. */
+  /** The most steps a schedule has; default 30. */
   protected int maxSteps() {
-    return 20;
+    return 30;
   }
 
   /**

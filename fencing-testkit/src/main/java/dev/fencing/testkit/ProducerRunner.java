@@ -13,8 +13,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ProducerRunner implements AutoCloseable {
 
-  /** What a schedule did: its timeline and the invariants it broke. */
-  public record Run(ProducerSchedule schedule, List<String> timeline, List<String> violations) {
+  /**
+   * What a schedule did: its timeline and the invariants it broke.
+   *
+   * @param firstViolationStep the step the first violation was judged at, or -1
+   * @param replies each step's reply, empty for a step that is no command
+   */
+  public record Run(
+      ProducerSchedule schedule,
+      List<String> timeline,
+      List<String> violations,
+      int firstViolationStep,
+      List<String> replies) {
 
     /** Whether every invariant held. */
     public boolean holds() {
@@ -79,6 +89,8 @@ public final class ProducerRunner implements AutoCloseable {
       call(p, "reset");
     }
     List<ProducerSchedule.Step> steps = schedule.steps();
+    String[] replies = new String[steps.size()];
+    java.util.Arrays.fill(replies, "");
     for (int i = 0; i < steps.size(); i++) {
       ProducerSchedule.Step step = steps.get(i);
       int p = step.producer();
@@ -97,7 +109,7 @@ public final class ProducerRunner implements AutoCloseable {
         }
         case THAW -> {
           timeline.add(i + ". thaw P" + p);
-          thaw(p, deferred, oracle, timeline);
+          thaw(p, deferred, oracle, timeline, replies);
         }
         case CRASH -> {
           process(p).crash();
@@ -115,6 +127,7 @@ public final class ProducerRunner implements AutoCloseable {
             timeline.add(i + ". P" + p + " " + command + " (stalled: waits)");
           } else {
             String reply = reply(p);
+            replies[i] = reply;
             timeline.add(i + ". P" + p + " " + command + " -> " + reply);
             oracle.judge(i, p, step, reply);
           }
@@ -123,15 +136,25 @@ public final class ProducerRunner implements AutoCloseable {
     }
     for (int p : List.copyOf(deferred.keySet())) {
       timeline.add("end: thaw P" + p);
-      thaw(p, deferred, oracle, timeline);
+      thaw(p, deferred, oracle, timeline, replies);
     }
-    return new Run(schedule, timeline, oracle.violations().stream().map(Object::toString).toList());
+    List<ProducerOracle.Violation> violations = oracle.violations();
+    return new Run(
+        schedule,
+        timeline,
+        violations.stream().map(Object::toString).toList(),
+        violations.isEmpty() ? -1 : violations.getFirst().step(),
+        List.of(replies));
   }
 
   private record Pending(int step, ProducerSchedule.Step what) {}
 
   private void thaw(
-      int p, Map<Integer, List<Pending>> deferred, ProducerOracle oracle, List<String> timeline) {
+      int p,
+      Map<Integer, List<Pending>> deferred,
+      ProducerOracle oracle,
+      List<String> timeline,
+      String[] replies) {
     List<Pending> pending = deferred.remove(p);
     if (pending == null) {
       return;
@@ -139,6 +162,7 @@ public final class ProducerRunner implements AutoCloseable {
     process(p).thaw();
     for (Pending each : pending) {
       String reply = reply(p);
+      replies[each.step()] = reply;
       timeline.add("   P" + p + " step " + each.step() + " -> " + reply);
       oracle.judge(each.step(), p, each.what(), reply);
     }

@@ -1,7 +1,9 @@
 package dev.fencing.testkit;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 /**
@@ -38,40 +40,69 @@ public record ProducerSchedule(int producers, int resources, List<Step> steps) {
     return index < 2 ? "twin" : "p" + index;
   }
 
-  /** Returns a schedule drawn from {@code random}: up to {@code maxSteps} steps. */
+  /**
+   * Returns a schedule drawn from {@code random}: 2-4 producers, 1-2 resources, up to {@code
+   * maxSteps} steps. The draw leans towards what breaks fencing: three short leases in four,
+   * renewals, sends and releases mostly by producers that acquired that resource earlier in the
+   * schedule, and acquisitions mostly by a producer other than the last one that tried, so that
+   * ownership changes hands and the older owner acts afterwards.
+   */
   public static ProducerSchedule draw(Random random, int maxSteps) {
     int producers = 2 + random.nextInt(3);
-    int resources = 1 + random.nextInt(3);
+    int resources = 1 + random.nextInt(2);
     int count = 1 + random.nextInt(maxSteps);
+    Map<Integer, List<Integer>> acquirers = new HashMap<>();
     List<Step> steps = new ArrayList<>();
     for (int i = 0; i < count; i++) {
+      Kind kind = kind(random.nextInt(100));
       int p = random.nextInt(producers);
       int r = random.nextInt(resources);
-      int kind = random.nextInt(100);
-      Kind k =
-          kind < 25
-              ? Kind.ACQUIRE
-              : kind < 50
-                  ? Kind.SEND
-                  : kind < 63
-                      ? Kind.RENEW
-                      : kind < 70
-                          ? Kind.RELEASE
-                          : kind < 78
-                              ? Kind.STALL
-                              : kind < 86
-                                  ? Kind.THAW
-                                  : kind < 95 ? Kind.LEASES_RUN_OUT : Kind.CRASH;
-      boolean shortLease = random.nextBoolean();
+      List<Integer> earlier = acquirers.getOrDefault(r, List.of());
+      boolean actsOnIt = kind == Kind.SEND || kind == Kind.RENEW || kind == Kind.RELEASE;
+      if (actsOnIt && !earlier.isEmpty() && random.nextInt(10) < 8) {
+        p = earlier.get(random.nextInt(earlier.size()));
+      }
+      if (kind == Kind.ACQUIRE && !earlier.isEmpty() && random.nextInt(10) < 7) {
+        int last = earlier.getLast();
+        p = (last + 1 + random.nextInt(producers - 1)) % producers;
+      }
+      if (kind == Kind.ACQUIRE) {
+        acquirers.computeIfAbsent(r, x -> new ArrayList<>()).add(p);
+      }
+      boolean shortLease = random.nextInt(4) < 3;
       steps.add(
-          switch (k) {
-            case STALL, THAW, CRASH -> new Step(k, p, 0, false);
-            case LEASES_RUN_OUT -> new Step(k, 0, 0, false);
-            case SEND, RELEASE -> new Step(k, p, r, false);
-            case ACQUIRE, RENEW -> new Step(k, p, r, shortLease);
+          switch (kind) {
+            case STALL, THAW, CRASH -> new Step(kind, p, 0, false);
+            case LEASES_RUN_OUT -> new Step(kind, 0, 0, false);
+            case SEND, RELEASE -> new Step(kind, p, r, false);
+            case ACQUIRE, RENEW -> new Step(kind, p, r, shortLease);
           });
     }
     return new ProducerSchedule(producers, resources, steps);
+  }
+
+  /**
+   * Step kinds by weight: acquire 22, send 30, renew 12, release 4, stall 4, thaw 4, leases run out
+   * 20, crash 4.
+   */
+  private static Kind kind(int percent) {
+    int[] limits = {22, 52, 64, 68, 72, 76, 96, 100};
+    Kind[] kinds = {
+      Kind.ACQUIRE,
+      Kind.SEND,
+      Kind.RENEW,
+      Kind.RELEASE,
+      Kind.STALL,
+      Kind.THAW,
+      Kind.LEASES_RUN_OUT,
+      Kind.CRASH
+    };
+    for (int i = 0; i < limits.length; i++) {
+      if (percent < limits[i]) {
+        return kinds[i];
+      }
+    }
+    throw new IllegalArgumentException("percent must be below 100, but was " + percent);
   }
 
   /** What a step does. */

@@ -91,37 +91,119 @@ public final class ProducerSearch {
       ProducerRunner.Run found,
       Duration bound,
       Function<ProducerSchedule, ProducerRunner.Run> property) {
-    long deadline = System.nanoTime() + bound.toNanos();
-    String invariant = found.firstInvariant();
-    Map<List<ProducerSchedule.Step>, Boolean> seen = new HashMap<>();
-    ProducerRunner.Run best = found;
-    int runs = 0;
+    Shrinking shrinking = new Shrinking(found, System.nanoTime() + bound.toNanos(), property);
+    int cut = found.firstViolationStep() + 1;
+    if (cut > 0 && cut < found.schedule().steps().size()) {
+      List<ProducerSchedule.Step> upToIt = found.schedule().steps().subList(0, cut);
+      if (!shrinking.tryCandidate(upToIt)) {
+        shrinking.tryCandidate(timeMadeExplicit(upToIt, found.replies()));
+      }
+    }
     boolean smaller = true;
-    while (smaller && System.nanoTime() < deadline) {
-      smaller = false;
+    while (smaller && shrinking.inTime()) {
+      smaller = shrinking.deleteChunks() || shrinking.leasesRunOutInstead();
+    }
+    return new Falsified(seed, tryNumber, found, shrinking.best, shrinking.runs);
+  }
+
+  /** One shrink: the smallest failing run so far, and the candidates already judged. */
+  private static final class Shrinking {
+    private final String invariant;
+    private final long deadline;
+    private final Function<ProducerSchedule, ProducerRunner.Run> property;
+    private final Map<List<ProducerSchedule.Step>, Boolean> seen = new HashMap<>();
+    private ProducerRunner.Run best;
+    private int runs;
+
+    Shrinking(
+        ProducerRunner.Run found,
+        long deadline,
+        Function<ProducerSchedule, ProducerRunner.Run> property) {
+      this.invariant = found.firstInvariant();
+      this.deadline = deadline;
+      this.property = property;
+      this.best = found;
+    }
+
+    boolean inTime() {
+      return System.nanoTime() < deadline;
+    }
+
+    /** Deletes halves, quarters, ... single steps; returns whether one deletion still failed. */
+    boolean deleteChunks() {
       List<ProducerSchedule.Step> steps = best.schedule().steps();
-      for (int chunk = Math.max(1, steps.size() / 2); chunk >= 1 && !smaller; chunk /= 2) {
-        for (int from = 0; from + chunk <= steps.size() && System.nanoTime() < deadline; from++) {
+      for (int chunk = Math.max(1, steps.size() / 2); chunk >= 1; chunk /= 2) {
+        for (int from = 0; from + chunk <= steps.size() && inTime(); from++) {
           List<ProducerSchedule.Step> candidate = new ArrayList<>(steps.subList(0, from));
           candidate.addAll(steps.subList(from + chunk, steps.size()));
-          if (candidate.isEmpty() || seen.containsKey(candidate)) {
-            continue;
-          }
-          ProducerSchedule schedule =
-              new ProducerSchedule(
-                  best.schedule().producers(), best.schedule().resources(), candidate);
-          ProducerRunner.Run run = property.apply(schedule);
-          runs++;
-          boolean fails = !run.holds() && run.firstInvariant().equals(invariant);
-          seen.put(candidate, fails);
-          if (fails) {
-            best = run;
-            smaller = true;
-            break;
+          if (tryCandidate(candidate)) {
+            return true;
           }
         }
       }
+      return false;
     }
-    return new Falsified(seed, tryNumber, found, best, runs);
+
+    /**
+     * Replaces one step by "leases run out": a crash or a stall may only have let time pass.
+     * Returns whether a replacement still failed.
+     */
+    boolean leasesRunOutInstead() {
+      List<ProducerSchedule.Step> steps = best.schedule().steps();
+      ProducerSchedule.Step time =
+          new ProducerSchedule.Step(ProducerSchedule.Kind.LEASES_RUN_OUT, 0, 0, false);
+      for (int i = 0; i < steps.size() && inTime(); i++) {
+        if (!steps.get(i).equals(time)) {
+          List<ProducerSchedule.Step> candidate = new ArrayList<>(steps);
+          candidate.set(i, time);
+          if (tryCandidate(candidate)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
+    /** Runs {@code steps} unless judged before; keeps it if it breaks the same invariant. */
+    boolean tryCandidate(List<ProducerSchedule.Step> steps) {
+      if (steps.isEmpty() || seen.containsKey(steps)) {
+        return false;
+      }
+      ProducerRunner.Run run = property.apply(withSteps(best, List.copyOf(steps)));
+      runs++;
+      boolean fails = !run.holds() && run.firstInvariant().equals(invariant);
+      seen.put(List.copyOf(steps), fails);
+      if (fails) {
+        best = run;
+      }
+      return fails;
+    }
+  }
+
+  /**
+   * Returns {@code steps} with "leases run out" before every acquisition that succeeded: a lease
+   * that ran out by the clock alone (a slow first call in a fresh JVM) then runs out on every
+   * rerun.
+   */
+  private static List<ProducerSchedule.Step> timeMadeExplicit(
+      List<ProducerSchedule.Step> steps, List<String> replies) {
+    ProducerSchedule.Step time =
+        new ProducerSchedule.Step(ProducerSchedule.Kind.LEASES_RUN_OUT, 0, 0, false);
+    List<ProducerSchedule.Step> explicit = new ArrayList<>();
+    for (int i = 0; i < steps.size(); i++) {
+      boolean acquired =
+          steps.get(i).kind() == ProducerSchedule.Kind.ACQUIRE
+              && replies.get(i).startsWith("acquired ");
+      if (acquired && i > 0 && !steps.get(i - 1).equals(time)) {
+        explicit.add(time);
+      }
+      explicit.add(steps.get(i));
+    }
+    return explicit;
+  }
+
+  private static ProducerSchedule withSteps(
+      ProducerRunner.Run run, List<ProducerSchedule.Step> steps) {
+    return new ProducerSchedule(run.schedule().producers(), run.schedule().resources(), steps);
   }
 }
