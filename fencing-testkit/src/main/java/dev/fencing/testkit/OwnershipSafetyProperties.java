@@ -66,7 +66,7 @@ public abstract class OwnershipSafetyProperties {
   @Test
   public void everyProducerInterleavingKeepsTheInvariants() {
     ScheduleSearch.Settings settings = ScheduleSearch.Settings.fromSystemProperties();
-    int tries = Integer.getInteger(ProducerSearch.TRIES_PROPERTY, 30);
+    int tries = tries();
     System.out.println(
         getClass().getSimpleName()
             + ": seed "
@@ -84,6 +84,11 @@ public abstract class OwnershipSafetyProperties {
     if (falsified.isPresent()) {
       throw new AssertionError(falsified.get().report());
     }
+  }
+
+  /** How many schedules to try: system property {@code fencing.producer.tries}, default 30. */
+  protected int tries() {
+    return Integer.getInteger(ProducerSearch.TRIES_PROPERTY, 30);
   }
 
   /** Returns this class's runner, started on first use. */

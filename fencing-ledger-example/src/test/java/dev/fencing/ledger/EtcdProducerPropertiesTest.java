@@ -1,0 +1,59 @@
+package dev.fencing.ledger;
+
+import dev.fencing.etcd.EtcdCluster;
+import dev.fencing.testkit.OwnershipBackend;
+import dev.fencing.testkit.OwnershipSafetyProperties;
+import dev.fencing.testkit.ProducerSearch;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * The test kit's producer property suite, on an etcd process. etcd grants leases in whole seconds
+ * (1 s at the least here), so a schedule takes longer: 10 schedules of at most 20 steps by default.
+ */
+class EtcdProducerPropertiesTest extends OwnershipSafetyProperties {
+
+  private static EtcdCluster etcd;
+
+  @Override
+  protected Class<? extends OwnershipBackend> backend() {
+    return EtcdPropertiesBackend.class;
+  }
+
+  @Override
+  protected synchronized String address() {
+    if (etcd == null) {
+      etcd = EtcdCluster.start(1);
+    }
+    return String.join(",", etcd.endpoints());
+  }
+
+  @Override
+  protected Duration shortLease() {
+    return Duration.ofSeconds(1);
+  }
+
+  @Override
+  protected Duration leasesRunOut() {
+    return Duration.ofMillis(2000);
+  }
+
+  @Override
+  protected int maxSteps() {
+    return 20;
+  }
+
+  @Override
+  protected int tries() {
+    return Integer.getInteger(ProducerSearch.TRIES_PROPERTY, 10);
+  }
+
+  @AfterAll
+  static void stopServer() {
+    stopProducers();
+    if (etcd != null) {
+      etcd.close();
+      etcd = null;
+    }
+  }
+}
