@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class FlakyProxy implements AutoCloseable {
 
   private final ServerSocket listener;
+  private volatile boolean closed;
   private PostgresFixture.@org.jspecify.annotations.Nullable Database proxied;
   private final InetSocketAddress target;
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
@@ -117,6 +118,7 @@ public final class FlakyProxy implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     closeQuietly(listener);
     dropAllConnections();
   }
@@ -129,6 +131,12 @@ public final class FlakyProxy implements AutoCloseable {
         server.connect(target, 10_000);
         sockets.add(client);
         sockets.add(server);
+        if (closed) {
+          // accepted just before close(): it must not be forwarded
+          closeQuietly(client);
+          closeQuietly(server);
+          return;
+        }
         daemon("flaky-proxy-up", () -> copy(client, server));
         daemon("flaky-proxy-down", () -> relayReplies(server, client));
       } catch (IOException e) {
