@@ -92,20 +92,19 @@ public interface KeyedCalls extends AutoCloseable {
 
   /** Configures {@link KeyedCalls}; every setting is checked when set. */
   final class Builder {
-    private Config config;
+    private final URI baseUri;
+    private String namespace = DEFAULT_NAMESPACE;
+    private Duration connectTimeout = Duration.ofSeconds(5);
+    private Duration callTimeout = Duration.ofSeconds(10);
+    private int maxAttempts = 3;
+    private Duration retryDelay = Duration.ofMillis(200);
+    private String lookupPath = DEFAULT_LOOKUP_PATH;
+    private boolean lookupFirst;
+    private String keyHeader = DEFAULT_KEY_HEADER;
+    private String epochHeader = DEFAULT_EPOCH_HEADER;
 
     private Builder(@Nullable URI baseUri) {
-      this.config =
-          new Config(
-              baseUri,
-              DEFAULT_NAMESPACE,
-              Duration.ofSeconds(5),
-              Duration.ofSeconds(10),
-              3,
-              Duration.ofMillis(200),
-              DEFAULT_LOOKUP_PATH,
-              DEFAULT_KEY_HEADER,
-              DEFAULT_EPOCH_HEADER);
+      this.baseUri = Config.baseUri(baseUri);
     }
 
     /**
@@ -116,18 +115,7 @@ public interface KeyedCalls extends AutoCloseable {
      * @throws IllegalArgumentException naming {@code namespace} and the value
      */
     public Builder namespace(@Nullable String namespace) {
-      Config c = config;
-      config =
-          new Config(
-              c.baseUri(),
-              namespace,
-              c.connectTimeout(),
-              c.callTimeout(),
-              c.maxAttempts(),
-              c.retryDelay(),
-              c.lookupPath(),
-              c.keyHeader(),
-              c.epochHeader());
+      this.namespace = Config.namespace(namespace);
       return this;
     }
 
@@ -137,18 +125,7 @@ public interface KeyedCalls extends AutoCloseable {
      * @throws IllegalArgumentException naming {@code connectTimeout} and the value
      */
     public Builder connectTimeout(@Nullable Duration connectTimeout) {
-      Config c = config;
-      config =
-          new Config(
-              c.baseUri(),
-              c.namespace(),
-              connectTimeout,
-              c.callTimeout(),
-              c.maxAttempts(),
-              c.retryDelay(),
-              c.lookupPath(),
-              c.keyHeader(),
-              c.epochHeader());
+      this.connectTimeout = Config.timeout("connectTimeout", connectTimeout);
       return this;
     }
 
@@ -159,18 +136,7 @@ public interface KeyedCalls extends AutoCloseable {
      * @throws IllegalArgumentException naming {@code callTimeout} and the value
      */
     public Builder callTimeout(@Nullable Duration callTimeout) {
-      Config c = config;
-      config =
-          new Config(
-              c.baseUri(),
-              c.namespace(),
-              c.connectTimeout(),
-              callTimeout,
-              c.maxAttempts(),
-              c.retryDelay(),
-              c.lookupPath(),
-              c.keyHeader(),
-              c.epochHeader());
+      this.callTimeout = Config.timeout("callTimeout", callTimeout);
       return this;
     }
 
@@ -180,18 +146,7 @@ public interface KeyedCalls extends AutoCloseable {
      * @throws IllegalArgumentException naming {@code maxAttempts} and the value
      */
     public Builder maxAttempts(int maxAttempts) {
-      Config c = config;
-      config =
-          new Config(
-              c.baseUri(),
-              c.namespace(),
-              c.connectTimeout(),
-              c.callTimeout(),
-              maxAttempts,
-              c.retryDelay(),
-              c.lookupPath(),
-              c.keyHeader(),
-              c.epochHeader());
+      this.maxAttempts = Config.maxAttempts(maxAttempts);
       return this;
     }
 
@@ -201,18 +156,7 @@ public interface KeyedCalls extends AutoCloseable {
      * @throws IllegalArgumentException naming {@code retryDelay} and the value
      */
     public Builder retryDelay(@Nullable Duration retryDelay) {
-      Config c = config;
-      config =
-          new Config(
-              c.baseUri(),
-              c.namespace(),
-              c.connectTimeout(),
-              c.callTimeout(),
-              c.maxAttempts(),
-              retryDelay,
-              c.lookupPath(),
-              c.keyHeader(),
-              c.epochHeader());
+      this.retryDelay = Config.retryDelay(retryDelay);
       return this;
     }
 
@@ -223,18 +167,17 @@ public interface KeyedCalls extends AutoCloseable {
      * @throws IllegalArgumentException naming {@code lookupPath} and the value
      */
     public Builder lookupPath(@Nullable String lookupPath) {
-      Config c = config;
-      config =
-          new Config(
-              c.baseUri(),
-              c.namespace(),
-              c.connectTimeout(),
-              c.callTimeout(),
-              c.maxAttempts(),
-              c.retryDelay(),
-              lookupPath,
-              c.keyHeader(),
-              c.epochHeader());
+      this.lookupPath = Config.lookupPath(baseUri, lookupPath);
+      return this;
+    }
+
+    /**
+     * Whether the key is also looked up before a call is first sent; default false. Turn it on for
+     * a service whose lookup is more reliable than its deduplication: a new owner then finds what a
+     * zombie's call did (its answer lost) instead of sending it again. Costs one lookup per call.
+     */
+    public Builder lookupFirst(boolean lookupFirst) {
+      this.lookupFirst = lookupFirst;
       return this;
     }
 
@@ -246,23 +189,26 @@ public interface KeyedCalls extends AutoCloseable {
      *     a header name, one the HTTP client sets itself, or both are the same
      */
     public Builder headers(@Nullable String keyHeader, @Nullable String epochHeader) {
-      Config c = config;
-      config =
-          new Config(
-              c.baseUri(),
-              c.namespace(),
-              c.connectTimeout(),
-              c.callTimeout(),
-              c.maxAttempts(),
-              c.retryDelay(),
-              c.lookupPath(),
-              keyHeader,
-              epochHeader);
+      Config.headers(keyHeader, epochHeader);
+      this.keyHeader = keyHeader;
+      this.epochHeader = epochHeader;
       return this;
     }
 
     /** Builds the client; nothing is sent until the first call. */
     public KeyedCalls build() {
+      Config config =
+          new Config(
+              baseUri,
+              namespace,
+              connectTimeout,
+              callTimeout,
+              maxAttempts,
+              retryDelay,
+              lookupPath,
+              lookupFirst,
+              keyHeader,
+              epochHeader);
       return new HttpKeyedCalls(config, Keys.STABLE, true);
     }
   }

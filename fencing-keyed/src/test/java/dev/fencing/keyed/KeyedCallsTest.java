@@ -222,13 +222,57 @@ class KeyedCallsTest {
     }
   }
 
+  /**
+   * The seed's scene at a service that ignores epochs: the zombie's charge lands but it never
+   * learns so (its answer and its lookup are lost) and it stalls; the new owner makes the same
+   * call.
+   */
+  @Test
+  void aNewOwnerThatLooksUpFirstFindsTheZombiesChargeAtAServiceThatDoesNotDedupe()
+      throws IOException {
+    try (KeyedService service = new KeyedService(Kind.LOOKUP_ONLY, Loss.DROP, Set.of(1), TIMEOUT);
+        KeyedCalls zombie = client(service.uri(), 1);
+        KeyedCalls owner = builder(service.uri(), 3).lookupFirst(true).build()) {
+      service.loseLookups(1, TIMEOUT.multipliedBy(2));
+      assertThat(zombie.post(CHARGE, Epoch.FIRST, "/charges", BODY))
+          .isInstanceOf(KeyedOutcome.Unknown.class);
+
+      KeyedOutcome outcome = owner.post(CHARGE, Epoch.of(2), "/charges", BODY);
+
+      assertThat(outcome).isInstanceOf(KeyedOutcome.Done.class);
+      assertThat(((KeyedOutcome.Done) outcome).lookedUp()).isTrue();
+      assertThat(service.effects()).isEqualTo(1);
+      assertThat(service.calls()).isEqualTo(1);
+    }
+  }
+
+  /** Without the lookup first, only the service's deduplication can keep it to one charge. */
+  @Test
+  void aNewOwnerThatDoesNotLookUpFirstChargesAgainUnlessTheServiceDedupes() throws IOException {
+    for (Kind kind : new Kind[] {Kind.LOOKUP_ONLY, Kind.DEDUPES_WITHOUT_LOOKUP}) {
+      try (KeyedService service = new KeyedService(kind, Loss.DROP, Set.of(1), TIMEOUT);
+          KeyedCalls zombie = client(service.uri(), 1);
+          KeyedCalls owner = client(service.uri(), 3)) {
+        service.loseLookups(1, TIMEOUT.multipliedBy(2));
+        zombie.post(CHARGE, Epoch.FIRST, "/charges", BODY);
+
+        assertThat(owner.post(CHARGE, Epoch.of(2), "/charges", BODY))
+            .isInstanceOf(KeyedOutcome.Done.class);
+        assertThat(service.effects()).as(kind.name()).isEqualTo(kind.dedupes ? 1 : 2);
+      }
+    }
+  }
+
   private static KeyedCalls client(URI uri, int attempts) {
+    return builder(uri, attempts).build();
+  }
+
+  private static KeyedCalls.Builder builder(URI uri, int attempts) {
     return KeyedCalls.builder(uri)
         .callTimeout(TIMEOUT)
         .connectTimeout(TIMEOUT)
         .maxAttempts(attempts)
-        .retryDelay(Duration.ofMillis(10))
-        .build();
+        .retryDelay(Duration.ofMillis(10));
   }
 
   private static KeyedCalls variant(URI uri, Keys keys, boolean lookupBeforeRetry) {
@@ -241,6 +285,7 @@ class KeyedCallsTest {
             3,
             Duration.ofMillis(10),
             KeyedCalls.DEFAULT_LOOKUP_PATH,
+            false,
             KeyedCalls.DEFAULT_KEY_HEADER,
             KeyedCalls.DEFAULT_EPOCH_HEADER);
     return new HttpKeyedCalls(config, keys, lookupBeforeRetry);

@@ -64,7 +64,9 @@ final class KeyedService implements AutoCloseable {
   private final Map<String, String> results = new ConcurrentHashMap<>();
   private final List<String> keysSeen = new CopyOnWriteArrayList<>();
   private final List<String> epochsSeen = new CopyOnWriteArrayList<>();
+  private final AtomicInteger lookupsToLose = new AtomicInteger();
   private volatile int refuseWith;
+  private volatile Duration lateLookup = Duration.ZERO;
 
   KeyedService(Kind kind, Loss loss, Set<Integer> lose, Duration late) throws IOException {
     this.kind = kind;
@@ -89,6 +91,15 @@ final class KeyedService implements AutoCloseable {
   /** Every later call is answered with this 4xx and records nothing. */
   void refuseWith(int status) {
     refuseWith = status;
+  }
+
+  /**
+   * The next {@code count} lookups are answered only after {@code late}, after the client gave up.
+   * (A dropped connection would not do: the JDK's client sends a GET again by itself.)
+   */
+  void loseLookups(int count, Duration late) {
+    lateLookup = late;
+    lookupsToLose.set(count);
   }
 
   int calls() {
@@ -156,6 +167,9 @@ final class KeyedService implements AutoCloseable {
   private void lookup(HttpExchange exchange) throws IOException {
     try (exchange) {
       lookups.incrementAndGet();
+      if (lookupsToLose.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        sleep(lateLookup);
+      }
       String path = exchange.getRequestURI().getPath();
       String key = path.substring(path.lastIndexOf('/') + 1);
       String stored = kind.lookup ? results.get(key) : null;

@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  * @param maxAttempts how many times a call is sent at most, and the key looked up at most
  * @param retryDelay the pause before each lookup and each resend
  * @param lookupPath the path of the lookup, with {@code {key}} where the key goes
+ * @param lookupFirst whether the key is looked up before a call is first sent, too
  * @param keyHeader the header the key is sent in
  * @param epochHeader the header the epoch is sent in, for the service's logs
  */
@@ -29,6 +30,7 @@ public record Config(
     int maxAttempts,
     Duration retryDelay,
     String lookupPath,
+    boolean lookupFirst,
     String keyHeader,
     String epochHeader) {
 
@@ -44,18 +46,43 @@ public record Config(
    */
   public Config {
     baseUri = baseUri(baseUri);
-    namespace = matching("namespace", namespace, NAMESPACE, "1 to 200 of A-Z a-z 0-9 . _ : / -");
-    connectTimeout = between("connectTimeout", connectTimeout, Duration.ofMillis(1), MAX_TIMEOUT);
-    callTimeout = between("callTimeout", callTimeout, Duration.ofMillis(1), MAX_TIMEOUT);
+    namespace = namespace(namespace);
+    connectTimeout = timeout("connectTimeout", connectTimeout);
+    callTimeout = timeout("callTimeout", callTimeout);
+    maxAttempts = maxAttempts(maxAttempts);
+    retryDelay = retryDelay(retryDelay);
+    lookupPath = lookupPath(baseUri, lookupPath);
+    headers(keyHeader, epochHeader);
+  }
+
+  /** Returns {@code namespace} if it is 1 to 200 of A-Z a-z 0-9 {@code . _ : / -}. */
+  public static String namespace(@Nullable String namespace) {
+    return matching("namespace", namespace, NAMESPACE, "1 to 200 of A-Z a-z 0-9 . _ : / -");
+  }
+
+  /** Returns {@code value} if it is between 1 ms and 10 min. */
+  public static Duration timeout(String parameter, @Nullable Duration value) {
+    return between(parameter, value, Duration.ofMillis(1), MAX_TIMEOUT);
+  }
+
+  /** Returns {@code maxAttempts} if it is between 1 and 100. */
+  public static int maxAttempts(int maxAttempts) {
     if (maxAttempts < 1 || maxAttempts > 100) {
       throw new IllegalArgumentException(
           "maxAttempts must be between 1 and 100, but was " + maxAttempts);
     }
-    retryDelay = between("retryDelay", retryDelay, Duration.ZERO, MAX_TIMEOUT);
-    lookupPath = lookupPath(baseUri, lookupPath);
-    keyHeader = header("keyHeader", keyHeader);
-    epochHeader = header("epochHeader", epochHeader);
-    if (keyHeader.equalsIgnoreCase(epochHeader)) {
+    return maxAttempts;
+  }
+
+  /** Returns {@code retryDelay} if it is between zero and 10 min. */
+  public static Duration retryDelay(@Nullable Duration retryDelay) {
+    return between("retryDelay", retryDelay, Duration.ZERO, MAX_TIMEOUT);
+  }
+
+  /** Checks both header names, and that they differ. */
+  public static void headers(@Nullable String keyHeader, @Nullable String epochHeader) {
+    String key = header("keyHeader", keyHeader);
+    if (key.equalsIgnoreCase(header("epochHeader", epochHeader))) {
       throw new IllegalArgumentException(
           "epochHeader must differ from keyHeader, but both were '" + keyHeader + "'");
     }
@@ -91,7 +118,8 @@ public record Config(
     return resolve("lookupPath", lookupPath.replace("{key}", key));
   }
 
-  private static URI baseUri(@Nullable URI uri) {
+  /** Returns {@code uri} if it is an {@code http(s)://host[:port][/path]} URL. */
+  public static URI baseUri(@Nullable URI uri) {
     if (uri == null
         || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
         || uri.getHost() == null
@@ -106,7 +134,8 @@ public record Config(
     return uri;
   }
 
-  private static String lookupPath(URI baseUri, @Nullable String path) {
+  /** Returns {@code path} if it starts with / and holds {@code {key}}. */
+  public static String lookupPath(URI baseUri, @Nullable String path) {
     if (path == null || !path.contains("{key}")) {
       throw new IllegalArgumentException(
           "lookupPath must hold {key} where the key goes, but was " + quote(path));
