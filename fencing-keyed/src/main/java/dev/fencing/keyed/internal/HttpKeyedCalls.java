@@ -86,6 +86,12 @@ public final class HttpKeyedCalls implements KeyedCalls {
     }
 
     KeyedOutcome outcome() {
+      if (config.lookupFirst()) {
+        Optional<KeyedOutcome> found = lookUp();
+        if (found.isPresent()) {
+          return found.get();
+        }
+      }
       while (calls < config.maxAttempts()) {
         Optional<String> lost = check.lost();
         if (lost.isPresent()) {
@@ -137,7 +143,8 @@ public final class HttpKeyedCalls implements KeyedCalls {
      */
     private Optional<KeyedOutcome> lookUp() {
       while (lookups < config.maxAttempts()) {
-        if (!pause()) {
+        // nothing to wait for before the first request of a call
+        if ((calls > 0 || lookups > 0) && !pause()) {
           return Optional.of(unknown());
         }
         lookups++;
