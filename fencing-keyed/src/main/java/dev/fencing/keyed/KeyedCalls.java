@@ -6,6 +6,7 @@ import dev.fencing.keyed.internal.HttpKeyedCalls;
 import dev.fencing.keyed.internal.Keys;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -190,8 +191,8 @@ public interface KeyedCalls extends AutoCloseable {
      */
     public Builder headers(@Nullable String keyHeader, @Nullable String epochHeader) {
       Config.headers(keyHeader, epochHeader);
-      this.keyHeader = keyHeader;
-      this.epochHeader = epochHeader;
+      this.keyHeader = Objects.requireNonNull(keyHeader);
+      this.epochHeader = Objects.requireNonNull(epochHeader);
       return this;
     }
 
