@@ -14,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,6 +27,9 @@ import java.util.UUID;
  * nonce and timestamp.
  */
 public final class SigningReceiverClient implements FencedReceiver {
+
+  /** The longest wait between two attempts. */
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
 
   private final ClientConfig config;
   private final HttpClient http;
@@ -45,7 +49,8 @@ public final class SigningReceiverClient implements FencedReceiver {
             RetryConfig.custom()
                 .maxAttempts(config.maxAttempts())
                 .intervalFunction(
-                    IntervalFunction.ofExponentialRandomBackoff(config.firstBackoff(), 2.0, 0.5))
+                    IntervalFunction.ofExponentialRandomBackoff(
+                        config.firstBackoff(), 2.0, 0.5, MAX_BACKOFF))
                 .retryExceptions(Transient.class)
                 .build());
     String path = config.base().getRawPath();
