@@ -121,6 +121,22 @@ class HttpAuthenticationTest extends ServedReceiver {
   }
 
   @Test
+  void theNonceMemoryIsBoundedAndAFullOneRefusesWithARetryableStatus() throws Exception {
+    try (HttpReceiverServer small =
+        HttpReceiverServer.builder(counted).sharedKey(KEY).maxNonces(2).start()) {
+      RawRequests toSmall = new RawRequests(small.uri());
+      assertThat(toSmall.deliver(KEY, BODY).status()).isEqualTo(200);
+      assertThat(toSmall.deliver(KEY, BODY).status()).isEqualTo(200);
+
+      RawRequests.Answer third = toSmall.deliver(KEY, BODY);
+
+      assertThat(third.status()).isEqualTo(503);
+      assertThat(third.body()).contains("\"error\":\"too_busy\"");
+      assertThat(counted.deliveries()).isEqualTo(2);
+    }
+  }
+
+  @Test
   void aReplayedOldRequestDoesNotUndoANewerOne() throws Exception {
     Map<String, String> first = RawRequests.signedNow(KEY, "POST", "/deliveries", BODY);
     raw.send("POST", "/deliveries", BODY, first);

@@ -114,6 +114,23 @@ class HttpBadInputTest extends ServedReceiver {
   }
 
   @Test
+  void aClientThatStallsMidHeadersIsCutOffAndNothingIsWritten() throws Exception {
+    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+      socket.setSoTimeout(10_000);
+      socket
+          .getOutputStream()
+          .write("POST /deliveries HTTP/1.1\r\nHost: loc".getBytes(StandardCharsets.US_ASCII));
+
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+      assertThat(answer)
+          .satisfiesAnyOf(
+              a -> assertThat(a).isEmpty(), a -> assertThat(a).startsWith("HTTP/1.1 408"));
+    }
+    assertThat(counted.deliveries()).isZero();
+  }
+
+  @Test
   void anUnknownPathOrMethodIsNamed() throws Exception {
     assertThat(raw.send("GET", "/deliveries", new byte[0], Map.of()).status()).isEqualTo(405);
     assertThat(raw.send("GET", "/elsewhere", new byte[0], Map.of()).status()).isEqualTo(404);

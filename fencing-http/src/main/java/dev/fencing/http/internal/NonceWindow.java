@@ -5,7 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The nonces of accepted requests, each kept until its request's timestamp leaves the window, so a
  * request replayed while its timestamp would still pass is refused. At most {@code capacity} are
- * kept; when that many are live, new requests are refused until some expire.
+ * kept; when that many are live, new requests are refused until a sweep (at most one a second, so
+ * that a full window costs one scan a second, not one per request) finds some expired.
  */
 final class NonceWindow {
 
@@ -29,9 +30,13 @@ final class NonceWindow {
    * recorded and not yet expired at {@code now}.
    */
   Verdict use(String nonce, long expiresAt, long now) {
-    if (now >= nextSweep || expiries.size() >= capacity) {
+    if (now >= nextSweep) {
       nextSweep = now + 1_000;
       expiries.values().removeIf(expiry -> expiry <= now);
+    }
+    Long live = expiries.get(nonce);
+    if (live != null && live > now) {
+      return Verdict.REPLAYED;
     }
     if (expiries.size() >= capacity) {
       return Verdict.FULL;
