@@ -1,0 +1,33 @@
+package dev.fencing.http;
+
+import dev.fencing.Epoch;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedReceiver;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A receiver in front of another that counts the deliveries that reached it. */
+final class CountingReceiver implements FencedReceiver {
+
+  private final FencedReceiver backing;
+  private final AtomicInteger deliveries = new AtomicInteger();
+
+  CountingReceiver(FencedReceiver backing) {
+    this.backing = backing;
+  }
+
+  int deliveries() {
+    return deliveries.get();
+  }
+
+  @Override
+  public FencedOutcome deliver(String key, Epoch epoch, String payload) {
+    deliveries.incrementAndGet();
+    return backing.deliver(key, epoch, payload);
+  }
+
+  @Override
+  public Optional<Receipt> newest(String key) {
+    return backing.newest(key);
+  }
+}
