@@ -97,6 +97,31 @@ public interface FencedQueue {
   FencedOutcome.Accepted complete(Lease lease, String result);
 
   /**
+   * Commits the job's result together with {@code messages} to send, if {@code lease} still owns
+   * the job: the messages are written in the same transaction as the compare-and-set, so a refused
+   * commit writes none, and a retried commit accepted as a repeat writes none again. A {@link
+   * FencedOutbox} relay sends them afterwards, at the lease's epoch.
+   *
+   * <p>With no messages this is {@link #complete(Lease, String)}. A backend without an outbox
+   * throws {@link UnsupportedOperationException} for a non-empty list.
+   *
+   * @param messages at most {@value Validate#MAX_MESSAGES}, none null
+   * @throws FencedOffException if the lease expired or a newer claim owns the job; neither the
+   *     result nor the messages were written
+   * @throws IllegalArgumentException if a parameter is bad or the store does not accept the result
+   *     or a message's payload, naming it; nothing changed
+   */
+  default FencedOutcome.Accepted complete(
+      Lease lease, String result, List<OutboxMessage> messages) {
+    Validate.messages("messages", messages);
+    if (messages.isEmpty()) {
+      return complete(lease, result);
+    }
+    throw new UnsupportedOperationException(
+        getClass().getName() + " has no outbox: it cannot commit messages");
+  }
+
+  /**
    * Commits many results, each as {@link #complete} would, in as few round trips as the backend can
    * (one statement on PostgreSQL). Each outcome is matched on the whole lease (job, owner and
    * epoch): two leases of one job in one batch get their own truths. Refusals are returned, not
@@ -112,7 +137,7 @@ public interface FencedQueue {
       Completion completion = completions.get(i);
       Lease lease = completion.lease();
       try {
-        outcomes.add(complete(lease, completion.result()));
+        outcomes.add(complete(lease, completion.result(), completion.messages()));
       } catch (FencedOffException e) {
         outcomes.add(e.refusal());
       } catch (IllegalArgumentException e) {
@@ -127,17 +152,26 @@ public interface FencedQueue {
   }
 
   /**
-   * A result to commit under a lease.
+   * A result to commit under a lease, with the outbox messages to write with it (see {@link
+   * #complete(Lease, String, List)}).
    *
    * @param result JSON
+   * @param messages at most {@value Validate#MAX_MESSAGES}, none null; copied
    */
-  record Completion(Lease lease, String result) {
+  record Completion(Lease lease, String result, List<OutboxMessage> messages) {
     /**
-     * @throws NullPointerException if either is null
+     * @throws NullPointerException if the lease or the result is null
+     * @throws IllegalArgumentException if {@code messages} is null, too long or holds a null
      */
     public Completion {
       java.util.Objects.requireNonNull(lease, "lease");
       java.util.Objects.requireNonNull(result, "result");
+      messages = List.copyOf(Validate.messages("messages", messages));
+    }
+
+    /** A result to commit without messages. */
+    public Completion(Lease lease, String result) {
+      this(lease, result, List.of());
     }
   }
 

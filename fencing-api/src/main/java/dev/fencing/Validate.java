@@ -1,6 +1,7 @@
 package dev.fencing;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -22,6 +23,9 @@ public final class Validate {
 
   /** The longest receiver key, in characters. */
   public static final int MAX_KEY_LENGTH = 500;
+
+  /** The most outbox messages one commit writes. */
+  public static final int MAX_MESSAGES = 100;
 
   /** The longest resource name, in characters. */
   public static final int MAX_RESOURCE_LENGTH = 200;
@@ -145,6 +149,41 @@ public final class Validate {
           "batchSize must be between 1 and " + MAX_BATCH + ", but was " + batchSize);
     }
     return batchSize;
+  }
+
+  /**
+   * Returns {@code messages} if it is a list of at most 100 messages, none null.
+   *
+   * @param parameter the parameter's name, for the message
+   */
+  public static List<OutboxMessage> messages(
+      String parameter, @Nullable List<OutboxMessage> messages) {
+    if (messages == null) {
+      throw new IllegalArgumentException(parameter + " must be a list, but was null");
+    }
+    if (messages.size() > MAX_MESSAGES) {
+      throw new IllegalArgumentException(
+          parameter
+              + " must hold at most "
+              + MAX_MESSAGES
+              + " messages, but held "
+              + messages.size());
+    }
+    for (int i = 0; i < messages.size(); i++) {
+      if (messages.get(i) == null) {
+        throw new IllegalArgumentException(parameter + "[" + i + "] must not be null");
+      }
+    }
+    return messages;
+  }
+
+  /** Returns {@code max} if it is between 1 and {@value FencedOutbox#MAX_RELAY}. */
+  public static int relayMax(int max) {
+    if (max < 1 || max > FencedOutbox.MAX_RELAY) {
+      throw new IllegalArgumentException(
+          "max must be between 1 and " + FencedOutbox.MAX_RELAY + ", but was " + max);
+    }
+    return max;
   }
 
   /** Returns {@code attempts} if it is between 1 and 1,000. */

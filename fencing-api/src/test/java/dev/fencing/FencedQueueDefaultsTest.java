@@ -129,4 +129,38 @@ class FencedQueueDefaultsTest {
                   .hasCauseInstanceOf(IllegalArgumentException.class);
             });
   }
+
+  private final OutboxMessage mail = new OutboxMessage("mail", "a@b", "{}");
+
+  @Test
+  void completeWithoutMessagesIsAPlainComplete() {
+    assertThat(queue.complete(owned, "{}", List.of()))
+        .isEqualTo(new FencedOutcome.Accepted("1", Epoch.of(2), false));
+    assertThatThrownBy(() -> queue.complete(zombie, "{}", List.of()))
+        .isInstanceOf(FencedOffException.class);
+  }
+
+  @Test
+  void aBackendWithoutAnOutboxRefusesMessagesNamingItself() {
+    assertThatThrownBy(() -> queue.complete(owned, "{}", List.of(mail)))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessage(OneJobQueue.class.getName() + " has no outbox: it cannot commit messages");
+  }
+
+  @Test
+  void completeWithMessagesChecksTheListFirst() {
+    assertThatThrownBy(() -> queue.complete(owned, "{}", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("messages must be a list, but was null");
+  }
+
+  @Test
+  void completeAllPassesEachCompletionsMessages() {
+    assertThat(queue.completeAll(List.of(new FencedQueue.Completion(owned, "{}", List.of()))))
+        .containsExactly(new FencedOutcome.Accepted("1", Epoch.of(2), false));
+    assertThatThrownBy(
+            () ->
+                queue.completeAll(List.of(new FencedQueue.Completion(owned, "{}", List.of(mail)))))
+        .isInstanceOf(UnsupportedOperationException.class);
+  }
 }

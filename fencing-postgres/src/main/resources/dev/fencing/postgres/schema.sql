@@ -60,3 +60,31 @@ CREATE TABLE IF NOT EXISTS fencing_resource (
     CONSTRAINT fencing_resource_pk PRIMARY KEY (name),
     CONSTRAINT fencing_resource_epoch_ck CHECK (epoch >= 1)
 );
+
+-- The outbox: messages a commit wrote together with its job's result, in the same transaction as the
+-- compare-and-set, so a refused commit wrote none. A job commits once, so (job_id, idx) names a message
+-- for good: it is the idempotency key a relay sends. Rows are kept once delivered, with the outcome.
+-- An installation made before this table existed gains it at the next install.
+CREATE TABLE IF NOT EXISTS fencing_outbox (
+    id               bigserial     NOT NULL,
+    job_id           bigint        NOT NULL,
+    -- the message's position in its commit's list, from 0
+    idx              integer       NOT NULL,
+    -- the epoch of the lease whose commit wrote it
+    epoch            bigint        NOT NULL,
+    destination      varchar(63)   NOT NULL,
+    receiver_key     varchar(500)  NOT NULL,
+    payload          jsonb         NOT NULL,
+    created_at       timestamptz   NOT NULL DEFAULT now(),
+    -- set by the relay once the receiver answered: accepted | repeat | superseded | expired |
+    -- not_owner | finished, with the epoch that won when superseded
+    delivered_at     timestamptz,
+    outcome          varchar(16),
+    won_epoch        bigint,
+    CONSTRAINT fencing_outbox_pk PRIMARY KEY (id),
+    CONSTRAINT fencing_outbox_message_uq UNIQUE (job_id, idx),
+    CONSTRAINT fencing_outbox_epoch_ck CHECK (epoch >= 1)
+);
+
+-- Undelivered messages by destination, oldest first.
+CREATE INDEX IF NOT EXISTS fencing_outbox_undelivered_ix ON fencing_outbox (destination, id) WHERE delivered_at IS NULL;

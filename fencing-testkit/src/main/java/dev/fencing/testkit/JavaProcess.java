@@ -72,7 +72,7 @@ public final class JavaProcess implements AutoCloseable {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m"));
     command.addAll(jvmOptions);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
+    command.addAll(List.of("-cp", classPath(mainClass), mainClass.getName()));
     command.addAll(args);
     Process process;
     try {
@@ -83,6 +83,27 @@ public final class JavaProcess implements AutoCloseable {
     LIVE.add(process);
     process.onExit().thenRun(() -> LIVE.remove(process));
     return new JavaProcess(name, process);
+  }
+
+  /**
+   * This JVM's class path; when this JVM runs on the module path (as surefire runs the tests of a
+   * module with a {@code module-info}), its module path and the main class's own location too, all
+   * on a plain class path for the child.
+   */
+  private static String classPath(Class<?> mainClass) {
+    String classPath = System.getProperty("java.class.path", "");
+    String modulePath = System.getProperty("jdk.module.path");
+    if (modulePath == null || modulePath.isEmpty()) {
+      return classPath;
+    }
+    String own;
+    try {
+      own =
+          Path.of(mainClass.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException("no location for " + mainClass, e);
+    }
+    return String.join(java.io.File.pathSeparator, own, modulePath, classPath);
   }
 
   /** Returns the name given at start. */

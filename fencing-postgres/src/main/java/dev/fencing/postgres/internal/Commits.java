@@ -17,6 +17,7 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue.Completion;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import dev.fencing.OutboxMessage;
 import dev.fencing.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
@@ -57,14 +58,16 @@ final class Commits {
   private final Jdbc jdbc;
   private final Refusals refusals;
   private final JsonProbe probe;
+  private final OutboxWrites outbox;
   private final RenderedSql completeSql;
   private final RenderedSql completeAllSql;
 
   @Inject
-  Commits(Jdbc jdbc, Refusals refusals, JsonProbe probe) {
+  Commits(Jdbc jdbc, Refusals refusals, JsonProbe probe, OutboxWrites outbox) {
     this.jdbc = jdbc;
     this.refusals = refusals;
     this.probe = probe;
+    this.outbox = outbox;
     RenderedSql.Parameters one = new RenderedSql.Parameters();
     this.completeSql = new RenderedSql(jdbc.dsl(), completeQuery(jdbc, one), one);
     RenderedSql.Parameters batch = new RenderedSql.Parameters();
@@ -72,9 +75,19 @@ final class Commits {
   }
 
   FencedOutcome.Accepted complete(Lease lease, String result) {
+    return complete(lease, result, List.of());
+  }
+
+  /**
+   * The compare-and-set of {@code complete}; with messages, it and their insert are one
+   * transaction, and the insert runs only if the compare-and-set matched.
+   */
+  FencedOutcome.Accepted complete(Lease lease, String result, List<OutboxMessage> messages) {
     Objects.requireNonNull(lease, "lease");
     Validate.json("result", result);
+    Validate.messages("messages", messages);
     Text.requireSendable("result", result);
+    OutboxWrites.requireSendable("messages", messages);
     Map<String, Object> values =
         Map.of(
             "result", result,
@@ -82,23 +95,62 @@ final class Commits {
             "owner", lease.owner(),
             "epoch", lease.epoch().value());
     try {
+      Jdbc.Work<Integer> compareAndSet =
+          c -> {
+            int updated;
+            try (PreparedStatement s = completeSql.prepare(c, values)) {
+              updated = s.executeUpdate();
+            }
+            if (updated == 1) {
+              outbox.insert(c, OutboxWrites.rows(lease, messages));
+            }
+            return updated;
+          };
       return commit(
           lease,
-          () ->
-              jdbc.run(
-                  c -> {
-                    try (PreparedStatement s = completeSql.prepare(c, values)) {
-                      return s.executeUpdate();
-                    }
-                  }),
+          () -> messages.isEmpty() ? jdbc.run(compareAndSet) : jdbc.transaction(compareAndSet),
           () -> completedWith(result));
     } catch (DataAccessException e) {
       SQLException refusal = Text.dataException(e);
       if (refusal == null) {
         throw e;
       }
-      throw Text.invalidJson("result", result, refusal);
+      throw firstInvalid(result, messages, "", e, refusal);
     }
+  }
+
+  /**
+   * The refusal of the first value (the result, then each message's payload) that {@code jsonb}
+   * refuses, named with {@code prefix}; {@code failure}'s own refusal if the probe finds none.
+   */
+  private IllegalArgumentException firstInvalid(
+      String result,
+      List<OutboxMessage> messages,
+      String prefix,
+      DataAccessException failure,
+      SQLException refusal) {
+    if (messages.isEmpty()) {
+      return Text.invalidJson(prefix + "result", result, refusal);
+    }
+    List<String> values = jsonValues(result, messages);
+    Map<Integer, SQLException> refused = probe.refused(values, true);
+    if (refused.isEmpty()) {
+      throw failure;
+    }
+    int k = refused.keySet().iterator().next();
+    return Text.invalidJson(jsonName(prefix, k), values.get(k), refused.get(k));
+  }
+
+  private static List<String> jsonValues(String result, List<OutboxMessage> messages) {
+    List<String> values = new ArrayList<>(messages.size() + 1);
+    values.add(result);
+    messages.forEach(m -> values.add(m.payload()));
+    return values;
+  }
+
+  /** The name of the k-th of {@link #jsonValues}: the result, then the messages' payloads. */
+  private static String jsonName(String prefix, int k) {
+    return k == 0 ? prefix + "result" : prefix + "messages[" + (k - 1) + "].payload";
   }
 
   List<CommitOutcome> completeAll(List<Completion> completions) {
@@ -110,6 +162,7 @@ final class Commits {
       Completion completion = Objects.requireNonNull(completions.get(i), "completions[" + i + "]");
       try {
         Text.requireSendable("completions[" + i + "].result", completion.result());
+        OutboxWrites.requireSendable("completions[" + i + "].messages", completion.messages());
         items.add(i);
       } catch (IllegalArgumentException e) {
         outcomes[i] = invalid(completion.lease(), e);
@@ -124,27 +177,33 @@ final class Commits {
         if (Text.dataException(e) == null) {
           throw e;
         }
-        // The rare path: find the results jsonb refuses, and commit the others.
-        List<String> results = items.stream().map(i -> completions.get(i).result()).toList();
-        Map<Integer, SQLException> refused = probe.refused(results, false);
+        // The rare path: find the results and payloads jsonb refuses, and commit the others.
+        List<String> values = new ArrayList<>();
+        List<Integer> itemOf = new ArrayList<>();
+        List<Integer> positionOf = new ArrayList<>();
+        for (int i : items) {
+          List<String> own = jsonValues(completions.get(i).result(), completions.get(i).messages());
+          for (int k = 0; k < own.size(); k++) {
+            values.add(own.get(k));
+            itemOf.add(i);
+            positionOf.add(k);
+          }
+        }
+        Map<Integer, SQLException> refused = probe.refused(values, false);
         if (refused.isEmpty()) {
           throw e;
         }
-        List<Integer> good = new ArrayList<>(items.size());
-        for (int k = 0; k < items.size(); k++) {
-          int i = items.get(k);
-          SQLException cause = refused.get(k);
-          if (cause == null) {
-            good.add(i);
-          } else {
-            Completion bad = completions.get(i);
+        for (Map.Entry<Integer, SQLException> bad : refused.entrySet()) {
+          int i = itemOf.get(bad.getKey());
+          if (outcomes[i] == null) {
+            String parameter = jsonName("completions[" + i + "].", positionOf.get(bad.getKey()));
             outcomes[i] =
                 invalid(
-                    bad.lease(),
-                    Text.invalidJson("completions[" + i + "].result", bad.result(), cause));
+                    completions.get(i).lease(),
+                    Text.invalidJson(parameter, values.get(bad.getKey()), bad.getValue()));
           }
         }
-        items = good;
+        items = items.stream().filter(i -> outcomes[i] == null).toList();
       }
     }
     for (int i = 0; i < n; i++) {
@@ -175,19 +234,28 @@ final class Commits {
     }
     Map<String, Object> values =
         Map.of("ids", ids, "owners", owners, "epochs", epochs, "results", results);
+    boolean withMessages = items.stream().anyMatch(i -> !completions.get(i).messages().isEmpty());
+    Jdbc.Work<Set<Integer>> compareAndSet =
+        c -> {
+          Set<Integer> committed = new HashSet<>();
+          try (PreparedStatement s = completeAllSql.prepare(c, values);
+              ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+              committed.add(items.get((int) r.getLong(1) - 1));
+            }
+          }
+          List<OutboxWrites.Row> rows = new ArrayList<>();
+          for (int i : items) {
+            if (committed.contains(i)) {
+              Completion done = completions.get(i);
+              rows.addAll(OutboxWrites.rows(done.lease(), done.messages()));
+            }
+          }
+          outbox.insert(c, rows);
+          return committed;
+        };
     return jdbc.guarded(
-        () ->
-            jdbc.run(
-                c -> {
-                  try (PreparedStatement s = completeAllSql.prepare(c, values);
-                      ResultSet r = s.executeQuery()) {
-                    Set<Integer> committed = new HashSet<>();
-                    while (r.next()) {
-                      committed.add(items.get((int) r.getLong(1) - 1));
-                    }
-                    return committed;
-                  }
-                }));
+        () -> withMessages ? jdbc.transaction(compareAndSet) : jdbc.run(compareAndSet));
   }
 
   /** The rare path of a batch: a completion the compare-and-set did not take. */

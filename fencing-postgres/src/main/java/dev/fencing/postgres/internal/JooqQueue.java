@@ -10,6 +10,7 @@ import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import dev.fencing.OutboxMessage;
 import dev.fencing.Renewal;
 import dev.fencing.Validate;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
@@ -155,6 +156,11 @@ public final class JooqQueue implements FencedQueue {
   @Override
   public FencedOutcome.Accepted complete(Lease lease, String result) {
     return commits.complete(lease, result);
+  }
+
+  @Override
+  public FencedOutcome.Accepted complete(Lease lease, String result, List<OutboxMessage> messages) {
+    return commits.complete(lease, result, messages);
   }
 
   @Override

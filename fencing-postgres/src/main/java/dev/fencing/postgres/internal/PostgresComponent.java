@@ -2,6 +2,7 @@ package dev.fencing.postgres.internal;
 
 import dagger.BindsInstance;
 import dagger.Component;
+import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.ResourceOwnership;
 import jakarta.inject.Singleton;
@@ -17,6 +18,9 @@ public interface PostgresComponent {
 
   /** Resource ownership, in the same schema as the queue. */
   ResourceOwnership ownership();
+
+  /** The outbox relay, in the same schema as the queue. */
+  FencedOutbox outbox();
 
   /** Installs the schema. */
   SchemaSetup schemaSetup();

@@ -3,6 +3,7 @@ package dev.fencing.postgres.internal;
 import dagger.Binds;
 import dagger.Module;
 import dagger.Provides;
+import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.ResourceOwnership;
 import io.github.resilience4j.retry.Retry;
@@ -20,6 +21,9 @@ abstract class PostgresModule {
 
   @Binds
   abstract FencedQueue queue(JooqQueue queue);
+
+  @Binds
+  abstract FencedOutbox outbox(JooqOutbox outbox);
 
   @Binds
   abstract ResourceOwnership ownership(JooqOwnership ownership);

@@ -1,0 +1,101 @@
+package dev.fencing.postgres.internal;
+
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
+
+import dev.fencing.Epoch;
+import dev.fencing.FencedOutbox;
+import dev.fencing.FencedOutcome;
+import dev.fencing.Validate;
+import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
+import dev.fencing.postgres.internal.jooq.tables.records.FencingOutboxRecord;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The outbox relay on PostgreSQL. Each message is sent in a transaction of its own that locks its
+ * row ({@code FOR UPDATE SKIP LOCKED}), so two relays never send one message at once, and records
+ * the outcome before committing. A relay that dies after sending and before that commit leaves the
+ * row undelivered and unlocked (the database ends the dead connection's transaction), and the next
+ * relay sends the message again: at least once.
+ */
+final class JooqOutbox implements FencedOutbox {
+
+  private final Jdbc jdbc;
+
+  @Inject
+  JooqOutbox(Jdbc jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  @Override
+  public List<Relayed> relay(String destination, Sender sender, int max) {
+    Validate.identifier("destination", destination);
+    Objects.requireNonNull(sender, "sender");
+    Validate.relayMax(max);
+    List<Relayed> sent = new ArrayList<>();
+    while (sent.size() < max) {
+      Optional<Relayed> one = jdbc.transaction(c -> relayOne(c, destination, sender));
+      if (one.isEmpty()) {
+        break;
+      }
+      sent.add(one.get());
+    }
+    return List.copyOf(sent);
+  }
+
+  private Optional<Relayed> relayOne(Connection c, String destination, Sender sender) {
+    FencingOutbox o = FENCING_OUTBOX;
+    DSLContext dsl = jdbc.on(c);
+    FencingOutboxRecord row =
+        dsl.selectFrom(o)
+            .where(o.DESTINATION.eq(destination))
+            .and(o.DELIVERED_AT.isNull())
+            .orderBy(o.ID)
+            .limit(1)
+            .forUpdate()
+            .skipLocked()
+            .fetchOne();
+    if (row == null) {
+      return Optional.empty();
+    }
+    Envelope envelope =
+        new Envelope(
+            row.getJobId(),
+            row.getIdx(),
+            Epoch.of(row.getEpoch()),
+            row.getDestination(),
+            row.getReceiverKey(),
+            row.getPayload().data());
+    FencedOutcome outcome =
+        Objects.requireNonNull(sender.send(envelope), "the sender returned no outcome");
+    dsl.update(o)
+        .set(o.DELIVERED_AT, currentOffsetDateTime())
+        .set(o.OUTCOME, outcomeName(outcome))
+        .set(o.WON_EPOCH, wonEpoch(outcome))
+        .where(o.ID.eq(row.getId()))
+        .execute();
+    return Optional.of(new Relayed(envelope, outcome));
+  }
+
+  /** The outcome as the {@code outcome} column keeps it. */
+  static String outcomeName(FencedOutcome outcome) {
+    return switch (outcome) {
+      case FencedOutcome.Accepted a -> a.repeat() ? "repeat" : "accepted";
+      case FencedOutcome.Superseded s -> "superseded";
+      case FencedOutcome.LeaseExpired e -> "expired";
+      case FencedOutcome.NotOwner n -> "not_owner";
+      case FencedOutcome.AlreadyFinished f -> "finished";
+    };
+  }
+
+  private static @Nullable Long wonEpoch(FencedOutcome outcome) {
+    return outcome instanceof FencedOutcome.Superseded s ? s.current().value() : null;
+  }
+}
