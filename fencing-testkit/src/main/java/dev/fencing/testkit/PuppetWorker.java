@@ -6,6 +6,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.Lease;
+import dev.fencing.OutboxMessage;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -33,6 +34,7 @@ import java.util.stream.Collectors;
  * claimbatch QUEUE OWNER LEASE_MS N ok claimed ID:EPOCH,ID:EPOCH,... | ok none
  * deliver LEASE [JSON]              ok accepted EPOCH repeat=B | refused TYPE epoch=E current=C
  * complete LEASE [JSON]             ok accepted EPOCH repeat=B | refused TYPE epoch=E current=C
+ * mail LEASE JSON                   as complete, with JSON also an outbox message to "mail"
  * renew LEASE LEASE_MS              ok renewed EPOCH EXPIRES_EPOCH_MS | refused ...
  * fail LEASE DELAY_MS ERROR         ok accepted EPOCH repeat=B | refused ...
  * release LEASE                     ok accepted EPOCH repeat=B | refused ...
@@ -98,6 +100,7 @@ public final class PuppetWorker {
         case "claimbatch" -> claim(rest.split(" "), Integer.parseInt(rest.split(" ")[3]));
         case "deliver" -> deliver(rest.split(" ", 2));
         case "complete" -> complete(rest.split(" ", 2));
+        case "mail" -> mail(rest.split(" ", 2));
         case "renew" -> renew(rest.split(" "));
         case "fail" -> fail(rest.split(" ", 3));
         case "release" -> accepted(queue.release(lease(rest)));
@@ -176,6 +179,13 @@ public final class PuppetWorker {
     Lease lease = lease(args[0]);
     String result = args.length > 1 ? args[1] : result(lease);
     return accepted(queue.complete(lease, result));
+  }
+
+  /** Completes with {@code args[1]} as the result and as one message to the outbox's "mail". */
+  private String mail(String[] args) {
+    Lease lease = lease(args[0]);
+    OutboxMessage email = new OutboxMessage("mail", "job-" + lease.jobId(), args[1]);
+    return accepted(queue.complete(lease, args[1], List.of(email)));
   }
 
   private String renew(String[] args) {
