@@ -93,6 +93,43 @@ class RelayKilledBetweenSendAndRecordTest {
     assertThat(outbox.relay("ledger", receiver, 10)).as("nothing left to send").isEmpty();
   }
 
+  @Test
+  void theResendHasNoSecondEffectAtAServiceThatDeduplicatesOnTheKey(TestSchema schema) {
+    DataSource ds = schema.dataSource();
+    FencedQueue queue = PostgresFencing.builder(ds).schema(schema.name()).build();
+    FencedOutbox outbox = PostgresOutbox.builder(ds).schema(schema.name()).build();
+    KeyedService.install(ds, schema.name());
+    long id = queue.enqueue("q", "{}");
+    Job job = queue.claim("q", "w", Duration.ofMinutes(5)).orElseThrow();
+    queue.complete(
+        job.lease(), "{}", List.of(new OutboxMessage("payments", "card-1", "{\"charge\": 100}")));
+
+    PostgresFixture.Database db = schema.database();
+    try (JavaProcess relay =
+        JavaProcess.start(
+            "relay",
+            List.of("-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true"),
+            RelayProcess.class,
+            List.of(db.jdbcUrl(), db.user(), db.password(), schema.name(), "payments", "keyed"))) {
+      int sent = relay.await(0, line -> line.startsWith("SENT "), WAIT);
+      assertThat(relay.lines().get(sent)).startsWith("SENT " + id + ":0 Accepted[");
+      relay.crash();
+    }
+    List<FencedOutbox.Relayed> resent =
+        outbox.relay("payments", envelope -> KeyedService.call(ds, schema.name(), envelope), 10);
+
+    assertThat(resent).hasSize(1);
+    assertThat(resent.get(0).outcome())
+        .isEqualTo(new FencedOutcome.Accepted("card-1", Epoch.FIRST, true));
+    assertThat(Rows.select(ds, schema.name(), "select key from keyed_calls order by n"))
+        .as("the killed relay's call, then the resend with the same key")
+        .hasSize(2)
+        .allSatisfy(row -> assertThat(row.get("key")).isEqualTo(id + ":0"));
+    assertThat(Rows.select(ds, schema.name(), "select key from keyed_effects"))
+        .as("one effect")
+        .hasSize(1);
+  }
+
   private static List<Map<String, Object>> delivered(DataSource ds, String schema, long jobId) {
     return Rows.select(
         ds,

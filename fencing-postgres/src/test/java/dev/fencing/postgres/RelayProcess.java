@@ -17,7 +17,8 @@ import javax.sql.DataSource;
  * A relay in a JVM of its own, for {@link RelayKilledBetweenSendAndRecordTest}: relays one
  * destination to the PostgreSQL receiver; after each delivery, before the relay records it, prints
  * {@code SENT <idempotency key> <outcome>} and waits for a line on standard input. Arguments: JDBC
- * URL, user, password, schema, destination.
+ * URL, user, password, schema, destination, and {@code keyed} to send to {@link KeyedService}
+ * instead.
  */
 public final class RelayProcess {
 
@@ -31,12 +32,15 @@ public final class RelayProcess {
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     System.out.println("READY");
+    boolean keyed = args.length > 5 && args[5].equals("keyed");
     List<FencedOutbox.Relayed> sent =
         outbox.relay(
             args[4],
             envelope -> {
               FencedOutcome outcome =
-                  receiver.deliver(envelope.key(), envelope.epoch(), envelope.payload());
+                  keyed
+                      ? KeyedService.call(ds, schema, envelope)
+                      : receiver.deliver(envelope.key(), envelope.epoch(), envelope.payload());
               System.out.println("SENT " + envelope.idempotencyKey() + " " + outcome);
               try {
                 in.readLine();
