@@ -284,12 +284,29 @@ public final class EtcdCluster implements AutoCloseable {
     }
   }
 
+  private static final int PORTS_FROM = 20_000;
+  private static final int PORT_SPAN = 12_000;
+
+  /** The next port to try: below Linux's ephemeral range (32768-60999). */
+  private static final java.util.concurrent.atomic.AtomicInteger NEXT_PORT =
+      new java.util.concurrent.atomic.AtomicInteger(
+          new java.util.Random().nextInt(PORTS_FROM, PORTS_FROM + PORT_SPAN));
+
+  /**
+   * Returns a loopback port nobody listens on, taken below the kernel's ephemeral range: a port
+   * from that range may be taken by an outgoing connection between this check and etcd's bind.
+   */
   private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new AssertionError("no free port", e);
+    for (int tries = 0; tries < PORT_SPAN; tries++) {
+      int port = PORTS_FROM + Math.floorMod(NEXT_PORT.getAndIncrement() - PORTS_FROM, PORT_SPAN);
+      try (ServerSocket socket =
+          new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+        return port;
+      } catch (IOException taken) {
+        // try the next one
+      }
     }
+    throw new AssertionError(
+        "no free port between " + PORTS_FROM + " and " + (PORTS_FROM + PORT_SPAN));
   }
 }
