@@ -194,4 +194,16 @@ public interface FencedQueue {
 
   /** Returns the job's row as it is now, or empty if there is no such job. */
   Optional<JobSnapshot> find(long jobId);
+
+  /**
+   * Returns how many of the queue's jobs are pending, running and failed, read in one statement.
+   *
+   * @param queue a plain identifier ({@code [a-z_][a-z0-9_]{0,62}}); a queue with no jobs has depth
+   *     zero
+   * @throws UnsupportedOperationException if the backend cannot count (the default)
+   */
+  default QueueDepth depth(String queue) {
+    Validate.identifier("queue", queue);
+    throw new UnsupportedOperationException(getClass().getName() + " cannot count a queue's jobs");
+  }
 }

@@ -62,4 +62,9 @@ public class ForwardingQueue implements FencedQueue {
   public Optional<JobSnapshot> find(long jobId) {
     return delegate.find(jobId);
   }
+
+  @Override
+  public dev.fencing.QueueDepth depth(String queue) {
+    return delegate.depth(queue);
+  }
 }

@@ -42,6 +42,9 @@ CREATE TABLE IF NOT EXISTS fencing_job (
 -- Claimable rows only: pending jobs by due time, and running jobs by lease expiry.
 CREATE INDEX IF NOT EXISTS fencing_job_pending_ix ON fencing_job (queue, run_at, id) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS fencing_job_running_ix ON fencing_job (queue, lease_expires_at) WHERE status = 'running';
+-- Failed jobs, so that a queue's depth is counted from three partial indexes and never from the
+-- completed rows (no update enters it but the one that fails a job for good).
+CREATE INDEX IF NOT EXISTS fencing_job_failed_ix ON fencing_job (queue, finished_at) WHERE status = 'failed';
 
 -- Named resources owned one at a time (PostgresOwnership): one row per resource, created by its first
 -- acquisition and never deleted, so its epoch only grows, across owners, clients and database

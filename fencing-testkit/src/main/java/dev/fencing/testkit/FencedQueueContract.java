@@ -12,6 +12,7 @@ import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import java.time.Duration;
 import java.time.Instant;
@@ -183,6 +184,25 @@ public abstract class FencedQueueContract {
     assertThat(row.lastError()).isEqualTo("boom 3");
     assertThat(row.epoch()).isEqualTo(3);
     assertThat(queue.claim(QUEUE, "w1", LONG)).isEmpty();
+  }
+
+  @Test
+  void depthCountsPendingRunningAndFailedJobsOfOneQueueOnly() {
+    assertThat(queue.depth(QUEUE)).isEqualTo(new QueueDepth(0, 0, 0));
+    queue.enqueue(QUEUE, "{}");
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      queue.fail(queue.claim(QUEUE, "w1", LONG).orElseThrow().lease(), "boom", Duration.ZERO);
+    }
+    queue.enqueueAll(QUEUE, List.of("{}", "{}", "{}", "{}"));
+    queue.enqueue("another_queue", "{}");
+    queue.complete(queue.claim(QUEUE, "w1", LONG).orElseThrow().lease(), "{}");
+    queue.claim(QUEUE, "w2", LONG).orElseThrow();
+    assertThat(queue.depth(QUEUE)).isEqualTo(new QueueDepth(2, 1, 1));
+    assertThat(queue.depth("another_queue")).isEqualTo(new QueueDepth(1, 0, 0));
+    assertThatThrownBy(() -> queue.depth("Bad Name"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("queue")
+        .hasMessageContaining("Bad Name");
   }
 
   @Test

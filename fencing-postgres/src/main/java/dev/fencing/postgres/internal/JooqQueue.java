@@ -2,6 +2,7 @@ package dev.fencing.postgres.internal;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
 
 import dev.fencing.CommitOutcome;
 import dev.fencing.FencedOutcome;
@@ -11,8 +12,10 @@ import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
+import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import dev.fencing.Validate;
+import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
 import java.sql.SQLException;
@@ -27,6 +30,7 @@ import java.util.function.IntFunction;
 import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
 /**
@@ -190,6 +194,31 @@ public final class JooqQueue implements FencedQueue {
                             .where(FENCING_JOB.ID.eq(jobId))
                             .fetchOptional()))
         .map(JooqQueue::snapshot);
+  }
+
+  /** Three counts in one statement, each on its state's partial index, never on completed rows. */
+  @Override
+  public QueueDepth depth(String queue) {
+    Validate.identifier("queue", queue);
+    return jdbc.guarded(
+        () ->
+            jdbc.run(
+                c ->
+                    jdbc.on(c)
+                        .select(
+                            counted(queue, JobState.PENDING),
+                            counted(queue, JobState.RUNNING),
+                            counted(queue, JobState.FAILED))
+                        .fetchOne(r -> new QueueDepth(r.value1(), r.value2(), r.value3()))));
+  }
+
+  private static Field<Long> counted(String queue, JobState state) {
+    FencingJob j = FENCING_JOB;
+    return DSL.field(
+        DSL.select(DSL.count().cast(SQLDataType.BIGINT))
+            .from(j)
+            .where(j.QUEUE.eq(queue))
+            .and(j.STATUS.eq(inline(state.dbName()))));
   }
 
   static Field<OffsetDateTime> nowPlusMicros(Field<Long> micros) {
