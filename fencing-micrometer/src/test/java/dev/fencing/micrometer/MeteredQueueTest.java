@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fencing.CommitOutcome;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
+import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedQueue.Completion;
 import dev.fencing.Job;
 import dev.fencing.Lease;
+import dev.fencing.OutboxMessage;
 import dev.fencing.Renewal;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.FencingDatabase;
@@ -196,6 +198,19 @@ class MeteredQueueTest {
                 .count())
         .isEqualTo(1);
     assertThat(registry.find("fencing.jobs.claimed").counters()).isEmpty();
+  }
+
+  @Test
+  void aCommitWithMessagesReachesTheBackendsOutbox() {
+    queue.enqueue(Q, "{}");
+    Job job = queue.claim(Q, "w1", LONG).orElseThrow();
+
+    // the interface's default would refuse messages: only the backend's own method takes them
+    assertThat(
+            queue.complete(
+                job.lease(), "{}", List.of(new OutboxMessage("ledger", "acct-1", "{\"n\": 1}"))))
+        .isEqualTo(new FencedOutcome.Accepted(job.lease().key(), job.epoch(), false));
+    assertThat(count("fencing.commits", "outcome", "accepted")).isEqualTo(1);
   }
 
   @Test

@@ -1,0 +1,103 @@
+package dev.fencing.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fencing.FencedQueue;
+import dev.fencing.FencedReceiver;
+import dev.fencing.receiver.Receivers;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decorators override every method of the interfaces they wrap, default methods included, so a
+ * backend's own implementation (one statement for a batch, an outbox) is always the one that runs.
+ * A method added to an interface fails this test until the decorator forwards it.
+ */
+class EveryMethodIsForwardedTest {
+
+  private final FencingMetrics metrics = FencingMetrics.builder(new SimpleMeterRegistry()).build();
+
+  @Test
+  void theMeteredQueueOverridesEveryMethodOfFencedQueue() {
+    FencedQueue metered = metrics.queue(new ForwardingOnly());
+    assertThat(notOverridden(FencedQueue.class, metered.getClass())).isEmpty();
+  }
+
+  @Test
+  void theMeteredReceiverOverridesEveryMethodOfFencedReceiver() {
+    FencedReceiver metered = metrics.receiver(Receivers.inMemory());
+    assertThat(notOverridden(FencedReceiver.class, metered.getClass())).isEmpty();
+  }
+
+  private static List<String> notOverridden(Class<?> api, Class<?> decorator) {
+    return Arrays.stream(api.getMethods())
+        .filter(m -> !Modifier.isStatic(m.getModifiers()))
+        .filter(m -> !declares(decorator, m))
+        .map(Method::toGenericString)
+        .toList();
+  }
+
+  private static boolean declares(Class<?> type, Method method) {
+    try {
+      type.getDeclaredMethod(method.getName(), method.getParameterTypes());
+      return true;
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
+  }
+
+  /** A queue never called: the test reads the decorator's class only. */
+  private static final class ForwardingOnly implements FencedQueue {
+    @Override
+    public long enqueue(String queue, String payload) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public java.util.List<Long> enqueueAll(String queue, java.util.List<String> payloads) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public java.util.Optional<dev.fencing.Job> claim(
+        String queue, String owner, java.time.Duration leaseLength) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public java.util.List<dev.fencing.Job> claimBatch(
+        String queue, String owner, java.time.Duration leaseLength, int batchSize) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public dev.fencing.Lease renew(dev.fencing.Lease lease, java.time.Duration leaseLength) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public dev.fencing.FencedOutcome.Accepted complete(dev.fencing.Lease lease, String result) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public dev.fencing.FencedOutcome.Accepted fail(
+        dev.fencing.Lease lease, String error, java.time.Duration retryDelay) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public dev.fencing.FencedOutcome.Accepted release(dev.fencing.Lease lease) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public java.util.Optional<dev.fencing.JobSnapshot> find(long jobId) {
+      throw new UnsupportedOperationException();
+    }
+  }
+}
