@@ -16,9 +16,14 @@ public interface FencedQueue {
   /**
    * Adds a job, claimable at once.
    *
+   * <p>Without a key, a lost acknowledgement cannot be resolved: if the connection drops after the
+   * commit was sent, this throws {@link OutcomeUnknownException}, and retrying may add the job
+   * twice. Use {@link #enqueue(String, KeyedJob)} to make retries safe.
+   *
    * @param queue a plain identifier ({@code [a-z_][a-z0-9_]{0,62}})
    * @param payload the job's input, JSON
    * @return the new job's id
+   * @throws OutcomeUnknownException if the job may or may not have been added
    */
   long enqueue(String queue, String payload);
 
@@ -26,8 +31,45 @@ public interface FencedQueue {
    * Adds jobs in one round trip, all or none.
    *
    * @return the new jobs' ids, in the order of {@code payloads}
+   * @throws OutcomeUnknownException if the jobs may or may not have been added (all or none)
    */
   List<Long> enqueueAll(String queue, List<String> payloads);
+
+  /**
+   * Adds a job under an idempotency key, unless its queue already holds a job with that key: then
+   * nothing is written and the existing job's id is returned. Safe to retry after any failure, also
+   * when two producers race on one key (one job results). See {@link #enqueueKeyed}.
+   *
+   * @throws IllegalArgumentException if the key is taken by a job with a different payload; nothing
+   *     written
+   */
+  default Enqueued enqueue(String queue, KeyedJob job) {
+    java.util.Objects.requireNonNull(job, "job");
+    return enqueueKeyed(queue, List.of(job)).getFirst();
+  }
+
+  /**
+   * Adds jobs under idempotency keys in one round trip, all or none: each key already held by a job
+   * of the queue returns that job's id and writes nothing for it. A call whose acknowledgement was
+   * lost is resolved by its keys (retried by the backend, which then reports the jobs its first try
+   * wrote as created), so the caller gets ids, never a duplicate.
+   *
+   * <p>A key is remembered as long as its job exists: finished jobs are kept until retention
+   * removes them, and after that the key may name a new job.
+   *
+   * @param jobs at most 10,000, with distinct keys
+   * @return one outcome per job, in the order of {@code jobs}
+   * @throws IllegalArgumentException if a key appears twice in {@code jobs}, or a key is taken by a
+   *     job whose payload differs (payloads are compared as the store compares JSON values), naming
+   *     the job's index and key; nothing written
+   * @throws UnsupportedOperationException if the backend has no idempotency keys (the default)
+   */
+  default List<Enqueued> enqueueKeyed(String queue, List<KeyedJob> jobs) {
+    Validate.identifier("queue", queue);
+    Validate.keyedJobs(jobs);
+    throw new UnsupportedOperationException(
+        getClass().getName() + " has no idempotency keys: it cannot enqueue keyed jobs");
+  }
 
   /**
    * Claims one job: the claimable job that has been ready longest (see {@link #claimBatch}). The

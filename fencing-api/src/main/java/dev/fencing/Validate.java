@@ -30,6 +30,9 @@ public final class Validate {
   /** The longest resource name, in characters. */
   public static final int MAX_RESOURCE_LENGTH = 200;
 
+  /** The longest idempotency key of a job, in characters. */
+  public static final int MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+
   private static final Pattern RESOURCE = Pattern.compile("[A-Za-z0-9._:-]{1,200}");
 
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
@@ -83,6 +86,64 @@ public final class Validate {
               + quote(key));
     }
     return key;
+  }
+
+  /**
+   * Returns {@code key} if it can name a job for good: neither null nor blank, at most {@value
+   * #MAX_IDEMPOTENCY_KEY_LENGTH} characters, well-formed text (no NUL, no lone surrogate).
+   *
+   * @param parameter the parameter's name, for the message
+   */
+  public static String idempotencyKey(String parameter, @Nullable String key) {
+    if (key == null
+        || key.isBlank()
+        || key.length() > MAX_IDEMPOTENCY_KEY_LENGTH
+        || !wellFormed(key)) {
+      throw new IllegalArgumentException(
+          parameter
+              + " must be non-blank well-formed text of at most "
+              + MAX_IDEMPOTENCY_KEY_LENGTH
+              + " characters, but was "
+              + (key != null && key.length() > MAX_IDEMPOTENCY_KEY_LENGTH
+                  ? quote(key) + " (" + key.length() + " characters)"
+                  : quote(key)));
+    }
+    return key;
+  }
+
+  /**
+   * Returns {@code jobs} if it holds 0 to {@value #MAX_BATCH} keyed jobs, none null, no key twice.
+   *
+   * @throws IllegalArgumentException naming the first offending index (and, for a repeated key, the
+   *     index it repeats)
+   */
+  public static List<KeyedJob> keyedJobs(@Nullable List<KeyedJob> jobs) {
+    if (jobs == null) {
+      throw new IllegalArgumentException("jobs must be a list, but was null");
+    }
+    if (jobs.size() > MAX_BATCH) {
+      throw new IllegalArgumentException(
+          "jobs must hold at most " + MAX_BATCH + " jobs, but held " + jobs.size());
+    }
+    java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      KeyedJob job = jobs.get(i);
+      if (job == null) {
+        throw new IllegalArgumentException("jobs[" + i + "] must be a job, but was null");
+      }
+      Integer first = seen.putIfAbsent(job.key(), i);
+      if (first != null) {
+        throw new IllegalArgumentException(
+            "jobs["
+                + i
+                + "].key repeats jobs["
+                + first
+                + "].key "
+                + quote(job.key())
+                + ": a key names one job");
+      }
+    }
+    return jobs;
   }
 
   /**

@@ -33,11 +33,26 @@ CREATE TABLE IF NOT EXISTS fencing_job (
     created_at       timestamptz   NOT NULL DEFAULT now(),
     updated_at       timestamptz   NOT NULL DEFAULT now(),
     finished_at      timestamptz,
+    -- the producer's name for the job, unique per queue (null: none); enqueueing it again finds
+    -- this row instead of adding one, for as long as the row exists
+    idempotency_key  varchar(200),
+    -- the keyed enqueue call that wrote the row, so that a retried call after a lost
+    -- acknowledgement reports the jobs its first try wrote as its own
+    enqueue_token    uuid,
     CONSTRAINT fencing_job_pk PRIMARY KEY (id),
     CONSTRAINT fencing_job_status_ck CHECK (status IN ('pending', 'running', 'completed', 'failed')),
     CONSTRAINT fencing_job_epoch_ck CHECK (epoch >= 0),
     CONSTRAINT fencing_job_running_ck CHECK (status <> 'running' OR (owner IS NOT NULL AND lease_expires_at IS NOT NULL AND epoch >= 1))
 );
+
+-- Installations made before idempotency keys gain the columns (a no-op on new ones).
+-- [jooq ignore start]
+ALTER TABLE fencing_job ADD COLUMN IF NOT EXISTS idempotency_key varchar(200);
+ALTER TABLE fencing_job ADD COLUMN IF NOT EXISTS enqueue_token uuid;
+-- [jooq ignore stop]
+
+-- One job per key and queue.
+CREATE UNIQUE INDEX IF NOT EXISTS fencing_job_key_uq ON fencing_job (queue, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
 -- Claimable rows only: pending jobs by due time, and running jobs by lease expiry.
 CREATE INDEX IF NOT EXISTS fencing_job_pending_ix ON fencing_job (queue, run_at, id) WHERE status = 'pending';

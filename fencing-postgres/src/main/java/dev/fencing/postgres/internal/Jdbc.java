@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every statement of the queue runs through here, on a connection of its own, and is committed
@@ -70,20 +71,49 @@ final class Jdbc {
       if (autoCommit) {
         c.setAutoCommit(false);
       }
+      @Nullable Exception failure = null;
       try {
         T result = work.run(c);
-        c.commit();
+        commit(c);
         return result;
       } catch (SQLException | RuntimeException e) {
+        failure = e;
         rollback(c, e);
         throw e;
       } finally {
         if (autoCommit) {
-          c.setAutoCommit(true);
+          restoreAutoCommit(c, failure);
         }
       }
     } catch (SQLException e) {
       throw new DataAccessException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Commits, telling a lost acknowledgement (the connection broke once the commit was sent: it may
+   * have landed or not) from a refusal (it did not land).
+   */
+  private static void commit(Connection c) throws SQLException {
+    try {
+      c.commit();
+    } catch (SQLException e) {
+      if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+        throw new CommitOutcomeUnknown(e);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * A commit whose acknowledgement was lost. Its cause keeps the connection failure, so the retry
+   * of a statement that can resolve this (by a token) still sees a transient failure.
+   */
+  static final class CommitOutcomeUnknown extends DataAccessException {
+    private static final long serialVersionUID = 1L;
+
+    CommitOutcomeUnknown(SQLException cause) {
+      super("the connection broke after the commit was sent: " + cause.getMessage(), cause);
     }
   }
 
@@ -95,6 +125,19 @@ final class Jdbc {
   /** Returns jOOQ for rendering only (it executes nothing itself). */
   DSLContext dsl() {
     return dsl;
+  }
+
+  /** On a broken connection this fails too; the failure that broke it is the one to report. */
+  private static void restoreAutoCommit(Connection c, @Nullable Exception failure)
+      throws SQLException {
+    try {
+      c.setAutoCommit(true);
+    } catch (SQLException e) {
+      if (failure == null) {
+        throw e;
+      }
+      failure.addSuppressed(e);
+    }
   }
 
   private static void rollback(Connection c, Exception failure) {

@@ -5,13 +5,16 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 
 import dev.fencing.CommitOutcome;
+import dev.fencing.Enqueued;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
+import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
+import dev.fencing.OutcomeUnknownException;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import dev.fencing.Validate;
@@ -55,6 +58,7 @@ public final class JooqQueue implements FencedQueue {
   private final Commits commits;
   private final Renewals renewals;
   private final JsonProbe probe;
+  private final KeyedEnqueues keyed;
 
   @Inject
   JooqQueue(
@@ -63,13 +67,15 @@ public final class JooqQueue implements FencedQueue {
       Claims claims,
       Commits commits,
       Renewals renewals,
-      JsonProbe probe) {
+      JsonProbe probe,
+      KeyedEnqueues keyed) {
     this.jdbc = jdbc;
     this.config = config;
     this.claims = claims;
     this.commits = commits;
     this.renewals = renewals;
     this.probe = probe;
+    this.keyed = keyed;
   }
 
   @Override
@@ -106,11 +112,35 @@ public final class JooqQueue implements FencedQueue {
     }
   }
 
+  @Override
+  public List<Enqueued> enqueueKeyed(String queue, List<KeyedJob> jobs) {
+    return keyed.enqueue(queue, jobs);
+  }
+
   /**
-   * Not retried: after a lost acknowledgement a retry could enqueue the jobs twice. Chunks keep
-   * each statement under PostgreSQL's 65,535 bind values; one transaction keeps it all or none.
+   * Not retried: after a lost acknowledgement a retry could enqueue the jobs twice, so that case is
+   * reported as unknown. Chunks keep each statement under PostgreSQL's 65,535 bind values; one
+   * transaction keeps it all or none.
    */
   private List<Long> insert(String queue, List<String> payloads) {
+    try {
+      return insertOnce(queue, payloads);
+    } catch (Jdbc.CommitOutcomeUnknown e) {
+      throw new OutcomeUnknownException(
+          "enqueueing "
+              + payloads.size()
+              + (payloads.size() == 1 ? " job" : " jobs")
+              + " on queue '"
+              + queue
+              + "': the connection broke after the commit was sent, so "
+              + (payloads.size() == 1 ? "it" : "they (all or none)")
+              + " may or may not have been added, and a retry may add them twice; enqueue with"
+              + " idempotency keys (KeyedJob) to make retries safe",
+          e);
+    }
+  }
+
+  private List<Long> insertOnce(String queue, List<String> payloads) {
     return jdbc.transaction(
         c -> {
           List<Long> ids = new ArrayList<>(payloads.size());

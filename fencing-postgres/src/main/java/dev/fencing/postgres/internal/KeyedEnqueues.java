@@ -1,0 +1,160 @@
+package dev.fencing.postgres.internal;
+
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+
+import dev.fencing.Enqueued;
+import dev.fencing.KeyedJob;
+import dev.fencing.Validate;
+import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jooq.JSONB;
+import org.jooq.Record4;
+import org.jooq.Row2;
+import org.jooq.Table;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+
+/**
+ * Enqueue under idempotency keys: an insert that skips taken keys, then a look-up of the rows that
+ * hold them, in one transaction. Retried whole after a transient failure: the call's token, written
+ * with its rows, tells a retry which rows its own lost try wrote.
+ *
+ * <p>Two producers racing on one key: the later insert waits for the earlier transaction and then
+ * skips the key; the look-up, a new statement, sees the winner's committed row.
+ */
+final class KeyedEnqueues {
+
+  private static final int CHUNK = 5_000;
+
+  private final Jdbc jdbc;
+  private final Config config;
+  private final JsonProbe probe;
+
+  @Inject
+  KeyedEnqueues(Jdbc jdbc, Config config, JsonProbe probe) {
+    this.jdbc = jdbc;
+    this.config = config;
+    this.probe = probe;
+  }
+
+  List<Enqueued> enqueue(String queue, List<KeyedJob> jobs) {
+    Validate.identifier("queue", queue);
+    Validate.keyedJobs(jobs);
+    if (jobs.isEmpty()) {
+      return List.of();
+    }
+    for (int i = 0; i < jobs.size(); i++) {
+      Text.requireSendable("jobs[" + i + "].payload", jobs.get(i).payload());
+    }
+    UUID token = UUID.randomUUID();
+    try {
+      return jdbc.guarded(() -> jdbc.transaction(c -> write(c, queue, jobs, token)));
+    } catch (DataAccessException e) {
+      if (Text.dataException(e) == null) {
+        throw e;
+      }
+      List<String> payloads = jobs.stream().map(KeyedJob::payload).toList();
+      for (Map.Entry<Integer, SQLException> bad : probe.refused(payloads, true).entrySet()) {
+        int i = bad.getKey();
+        throw Text.invalidJson("jobs[" + i + "].payload", payloads.get(i), bad.getValue());
+      }
+      throw e;
+    }
+  }
+
+  private List<Enqueued> write(Connection c, String queue, List<KeyedJob> jobs, UUID token)
+      throws SQLException {
+    List<Enqueued> outcomes = new ArrayList<>(jobs.size());
+    for (int from = 0; from < jobs.size(); from += CHUNK) {
+      List<KeyedJob> chunk = jobs.subList(from, Math.min(jobs.size(), from + CHUNK));
+      Map<String, Long> inserted = insert(c, queue, chunk, token);
+      Map<String, Found> found =
+          inserted.size() == chunk.size() ? Map.of() : lookUp(c, queue, chunk);
+      for (int i = 0; i < chunk.size(); i++) {
+        KeyedJob job = chunk.get(i);
+        Long id = inserted.get(job.key());
+        if (id != null) {
+          outcomes.add(new Enqueued(id, job.key(), true));
+          continue;
+        }
+        Found row = found.get(job.key());
+        if (row == null) {
+          // the row that held the key was removed between the insert and the look-up: try again
+          throw new DataAccessException(
+              "key " + Text.quote(job.key()) + " was taken and then freed during the enqueue",
+              new SQLException("retry the keyed enqueue", "40001"));
+        }
+        if (!row.samePayload()) {
+          throw new IllegalArgumentException(
+              "jobs["
+                  + (from + i)
+                  + "].key "
+                  + Text.quote(job.key())
+                  + " already names job "
+                  + row.id()
+                  + " of queue '"
+                  + queue
+                  + "' with a different payload; nothing was enqueued");
+        }
+        outcomes.add(new Enqueued(row.id(), job.key(), token.equals(row.token())));
+      }
+    }
+    return outcomes;
+  }
+
+  private Map<String, Long> insert(Connection c, String queue, List<KeyedJob> jobs, UUID token) {
+    FencingJob j = FENCING_JOB;
+    var insert =
+        jdbc.on(c)
+            .insertInto(j, j.QUEUE, j.PAYLOAD, j.MAX_ATTEMPTS, j.IDEMPOTENCY_KEY, j.ENQUEUE_TOKEN);
+    for (KeyedJob job : jobs) {
+      insert =
+          insert.values(
+              queue, JSONB.valueOf(job.payload()), config.maxAttempts(), job.key(), token);
+    }
+    Map<String, Long> ids = new HashMap<>();
+    insert
+        .onConflict(j.QUEUE, j.IDEMPOTENCY_KEY)
+        .where(j.IDEMPOTENCY_KEY.isNotNull())
+        .doNothing()
+        .returning(j.ID, j.IDEMPOTENCY_KEY)
+        .fetch()
+        .forEach(r -> ids.put(r.get(j.IDEMPOTENCY_KEY), r.get(j.ID)));
+    return ids;
+  }
+
+  /** The rows holding the keys, with whether each payload equals the one given (as jsonb). */
+  private Map<String, Found> lookUp(Connection c, String queue, List<KeyedJob> jobs) {
+    FencingJob j = FENCING_JOB;
+    @SuppressWarnings("unchecked")
+    Row2<String, JSONB>[] rows = new Row2[jobs.size()];
+    for (int i = 0; i < jobs.size(); i++) {
+      rows[i] = DSL.row(jobs.get(i).key(), JSONB.valueOf(jobs.get(i).payload()));
+    }
+    Table<?> given = DSL.values(rows).as("given", "k", "p");
+    var key = given.field("k", String.class);
+    var payload = given.field("p", JSONB.class);
+    Map<String, Found> found = new HashMap<>();
+    for (Record4<Long, String, UUID, Boolean> r :
+        jdbc.on(c)
+            .select(j.ID, j.IDEMPOTENCY_KEY, j.ENQUEUE_TOKEN, DSL.field(j.PAYLOAD.eq(payload)))
+            .from(j)
+            .join(given)
+            .on(j.IDEMPOTENCY_KEY.eq(key))
+            .where(j.QUEUE.eq(queue))
+            .fetch()) {
+      found.put(r.value2(), new Found(r.value1(), r.value3(), Boolean.TRUE.equals(r.value4())));
+    }
+    return found;
+  }
+
+  private record Found(
+      long id, @org.jspecify.annotations.Nullable UUID token, boolean samePayload) {}
+}
