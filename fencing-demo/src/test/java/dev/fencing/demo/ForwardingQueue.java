@@ -67,4 +67,10 @@ public class ForwardingQueue implements FencedQueue {
   public dev.fencing.QueueDepth depth(String queue) {
     return delegate.depth(queue);
   }
+
+  @Override
+  public java.util.List<dev.fencing.Enqueued> enqueueKeyed(
+      String queue, java.util.List<dev.fencing.KeyedJob> jobs) {
+    return delegate.enqueueKeyed(queue, jobs);
+  }
 }

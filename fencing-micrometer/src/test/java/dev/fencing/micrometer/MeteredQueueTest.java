@@ -66,6 +66,18 @@ class MeteredQueueTest {
   }
 
   @Test
+  void aKeyedJobWhoseKeyWasTakenIsNotCountedAsEnqueuedAgain() {
+    queue.enqueue(Q, new dev.fencing.KeyedJob("order-1", "{}"));
+    queue.enqueueKeyed(
+        Q,
+        List.of(
+            new dev.fencing.KeyedJob("order-1", "{}"), new dev.fencing.KeyedJob("order-2", "{}")));
+
+    assertThat(count("fencing.jobs.enqueued", "queue", Q)).isEqualTo(2);
+    assertThat(timer("fencing.enqueue", "queue", Q, "error", "none").count()).isEqualTo(2);
+  }
+
+  @Test
   void aZombiesCommitIsCountedAsFencedOffBySupersededAtCommit() throws Exception {
     queue.enqueue(Q, "{}");
     Job zombie = queue.claim(Q, "zombie", SHORT).orElseThrow();

@@ -1,11 +1,13 @@
 package dev.fencing.micrometer.internal;
 
 import dev.fencing.CommitOutcome;
+import dev.fencing.Enqueued;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
+import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
 import dev.fencing.QueueDepth;
@@ -51,6 +53,19 @@ public final class MeteredQueue implements FencedQueue {
     List<Long> ids = timed("fencing.enqueue", queue, () -> delegate.enqueueAll(queue, payloads));
     enqueued(queue, ids.size());
     return ids;
+  }
+
+  @Override
+  public Enqueued enqueue(String queue, KeyedJob job) {
+    return enqueueKeyed(queue, List.of(java.util.Objects.requireNonNull(job, "job"))).getFirst();
+  }
+
+  /** Counts the jobs written: a key that was already taken adds nothing. */
+  @Override
+  public List<Enqueued> enqueueKeyed(String queue, List<KeyedJob> jobs) {
+    List<Enqueued> out = timed("fencing.enqueue", queue, () -> delegate.enqueueKeyed(queue, jobs));
+    enqueued(queue, (int) out.stream().filter(Enqueued::created).count());
+    return out;
   }
 
   @Override
