@@ -67,4 +67,14 @@ public class ForwardingQueue implements FencedQueue {
   public dev.fencing.QueueDepth depth(String queue) {
     return delegate.depth(queue);
   }
+
+  @Override
+  public boolean awaitWork(String queue, java.time.Duration timeout) throws InterruptedException {
+    return delegate.awaitWork(queue, timeout);
+  }
+
+  @Override
+  public boolean signalsWork() {
+    return delegate.signalsWork();
+  }
 }
