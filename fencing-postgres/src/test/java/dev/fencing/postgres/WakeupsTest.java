@@ -88,6 +88,7 @@ class WakeupsTest {
     queue.awaitWork("q", Duration.ofSeconds(10));
 
     queue.enqueue("q", "{}"); // while the thread claims, say
+    Thread.sleep(500); // the signal has come and gone before the thread waits again
 
     assertThat(queue.awaitWork("q", FALLBACK)).isTrue();
   }
@@ -138,7 +139,7 @@ class WakeupsTest {
 
     target.set(refusing()); // no reconnect until the job below was notified to nobody
     terminate(first);
-    awaitUntil(() -> !listeners(schema.name()).contains(first));
+    awaitUntil(() -> !alive(first));
     long lost = queue.enqueue("q", "{}");
     Thread.sleep(300);
     target.set(schema.dataSource());
@@ -162,12 +163,14 @@ class WakeupsTest {
     // the first wait ends on the listener's first signal, sent once it listens
     assertThat(lingering.awaitWork("q", Duration.ofSeconds(10))).isTrue();
     assertThat(listeners(schema.name())).hasSize(1);
+    int first = listeners(schema.name()).getFirst();
 
-    awaitUntil(() -> listeners(schema.name()).isEmpty());
+    awaitUntil(() -> !alive(first)); // its connection closed: the backend is gone
 
     assertThat(lingering.awaitWork("q", Duration.ofSeconds(10))).isTrue(); // listens again
     assertThat(listeners(schema.name())).hasSize(1);
-    awaitUntil(() -> listeners(schema.name()).isEmpty());
+    int second = listeners(schema.name()).getFirst();
+    awaitUntil(() -> !alive(second));
   }
 
   @Test
@@ -260,6 +263,21 @@ class WakeupsTest {
         }
       }
       return pids;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Whether backend {@code pid} still exists, whatever it last ran. */
+  private boolean alive(int pid) {
+    try (Connection c = schema.dataSource().getConnection();
+        PreparedStatement s =
+            c.prepareStatement("select count(*) from pg_stat_activity where pid = ?")) {
+      s.setInt(1, pid);
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        return rs.getInt(1) > 0;
+      }
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
