@@ -43,7 +43,6 @@ class WakeUpsTest {
     Thread.sleep(1_000); // idle, waiting for a wake-up with a minute to go
     long started = System.nanoTime();
     runtime.close();
-    System.out.println("close took " + Duration.ofNanos(System.nanoTime() - started));
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
   }
 
