@@ -12,6 +12,7 @@ module dev.fencing.postgres {
   requires jakarta.inject;
   requires io.github.resilience4j.core;
   requires io.github.resilience4j.retry;
+  requires org.postgresql.jdbc;
 
   exports dev.fencing.postgres;
 

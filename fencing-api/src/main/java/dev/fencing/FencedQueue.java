@@ -238,6 +238,44 @@ public interface FencedQueue {
   Optional<JobSnapshot> find(long jobId);
 
   /**
+   * Waits until a job may have become claimable on {@code queue}, or until {@code timeout} passes,
+   * whichever comes first. An idle worker calls it after a claim came back empty, then claims
+   * again.
+   *
+   * <p>It is a hint, never a promise: a {@code true} return may be spurious (another worker may
+   * have claimed the job already, or the signal was for a job not yet due), and a {@code false}
+   * return says nothing about the queue: signals can be lost (a dropped connection, a restart), a
+   * job whose lease ran out gives none, and a job enqueued just before the first call of a thread
+   * may give none. Callers therefore claim again after every return. A signal that arrives between
+   * two calls of one thread for one queue ends the second call at once, so a worker that loops
+   * claim, wait, claim misses no signal that arrived while it claimed.
+   *
+   * <p>The default has no signals: it sleeps {@code timeout} and returns {@code false}, so a caller
+   * polls. See {@link #signalsWork()}.
+   *
+   * @param queue a plain identifier ({@code [a-z_][a-z0-9_]{0,62}})
+   * @param timeout between zero and 24 h
+   * @return {@code true} if woken by a signal before {@code timeout}, {@code false} if the timeout
+   *     passed
+   * @throws InterruptedException if the calling thread is interrupted while waiting
+   */
+  default boolean awaitWork(String queue, Duration timeout) throws InterruptedException {
+    Validate.identifier("queue", queue);
+    Validate.delay("timeout", timeout);
+    Thread.sleep(timeout);
+    return false;
+  }
+
+  /**
+   * Whether {@link #awaitWork} can end before its timeout because work arrived: {@code true} if
+   * this queue signals new work (so a worker may wait long between polls), {@code false} if it
+   * merely sleeps (the default), so a worker should poll often.
+   */
+  default boolean signalsWork() {
+    return false;
+  }
+
+  /**
    * Returns how many of the queue's jobs are pending, running and failed, read in one statement.
    *
    * @param queue a plain identifier ({@code [a-z_][a-z0-9_]{0,62}}); a queue with no jobs has depth

@@ -163,4 +163,26 @@ class FencedQueueDefaultsTest {
                 queue.completeAll(List.of(new FencedQueue.Completion(owned, "{}", List.of(mail)))))
         .isInstanceOf(UnsupportedOperationException.class);
   }
+
+  @Test
+  void theDefaultAwaitWorkHasNoSignalsItSleepsAndSaysSo() throws InterruptedException {
+    FencedQueue queue = new OneJobQueue();
+    assertThat(queue.signalsWork()).isFalse();
+    long started = System.nanoTime();
+    assertThat(queue.awaitWork("q", Duration.ofMillis(20))).isFalse();
+    assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
+  }
+
+  @Test
+  void theDefaultAwaitWorkNamesABadParameter() {
+    FencedQueue queue = new OneJobQueue();
+    assertThatThrownBy(() -> queue.awaitWork("Bad-Name", Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("queue")
+        .hasMessageContaining("Bad-Name");
+    assertThatThrownBy(() -> queue.awaitWork("q", Duration.ofSeconds(-5)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("timeout must be between")
+        .hasMessageContaining("PT-5S");
+  }
 }

@@ -73,4 +73,14 @@ public class ForwardingQueue implements FencedQueue {
       String queue, java.util.List<dev.fencing.KeyedJob> jobs) {
     return delegate.enqueueKeyed(queue, jobs);
   }
+
+  @Override
+  public boolean awaitWork(String queue, java.time.Duration timeout) throws InterruptedException {
+    return delegate.awaitWork(queue, timeout);
+  }
+
+  @Override
+  public boolean signalsWork() {
+    return delegate.signalsWork();
+  }
 }

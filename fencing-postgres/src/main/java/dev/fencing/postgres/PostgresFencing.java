@@ -52,6 +52,8 @@ public final class PostgresFencing {
     private int transientRetries = 3;
     private Duration retryWait = Duration.ofMillis(100);
     private boolean install = true;
+    private boolean notifications = true;
+    private Duration listenerLinger = Config.DEFAULT_LINGER;
 
     private Builder(DataSource dataSource) {
       this.dataSource = dataSource;
@@ -88,12 +90,40 @@ public final class PostgresFencing {
     }
 
     /**
+     * Whether the queue signals new work with LISTEN/NOTIFY; default true. When on, enqueue (and
+     * release, and fail without delay) notify the schema's channel in their transaction, and {@link
+     * FencedQueue#awaitWork} listens: an idle worker wakes within milliseconds of an enqueue. The
+     * listening takes one connection from the data source, held while anyone waits (see {@link
+     * #listenerLinger}); count it when sizing a pool. PostgreSQL serialises the commits of
+     * notifying transactions, which costs enqueue throughput under heavy concurrent enqueueing (see
+     * docs/BENCHMARKS.md). When off, nothing is notified and {@code awaitWork} sleeps its timeout,
+     * so workers poll.
+     */
+    public Builder notifications(boolean notifications) {
+      this.notifications = notifications;
+      return this;
+    }
+
+    /**
+     * How long the listening connection and its thread stay after the last {@link
+     * FencedQueue#awaitWork} returned, up to 24 h; default 30 s. Then the connection goes back to
+     * the data source and the thread ends, so a queue no longer waited on holds neither; the next
+     * wait takes them again.
+     */
+    public Builder listenerLinger(Duration listenerLinger) {
+      this.listenerLinger = listenerLinger;
+      return this;
+    }
+
+    /**
      * Returns the queue, after installing the schema if asked to.
      *
      * @throws IllegalArgumentException naming the first setting out of range
      */
     public FencedQueue build() {
-      Config config = new Config(schema, maxAttempts, transientRetries, retryWait);
+      Config config =
+          new Config(
+              schema, maxAttempts, transientRetries, retryWait, notifications, listenerLinger);
       PostgresComponent graph = PostgresComponent.create(dataSource, config);
       if (install) {
         graph.schemaSetup().install();

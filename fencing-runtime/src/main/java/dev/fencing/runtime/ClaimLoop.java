@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 final class ClaimLoop extends Loop {
 
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
+  private static final long SLICE = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final Pipeline p;
 
@@ -50,8 +51,35 @@ final class ClaimLoop extends Loop {
         p.admit(new InFlight(job, sent, leaseNanos));
       }
       if (jobs.isEmpty()) {
-        pause(s.idleWait().toNanos());
+        idle(s);
       }
+    }
+  }
+
+  /**
+   * Waits for work after an empty claim: {@code idleWait} on a queue that does not signal; on one
+   * that does, until a signal or {@code fallbackPoll}, in slices so that stop() ends it promptly.
+   */
+  private void idle(Settings s) {
+    if (!p.queue.signalsWork()) {
+      pause(s.idleWait().toNanos());
+      return;
+    }
+    long end = System.nanoTime() + s.fallbackPoll().toNanos();
+    try {
+      while (running()) {
+        long left = end - System.nanoTime();
+        if (left <= 0
+            || p.queue.awaitWork(s.queueName(), Duration.ofNanos(Math.min(left, SLICE)))) {
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stop();
+    } catch (RuntimeException e) {
+      p.counters.storeErrors.incrementAndGet();
+      pause(s.idleWait().toNanos());
     }
   }
 

@@ -230,6 +230,7 @@ public final class FencedRuntime implements AutoCloseable {
     private Duration idleWait = Duration.ofMillis(50);
     private Duration maxCommitDelay = Duration.ofMillis(2);
     private Duration drainTimeout = Duration.ofSeconds(30);
+    private Duration fallbackPoll = Duration.ofSeconds(1);
     private Consumer<WorkOutcome> onOutcome = outcome -> {};
 
     private Builder(FencedQueue queue, FencedReceiver receiver) {
@@ -305,9 +306,25 @@ public final class FencedRuntime implements AutoCloseable {
       return this;
     }
 
-    /** How long the claimer waits after a claim found nothing; default 50 ms. */
+    /**
+     * How long the claimer waits after a claim found nothing, on a queue that does not signal new
+     * work ({@link FencedQueue#signalsWork()} false), so its polling interval; also how long it
+     * waits for free slots before looking again; default 50 ms.
+     */
     public Builder idleWait(Duration idleWait) {
       this.idleWait = idleWait;
+      return this;
+    }
+
+    /**
+     * On a queue that signals new work ({@link FencedQueue#signalsWork()}, PostgreSQL with
+     * notifications on), how long the claimer waits at most after a claim found nothing, between
+     * zero and 24 h; default 1 s. An enqueue wakes it within milliseconds, but a job whose lease
+     * ran out (a crashed worker's) signals nothing, nor does one notified while the queue's
+     * listening connection was down: such a job is claimed at the next poll, up to this late.
+     */
+    public Builder fallbackPoll(Duration fallbackPoll) {
+      this.fallbackPoll = fallbackPoll;
       return this;
     }
 
@@ -354,7 +371,8 @@ public final class FencedRuntime implements AutoCloseable {
               retryDelay,
               idleWait,
               maxCommitDelay,
-              drainTimeout);
+              drainTimeout,
+              fallbackPoll);
       return new FencedRuntime(new Pipeline(settings, queue, receiver, handler, onOutcome)).start();
     }
 

@@ -16,7 +16,8 @@ record Settings(
     Duration retryDelay,
     Duration idleWait,
     Duration maxCommitDelay,
-    Duration drainTimeout) {
+    Duration drainTimeout,
+    Duration fallbackPoll) {
 
   Settings {
     Validate.identifier("queue", queueName);
@@ -45,6 +46,7 @@ record Settings(
     Validate.delay("idleWait", idleWait);
     Validate.delay("maxCommitDelay", maxCommitDelay);
     Validate.delay("drainTimeout", drainTimeout);
+    Validate.delay("fallbackPoll", fallbackPoll);
   }
 
   /** How many claims may be in flight at once: running, waiting for a thread, or committing. */

@@ -68,6 +68,17 @@ public final class MeteredQueue implements FencedQueue {
     return out;
   }
 
+  /** Not timed: a wait is idle time, not latency. */
+  @Override
+  public boolean awaitWork(String queue, Duration timeout) throws InterruptedException {
+    return delegate.awaitWork(queue, timeout);
+  }
+
+  @Override
+  public boolean signalsWork() {
+    return delegate.signalsWork();
+  }
+
   @Override
   public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
     Optional<Job> job = timed(CLAIM, queue, () -> delegate.claim(queue, owner, leaseLength));

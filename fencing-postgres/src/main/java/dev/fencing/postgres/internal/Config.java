@@ -10,8 +10,24 @@ import java.time.Duration;
  * @param maxAttempts how many claims a job gets before a failure is terminal
  * @param transientRetries how many times a statement is retried after a transient failure
  * @param retryWait the pause between those retries
+ * @param notifications whether enqueue and release notify, and waits listen (LISTEN/NOTIFY)
+ * @param listenerLinger how long the listening connection stays open after the last wait ended
  */
-public record Config(String schema, int maxAttempts, int transientRetries, Duration retryWait) {
+public record Config(
+    String schema,
+    int maxAttempts,
+    int transientRetries,
+    Duration retryWait,
+    boolean notifications,
+    Duration listenerLinger) {
+
+  /** The default of {@link #listenerLinger}. */
+  public static final Duration DEFAULT_LINGER = Duration.ofSeconds(30);
+
+  /** Settings with notifications on and the default linger. */
+  public Config(String schema, int maxAttempts, int transientRetries, Duration retryWait) {
+    this(schema, maxAttempts, transientRetries, retryWait, true, DEFAULT_LINGER);
+  }
 
   /**
    * @throws IllegalArgumentException naming the first setting out of range
@@ -24,5 +40,6 @@ public record Config(String schema, int maxAttempts, int transientRetries, Durat
           "transientRetries must be between 0 and 100, but was " + transientRetries);
     }
     Validate.delay("retryWait", retryWait);
+    Validate.delay("listenerLinger", listenerLinger);
   }
 }

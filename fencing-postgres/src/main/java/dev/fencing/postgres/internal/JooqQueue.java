@@ -59,6 +59,8 @@ public final class JooqQueue implements FencedQueue {
   private final Renewals renewals;
   private final JsonProbe probe;
   private final KeyedEnqueues keyed;
+  private final Notifier notifier;
+  private final Listener listener;
 
   @Inject
   JooqQueue(
@@ -68,7 +70,9 @@ public final class JooqQueue implements FencedQueue {
       Commits commits,
       Renewals renewals,
       JsonProbe probe,
-      KeyedEnqueues keyed) {
+      KeyedEnqueues keyed,
+      Notifier notifier,
+      Listener listener) {
     this.jdbc = jdbc;
     this.config = config;
     this.claims = claims;
@@ -76,6 +80,8 @@ public final class JooqQueue implements FencedQueue {
     this.renewals = renewals;
     this.probe = probe;
     this.keyed = keyed;
+    this.notifier = notifier;
+    this.listener = listener;
   }
 
   @Override
@@ -158,6 +164,8 @@ public final class JooqQueue implements FencedQueue {
             }
             ids.addAll(insert.returning(FENCING_JOB.ID).fetch(FENCING_JOB.ID));
           }
+          // in the same transaction: delivered on commit, once however many jobs were added
+          notifier.inTransaction(c, queue);
           return ids;
         });
   }
@@ -204,12 +212,38 @@ public final class JooqQueue implements FencedQueue {
 
   @Override
   public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
-    return commits.fail(lease, error, retryDelay);
+    FencedOutcome.Accepted accepted = commits.fail(lease, error, retryDelay);
+    if (retryDelay.isZero()) {
+      notifier.jobReturned(lease.jobId());
+    }
+    return accepted;
   }
 
   @Override
   public FencedOutcome.Accepted release(Lease lease) {
-    return commits.release(lease);
+    FencedOutcome.Accepted accepted = commits.release(lease);
+    notifier.jobReturned(lease.jobId());
+    return accepted;
+  }
+
+  /**
+   * Waits for a notification on the queue, heard by this queue's listening connection (see {@link
+   * Listener}); with notifications off, sleeps as the default does.
+   */
+  @Override
+  public boolean awaitWork(String queue, Duration timeout) throws InterruptedException {
+    Validate.identifier("queue", queue);
+    Validate.delay("timeout", timeout);
+    if (!notifier.enabled()) {
+      Thread.sleep(timeout);
+      return false;
+    }
+    return listener.await(queue, timeout);
+  }
+
+  @Override
+  public boolean signalsWork() {
+    return notifier.enabled();
   }
 
   @Override

@@ -36,12 +36,14 @@ final class KeyedEnqueues {
   private final Jdbc jdbc;
   private final Config config;
   private final JsonProbe probe;
+  private final Notifier notifier;
 
   @Inject
-  KeyedEnqueues(Jdbc jdbc, Config config, JsonProbe probe) {
+  KeyedEnqueues(Jdbc jdbc, Config config, JsonProbe probe, Notifier notifier) {
     this.jdbc = jdbc;
     this.config = config;
     this.probe = probe;
+    this.notifier = notifier;
   }
 
   List<Enqueued> enqueue(String queue, List<KeyedJob> jobs) {
@@ -105,6 +107,9 @@ final class KeyedEnqueues {
         }
         outcomes.add(new Enqueued(row.id(), job.key(), token.equals(row.token())));
       }
+    }
+    if (outcomes.stream().anyMatch(Enqueued::created)) {
+      notifier.inTransaction(c, queue);
     }
     return outcomes;
   }

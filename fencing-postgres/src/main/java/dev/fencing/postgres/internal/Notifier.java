@@ -1,0 +1,97 @@
+package dev.fencing.postgres.internal;
+
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+
+import dev.fencing.JobState;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.regex.Pattern;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * Sends the wake-up signals: {@code pg_notify(channel, queue)}, channel and queue bound as
+ * parameters. PostgreSQL delivers a notification only when its transaction commits, so a listener
+ * never hears of a job it cannot yet see.
+ */
+final class Notifier {
+
+  private static final Pattern PLAIN = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+  private static final System.Logger LOG = System.getLogger(Notifier.class.getName());
+
+  private final Jdbc jdbc;
+  private final Config config;
+  private final String channel;
+
+  @Inject
+  Notifier(Jdbc jdbc, Config config) {
+    this.jdbc = jdbc;
+    this.config = config;
+    this.channel = channel(config.schema());
+  }
+
+  /**
+   * The channel of {@code schema}: each schema its own, so that queues of the same name in two
+   * schemas do not wake each other. A channel is an identifier of at most 63 bytes: a long schema
+   * name is cut and a hash of the whole name keeps it apart from its neighbours.
+   */
+  static String channel(String schema) {
+    String channel = "fencing_" + schema;
+    if (channel.length() > 63) {
+      channel = channel.substring(0, 54) + "_" + Integer.toHexString(schema.hashCode());
+    }
+    if (!PLAIN.matcher(channel).matches()) {
+      throw new IllegalArgumentException("schema must be a plain identifier, but was " + schema);
+    }
+    return channel;
+  }
+
+  String channel() {
+    return channel;
+  }
+
+  boolean enabled() {
+    return config.notifications();
+  }
+
+  /** Notifies {@code queue} in the transaction running on {@code c}: sent when it commits. */
+  void inTransaction(Connection c, String queue) throws SQLException {
+    if (!config.notifications()) {
+      return;
+    }
+    try (PreparedStatement notify = c.prepareStatement("select pg_notify(?, ?)")) {
+      notify.setString(1, channel);
+      notify.setString(2, queue);
+      notify.execute();
+    }
+  }
+
+  /**
+   * Notifies the queue of job {@code jobId} if the job is pending (given back by release or by a
+   * failure without delay). Best effort, after the commit: if it fails, waiters find the job at
+   * their next poll.
+   */
+  void jobReturned(long jobId) {
+    if (!config.notifications()) {
+      return;
+    }
+    try {
+      jdbc.run(
+          c ->
+              jdbc.on(c)
+                  .select(
+                      DSL.field(
+                          "pg_notify({0}, {1})",
+                          SQLDataType.OTHER, DSL.val(channel), FENCING_JOB.QUEUE))
+                  .from(FENCING_JOB)
+                  .where(FENCING_JOB.ID.eq(jobId))
+                  .and(FENCING_JOB.STATUS.eq(DSL.inline(JobState.PENDING.dbName())))
+                  .fetch());
+    } catch (DataAccessException e) {
+      LOG.log(System.Logger.Level.DEBUG, "could not notify job " + jobId + " given back", e);
+    }
+  }
+}
