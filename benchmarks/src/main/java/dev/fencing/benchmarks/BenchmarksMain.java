@@ -130,7 +130,7 @@ public final class BenchmarksMain {
   }
 
   private static List<ProcessScaling.Row> processes(PostgresFixture.Database db, Settings settings)
-      throws IOException, InterruptedException {
+      throws IOException, InterruptedException, java.sql.SQLException {
     List<ProcessScaling.Row> rows = new ArrayList<>();
     for (int processes : settings.processCounts()) {
       rows.add(

@@ -2,6 +2,7 @@ package dev.fencing.benchmarks;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalDouble;
 
 /** Formats benchmark results as Markdown tables, with ratios and the targets. */
@@ -96,19 +97,60 @@ final class Report {
     md.append(
         "Each process is a `FencedRuntime` (batch 100) with its own handler threads; the rate is"
             + " committed jobs over the same window in all processes.\n\n");
-    md.append("| processes | threads each | jobs/s | vs 1 process |\n|---:|---:|---:|---:|\n");
-    double one = rows.isEmpty() ? Double.NaN : rows.getFirst().jobsPerSecond();
+    md.append(processRows(rows));
+    return md.append('\n').toString();
+  }
+
+  /**
+   * The process-scaling rows with their costs per job; the ratio is to the nearest row with one
+   * process above it, so that interleaved rounds compare within the round.
+   */
+  static String processRows(List<ProcessScaling.Row> rows) {
+    StringBuilder md =
+        new StringBuilder(
+            "| processes | threads each | jobs/s | vs 1 process | claim / job | commit / job |"
+                + " renew / job | txn / job | empty claims | worker CPU µs/job | PG CPU µs/job |"
+                + " lock-wait samples / active |\n"
+                + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    double one = Double.NaN;
     for (ProcessScaling.Row r : rows) {
+      if (r.processes() == 1) {
+        one = r.jobsPerSecond();
+      }
       md.append(
           String.format(
               Locale.ROOT,
-              "| %d | %d | %,.0f | %.2f |%n",
+              "| %d | %d | %,.0f | %.2f | %.4f | %.4f | %.4f | %.4f | %d | %.1f | %.1f | %d / %d %s|%n",
               r.processes(),
               r.threads(),
               r.jobsPerSecond(),
-              r.jobsPerSecond() / one));
+              r.jobsPerSecond() / one,
+              r.perJob(r.claimStatements()),
+              r.perJob(r.commitStatements()),
+              r.perJob(r.renewStatements()),
+              r.perJob(r.pg().transactions()),
+              r.emptyClaims(),
+              r.cpuPerThousand(r.workerCpuNanos()),
+              r.cpuPerThousand(r.pg().backendCpuNanos()),
+              r.lockWaitSamples(),
+              r.pg().active(),
+              topWaits(r.pg().waits())));
     }
-    return md.append('\n').toString();
+    return md.toString();
+  }
+
+  private static String topWaits(Map<String, Long> waits) {
+    StringBuilder s = new StringBuilder();
+    waits.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .limit(3)
+        .forEach(
+            e ->
+                s.append(s.isEmpty() ? "(" : ", ")
+                    .append(e.getKey())
+                    .append(' ')
+                    .append(e.getValue()));
+    return s.isEmpty() ? "" : s.append(") ").toString();
   }
 
   static String targets(
