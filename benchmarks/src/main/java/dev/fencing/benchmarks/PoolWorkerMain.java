@@ -6,6 +6,7 @@ import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.testkit.PostgresFixture;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 
@@ -14,7 +15,9 @@ import java.nio.charset.StandardCharsets;
  * no-op jobs. Prints {@code ready}, starts on the line {@code go}, runs a warm-up, then measures
  * for the given time, and prints {@code done} followed by what changed over the measured window:
  * completed jobs, claim, commit and renew statements, claimed jobs, claims that returned nothing,
- * and this JVM's CPU time in nanoseconds (all threads, user and system).
+ * this JVM's CPU time in nanoseconds (all threads, user and system), and the milliseconds its JIT
+ * compilers and its garbage collectors spent (elapsed time of those threads, as the JVM reports
+ * it).
  *
  * <p>Arguments: JDBC URL, user, password, schema, queue, owner, threads, batch, measured
  * milliseconds, and optionally warm-up milliseconds (default 0).
@@ -75,8 +78,18 @@ public final class PoolWorkerMain {
       s.renewStatements(),
       s.claimed(),
       queue.emptyClaims(),
-      cpuNanos()
+      cpuNanos(),
+      ManagementFactory.getCompilationMXBean().getTotalCompilationTime(),
+      gcMillis()
     };
+  }
+
+  private static long gcMillis() {
+    long millis = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      millis += Math.max(0, gc.getCollectionTime());
+    }
+    return millis;
   }
 
   private static long cpuNanos() {

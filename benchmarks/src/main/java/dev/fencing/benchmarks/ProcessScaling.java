@@ -24,7 +24,9 @@ final class ProcessScaling {
 
   /**
    * One measurement: {@code processes} processes of {@code threads} handler threads each, summed
-   * over the measured window. {@code pgCpuNanos} is -1 when the server is not on this machine.
+   * over the measured window; {@code jitMillis} and {@code gcMillis} are the time the worker JVMs'
+   * JIT compilers and garbage collectors took in it. The backends' CPU is -1 when the server is not
+   * on this machine.
    */
   record Row(
       int processes,
@@ -38,6 +40,8 @@ final class ProcessScaling {
       long claimed,
       long emptyClaims,
       long workerCpuNanos,
+      long jitMillis,
+      long gcMillis,
       PgObserver.Window pg) {
 
     double jobsPerSecond() {
@@ -104,7 +108,7 @@ final class ProcessScaling {
         Thread.sleep(millis);
         pg = observer.stop();
       }
-      long[] sum = new long[7];
+      long[] sum = new long[9];
       for (BufferedReader out : outputs) {
         String[] done = expect(out, "done").trim().split(" ");
         for (int i = 0; i < sum.length; i++) {
