@@ -117,7 +117,7 @@ final class ProcessScaling {
       }
       return new Row(
           processes, threads, batch, millis, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6],
-          pg);
+          sum[7], sum[8], pg);
     } finally {
       started.forEach(Process::destroyForcibly);
     }
