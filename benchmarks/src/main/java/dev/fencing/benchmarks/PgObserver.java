@@ -1,9 +1,5 @@
 package dev.fencing.benchmarks;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -37,7 +33,7 @@ final class PgObserver implements AutoCloseable {
 
   private final Connection connection;
   private final long startXacts;
-  private final Map<Integer, Long> startTicks;
+  private final Map<Integer, Long> startCpu;
   private final Thread sampler;
   private final Map<String, Long> waits = new TreeMap<>();
   private long samples;
@@ -49,7 +45,7 @@ final class PgObserver implements AutoCloseable {
     this.connection = ds.getConnection();
     this.connection.setAutoCommit(true);
     this.startXacts = xacts();
-    this.startTicks = backendTicks();
+    this.startCpu = backendCpu();
     this.sampler = Thread.ofPlatform().name("pg-observer").daemon().start(this::sampleLoop);
   }
 
@@ -62,22 +58,21 @@ final class PgObserver implements AutoCloseable {
   Window stop() throws SQLException, InterruptedException {
     running = false;
     sampler.join();
-    Map<Integer, Long> endTicks = backendTicks();
-    long cpuTicks = 0;
-    boolean local = !startTicks.isEmpty();
-    for (Map.Entry<Integer, Long> e : endTicks.entrySet()) {
-      Long before = startTicks.get(e.getKey());
+    Map<Integer, Long> endCpu = backendCpu();
+    long cpuNanos = 0;
+    boolean local = !startCpu.isEmpty();
+    for (Map.Entry<Integer, Long> e : endCpu.entrySet()) {
+      Long before = startCpu.get(e.getKey());
       if (before != null && before >= 0 && e.getValue() >= 0) {
-        cpuTicks += e.getValue() - before;
+        cpuNanos += e.getValue() - before;
       } else if (e.getValue() < 0) {
         local = false;
       }
     }
     // the sampler's and this observer's own statements are transactions too
     long transactions = xacts() - startXacts - ownQueries - 2;
-    long cpuNanos = local ? cpuTicks * 1_000_000_000L / ClockTicks.PER_SECOND : -1;
     synchronized (waits) {
-      return new Window(transactions, cpuNanos, samples, active, Map.copyOf(waits));
+      return new Window(transactions, local ? cpuNanos : -1, samples, active, Map.copyOf(waits));
     }
   }
 
@@ -129,9 +124,12 @@ final class PgObserver implements AutoCloseable {
     }
   }
 
-  /** CPU ticks per client backend of this database; -1 for one whose /proc entry is unreadable. */
-  private Map<Integer, Long> backendTicks() throws SQLException {
-    Map<Integer, Long> ticks = new HashMap<>();
+  /**
+   * CPU nanoseconds per client backend of this database; -1 for one whose /proc entry is
+   * unreadable.
+   */
+  private Map<Integer, Long> backendCpu() throws SQLException {
+    Map<Integer, Long> cpu = new HashMap<>();
     try (Statement s = connection.createStatement();
         ResultSet r =
             s.executeQuery(
@@ -139,47 +137,15 @@ final class PgObserver implements AutoCloseable {
                     + " and backend_type = 'client backend' and pid <> pg_backend_pid()")) {
       while (r.next()) {
         int pid = r.getInt(1);
-        ticks.put(pid, ticks(pid));
+        cpu.put(pid, ProcStat.cpuNanos(pid));
       }
     }
-    return ticks;
-  }
-
-  /** utime + stime of {@code pid} in clock ticks, or -1 when it cannot be read. */
-  static long ticks(long pid) {
-    try {
-      String stat =
-          Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
-      // the command name, in parentheses, may hold spaces: count fields after its closing one
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return Long.parseLong(f[11]) + Long.parseLong(f[12]);
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
+    return cpu;
   }
 
   @Override
   public void close() throws SQLException {
     running = false;
     connection.close();
-  }
-
-  /** The kernel's clock ticks per second, which /proc/<pid>/stat counts CPU time in. */
-  private static final class ClockTicks {
-    static final long PER_SECOND = read();
-
-    private static long read() {
-      try {
-        Process p = new ProcessBuilder("getconf", "CLK_TCK").start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-        p.waitFor();
-        return Long.parseLong(out.trim());
-      } catch (IOException | RuntimeException e) {
-        return 100;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return 100;
-      }
-    }
   }
 }

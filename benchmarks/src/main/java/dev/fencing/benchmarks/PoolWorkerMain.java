@@ -6,7 +6,6 @@ import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.testkit.PostgresFixture;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 
@@ -79,17 +78,9 @@ public final class PoolWorkerMain {
       s.claimed(),
       queue.emptyClaims(),
       cpuNanos(),
-      ManagementFactory.getCompilationMXBean().getTotalCompilationTime(),
-      gcMillis()
+      ProcStat.ownThreadsCpuNanos("C1 CompilerThre", "C2 CompilerThre"),
+      ProcStat.ownThreadsCpuNanos("GC Thread", "G1 ", "VM Thread")
     };
-  }
-
-  private static long gcMillis() {
-    long millis = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      millis += Math.max(0, gc.getCollectionTime());
-    }
-    return millis;
   }
 
   private static long cpuNanos() {

@@ -24,9 +24,9 @@ final class ProcessScaling {
 
   /**
    * One measurement: {@code processes} processes of {@code threads} handler threads each, summed
-   * over the measured window; {@code jitMillis} and {@code gcMillis} are the time the worker JVMs'
-   * JIT compilers and garbage collectors took in it. The backends' CPU is -1 when the server is not
-   * on this machine.
+   * over the measured window; {@code jitCpuNanos} and {@code gcCpuNanos} are the part of the
+   * workers' CPU their JIT compiler threads and their GC and VM threads took. The backends' CPU is
+   * -1 when the server is not on this machine.
    */
   record Row(
       int processes,
@@ -40,8 +40,8 @@ final class ProcessScaling {
       long claimed,
       long emptyClaims,
       long workerCpuNanos,
-      long jitMillis,
-      long gcMillis,
+      long jitCpuNanos,
+      long gcCpuNanos,
       PgObserver.Window pg) {
 
     double jobsPerSecond() {
@@ -71,11 +71,10 @@ final class ProcessScaling {
 
   private ProcessScaling() {}
 
-  static Row run(PostgresFixture.Database db, int processes, int threads, int batch, long millis)
-      throws IOException, InterruptedException, SQLException {
-    return run(db, processes, threads, batch, millis, Math.min(2_000, millis / 2));
-  }
-
+  /**
+   * Runs {@code processes} worker processes: {@code warmup} ms of work, then the measured window of
+   * {@code millis} ms.
+   */
   static Row run(
       PostgresFixture.Database db, int processes, int threads, int batch, long millis, long warmup)
       throws IOException, InterruptedException, SQLException {

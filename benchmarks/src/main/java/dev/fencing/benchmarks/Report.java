@@ -109,7 +109,7 @@ final class Report {
     StringBuilder md =
         new StringBuilder(
             "| processes | threads each | jobs/s | vs 1 process | claim / job | commit / job |"
-                + " renew / job | txn / job | empty claims | worker CPU µs/job | JIT + GC ms | PG CPU µs/job |"
+                + " renew / job | txn / job | empty claims | worker CPU µs/job | of which JIT + GC | PG CPU µs/job |"
                 + " lock-wait samples / active |\n"
                 + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     double one = Double.NaN;
@@ -120,7 +120,7 @@ final class Report {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %d | %d | %,.0f | %.2f | %.4f | %.4f | %.4f | %.4f | %d | %.1f | %d + %d | %.1f | %d / %d %s|%n",
+              "| %d | %d | %,.0f | %.2f | %.4f | %.4f | %.4f | %.4f | %d | %.1f | %.1f + %.1f | %.1f | %d / %d %s|%n",
               r.processes(),
               r.threads(),
               r.jobsPerSecond(),
@@ -131,8 +131,8 @@ final class Report {
               r.perJob(r.pg().transactions()),
               r.emptyClaims(),
               r.cpuPerThousand(r.workerCpuNanos()),
-              r.jitMillis(),
-              r.gcMillis(),
+              r.cpuPerThousand(r.jitCpuNanos()),
+              r.cpuPerThousand(r.gcCpuNanos()),
               r.cpuPerThousand(r.pg().backendCpuNanos()),
               r.lockWaitSamples(),
               r.pg().active(),
