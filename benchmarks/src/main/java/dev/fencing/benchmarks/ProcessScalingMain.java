@@ -45,6 +45,7 @@ public final class ProcessScalingMain {
       }
     }
     System.out.println(Report.processRows(rows));
+    System.out.println(Report.cpuBound(rows));
   }
 
   /** Parses "1x4,4x1" into {processes, threads} pairs. */

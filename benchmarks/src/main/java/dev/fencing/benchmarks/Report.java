@@ -95,10 +95,51 @@ final class Report {
   static String processTable(List<ProcessScaling.Row> rows) {
     StringBuilder md = new StringBuilder("## Several worker processes on one queue\n\n");
     md.append(
-        "Each process is a `FencedRuntime` (batch 100) with its own handler threads; the rate is"
-            + " committed jobs over the same window in all processes.\n\n");
+        "Each process is a `FencedRuntime` (batch 100, prefetch 400) with its own handler threads"
+            + " doing no-op jobs; after a warm-up, the rate is committed jobs over the same window in"
+            + " all processes. Per job: statements by kind (the runtime's counters), transactions"
+            + " (`pg_stat_database.xact_commit`, flushed about once a second, so ±10 %), claims that"
+            + " returned nothing, CPU of the worker JVMs (and of that their JIT compiler and GC/VM"
+            + " threads) and of the database's client backends (utime + stime from /proc; the"
+            + " server's WAL writer and other background processes are left out), and"
+            + " `pg_stat_activity` samples of active backends waiting on a lock (Lock or LWLock;"
+            + " the most frequent waits of any kind in brackets).\n\n");
     md.append(processRows(rows));
+    md.append('\n').append(cpuBound(rows));
     return md.append('\n').toString();
+  }
+
+  /**
+   * With no-op handlers nothing waits but the CPU: the rate cannot exceed the cores over the CPU
+   * one job takes, worker and database together. Said per row, so the table explains itself.
+   */
+  static String cpuBound(List<ProcessScaling.Row> rows) {
+    int cores = Runtime.getRuntime().availableProcessors();
+    StringBuilder md =
+        new StringBuilder(
+            "CPU bound: with no-op handlers a job costs only CPU, so on "
+                + cores
+                + " cores the rate is at most "
+                + cores
+                + " cores / (worker CPU + PostgreSQL CPU per job):\n\n");
+    for (ProcessScaling.Row r : rows) {
+      double micros =
+          r.cpuPerThousand(r.workerCpuNanos()) + r.cpuPerThousand(r.pg().backendCpuNanos());
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "- %d × %d: %.1f + %.1f = %.1f µs/job → at most %,.0f jobs/s; measured %,.0f (%.0f %%"
+                  + " of the bound; the rest of the machine's CPU went elsewhere)%n",
+              r.processes(),
+              r.threads(),
+              r.cpuPerThousand(r.workerCpuNanos()),
+              r.cpuPerThousand(r.pg().backendCpuNanos()),
+              micros,
+              cores * 1e6 / micros,
+              r.jobsPerSecond(),
+              100 * r.jobsPerSecond() / (cores * 1e6 / micros)));
+    }
+    return md.toString();
   }
 
   /**
