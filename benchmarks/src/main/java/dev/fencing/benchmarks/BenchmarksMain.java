@@ -298,7 +298,7 @@ public final class BenchmarksMain {
      * process at start, not per job.
      */
     long processWarmupMillis() {
-      return quick ? 300 : 15_000;
+      return quick ? 300 : 40_000;
     }
   }
 }
