@@ -98,7 +98,7 @@ final class Report {
         "Each process is a `FencedRuntime` (batch 100, prefetch 400) with its own handler threads"
             + " doing no-op jobs; after a warm-up, the rate is committed jobs over the same window in"
             + " all processes. Per job: statements by kind (the runtime's counters), transactions"
-            + " (`pg_stat_database.xact_commit`, flushed about once a second, so ±10 %), claims that"
+            + " (`pg_stat_database.xact_commit`, which backends flush about once a second: ±10 % over a 10 s window, meaningless over 1 s), claims that"
             + " returned nothing, CPU of the worker JVMs (and of that their JIT compiler and GC/VM"
             + " threads) and of the database's client backends (utime + stime from /proc; the"
             + " server's WAL writer and other background processes are left out), and"
