@@ -1,20 +1,25 @@
 package dev.fencing.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.testkit.PostgresFixture;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 
 /**
  * One worker process of {@link ProcessScaling}: a {@link FencedRuntime} with handler threads doing
- * no-op jobs. Prints {@code ready}, starts on the line {@code go}, runs for the given time, then
- * prints {@code done N} with the number of committed jobs.
+ * no-op jobs. Prints {@code ready}, starts on the line {@code go}, runs a warm-up, then measures
+ * for the given time, and prints {@code done} followed by what changed over the measured window:
+ * completed jobs, claim, commit and renew statements, claimed jobs, claims that returned nothing,
+ * this JVM's CPU time in nanoseconds (all threads, user and system), and the milliseconds its JIT
+ * compilers and its garbage collectors spent (elapsed time of those threads, as the JVM reports
+ * it).
  *
- * <p>Arguments: JDBC URL, user, password, schema, queue, owner, threads, batch, milliseconds.
+ * <p>Arguments: JDBC URL, user, password, schema, queue, owner, threads, batch, measured
+ * milliseconds, and optionally warm-up milliseconds (default 0).
  */
 public final class PoolWorkerMain {
 
@@ -25,8 +30,10 @@ public final class PoolWorkerMain {
     int threads = Integer.parseInt(args[6]);
     int batch = Integer.parseInt(args[7]);
     long millis = Long.parseLong(args[8]);
+    long warmup = args.length > 9 ? Long.parseLong(args[9]) : 0;
     try (HikariDataSource ds = BenchDatabase.pool(db, 3)) {
-      FencedQueue queue = PostgresFencing.builder(ds).schema(args[3]).install(false).build();
+      CountingQueue queue =
+          new CountingQueue(PostgresFencing.builder(ds).schema(args[3]).install(false).build());
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       System.out.println("ready");
@@ -34,7 +41,7 @@ public final class PoolWorkerMain {
       if (!"go".equals(in.readLine())) {
         return;
       }
-      long committed;
+      long[] window;
       try (FencedRuntime runtime =
           FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE)
               .queue(args[4])
@@ -44,11 +51,40 @@ public final class PoolWorkerMain {
               .batchSize(batch)
               .handler((job, cancellation) -> "{}")
               .start()) {
+        Thread.sleep(warmup);
+        long[] before = sample(runtime, queue);
         Thread.sleep(millis);
-        runtime.close();
-        committed = runtime.stats().completed();
+        long[] after = sample(runtime, queue);
+        window = new long[before.length];
+        for (int i = 0; i < window.length; i++) {
+          window[i] = after[i] - before[i];
+        }
       }
-      System.out.println("done " + committed);
+      StringBuilder done = new StringBuilder("done");
+      for (long value : window) {
+        done.append(' ').append(value);
+      }
+      System.out.println(done);
     }
+  }
+
+  private static long[] sample(FencedRuntime runtime, CountingQueue queue) {
+    FencedRuntime.Stats s = runtime.stats();
+    return new long[] {
+      s.completed(),
+      s.claimStatements(),
+      s.commitStatements(),
+      s.renewStatements(),
+      s.claimed(),
+      queue.emptyClaims(),
+      cpuNanos(),
+      ProcStat.ownThreadsCpuNanos("C1 CompilerThre", "C2 CompilerThre"),
+      ProcStat.ownThreadsCpuNanos("GC Thread", "G1 ", "VM Thread")
+    };
+  }
+
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 }

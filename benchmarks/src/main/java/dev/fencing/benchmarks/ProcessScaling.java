@@ -9,33 +9,84 @@ import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Several worker processes on one queue, each a {@code FencedRuntime}: the total rate of committed
- * jobs, measured over the same wall-clock window in every process.
+ * jobs over the same wall-clock window in every process, and what each job cost: statements by
+ * kind, transactions, CPU of the worker JVMs and of the database's backends, and what the backends
+ * waited on. The costs per job depend little on how busy the machine was; the rate does.
  */
 final class ProcessScaling {
 
-  /** One measurement: {@code processes} processes of {@code threads} handler threads each. */
-  record Row(int processes, int threads, int batch, double jobsPerSecond) {}
+  /**
+   * One measurement: {@code processes} processes of {@code threads} handler threads each, summed
+   * over the measured window; {@code jitCpuNanos} and {@code gcCpuNanos} are the part of the
+   * workers' CPU their JIT compiler threads and their GC and VM threads took. The backends' CPU is
+   * -1 when the server is not on this machine.
+   */
+  record Row(
+      int processes,
+      int threads,
+      int batch,
+      long millis,
+      long completed,
+      long claimStatements,
+      long commitStatements,
+      long renewStatements,
+      long claimed,
+      long emptyClaims,
+      long workerCpuNanos,
+      long jitCpuNanos,
+      long gcCpuNanos,
+      PgObserver.Window pg) {
+
+    double jobsPerSecond() {
+      return completed * 1000.0 / millis;
+    }
+
+    double perJob(long count) {
+      return completed == 0 ? Double.NaN : (double) count / completed;
+    }
+
+    /** Milliseconds of CPU per 1,000 jobs (= microseconds per job). */
+    double cpuPerThousand(long nanos) {
+      return nanos < 0 || completed == 0 ? Double.NaN : nanos / 1_000_000.0 / completed * 1000;
+    }
+
+    /** Samples of backends waiting on a lock (heavyweight or lightweight), of all samples. */
+    long lockWaitSamples() {
+      return pg.waits().entrySet().stream()
+          .filter(e -> e.getKey().startsWith("Lock:") || e.getKey().startsWith("LWLock:"))
+          .mapToLong(Map.Entry::getValue)
+          .sum();
+    }
+  }
 
   private static final String SCHEMA = "bench_processes";
   private static final String QUEUE = "bench";
 
   private ProcessScaling() {}
 
-  static Row run(PostgresFixture.Database db, int processes, int threads, int batch, long millis)
-      throws IOException, InterruptedException {
+  /**
+   * Runs {@code processes} worker processes: {@code warmup} ms of work, then the measured window of
+   * {@code millis} ms.
+   */
+  static Row run(
+      PostgresFixture.Database db, int processes, int threads, int batch, long millis, long warmup)
+      throws IOException, InterruptedException, SQLException {
     BenchDatabase.freshQueueSchema(db, SCHEMA);
     try (HikariDataSource ds = BenchDatabase.pool(db, 2)) {
-      BenchDatabase.seed(ds, SCHEMA, QUEUE, (int) Math.max(20_000, millis * 60));
+      // deep enough that no row runs dry: well above the fastest rate seen on this machine
+      BenchDatabase.seed(ds, SCHEMA, QUEUE, (int) Math.max(20_000, (millis + warmup) * 60));
     }
     List<Process> started = new ArrayList<>();
-    try {
+    try (HikariDataSource observed = BenchDatabase.pool(db, 1)) {
       for (int p = 0; p < processes; p++) {
-        started.add(start(db, "proc" + p, threads, batch, millis));
+        started.add(start(db, "proc" + p, threads, batch, millis, warmup));
       }
       List<BufferedReader> outputs = new ArrayList<>();
       for (Process process : started) {
@@ -50,19 +101,29 @@ final class ProcessScaling {
         in.write("go\n");
         in.flush();
       }
-      long committed = 0;
-      for (BufferedReader out : outputs) {
-        String done = expect(out, "done ");
-        committed += Long.parseLong(done.substring("done ".length()).trim());
+      Thread.sleep(warmup);
+      PgObserver.Window pg;
+      try (PgObserver observer = PgObserver.start(observed)) {
+        Thread.sleep(millis);
+        pg = observer.stop();
       }
-      return new Row(processes, threads, batch, committed * 1000.0 / millis);
+      long[] sum = new long[9];
+      for (BufferedReader out : outputs) {
+        String[] done = expect(out, "done").trim().split(" ");
+        for (int i = 0; i < sum.length; i++) {
+          sum[i] += Long.parseLong(done[i + 1]);
+        }
+      }
+      return new Row(
+          processes, threads, batch, millis, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6],
+          sum[7], sum[8], pg);
     } finally {
       started.forEach(Process::destroyForcibly);
     }
   }
 
   private static Process start(
-      PostgresFixture.Database db, String owner, int threads, int batch, long millis)
+      PostgresFixture.Database db, String owner, int threads, int batch, long millis, long warmup)
       throws IOException {
     List<String> command =
         List.of(
@@ -81,8 +142,14 @@ final class ProcessScaling {
             owner,
             Integer.toString(threads),
             Integer.toString(batch),
-            Long.toString(millis));
-    return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Long.toString(millis),
+            Long.toString(warmup));
+    List<String> withAgent = new ArrayList<>(command);
+    String agent = System.getenv("FENCING_WORKER_JVM_ARGS");
+    if (agent != null && !agent.isBlank()) {
+      withAgent.addAll(1, List.of(agent.trim().split("\\s+")));
+    }
+    return new ProcessBuilder(withAgent).redirectError(ProcessBuilder.Redirect.INHERIT).start();
   }
 
   private static String expect(BufferedReader out, String prefix) throws IOException {

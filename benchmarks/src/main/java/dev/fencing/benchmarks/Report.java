@@ -2,6 +2,7 @@ package dev.fencing.benchmarks;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalDouble;
 
 /** Formats benchmark results as Markdown tables, with ratios and the targets. */
@@ -94,21 +95,105 @@ final class Report {
   static String processTable(List<ProcessScaling.Row> rows) {
     StringBuilder md = new StringBuilder("## Several worker processes on one queue\n\n");
     md.append(
-        "Each process is a `FencedRuntime` (batch 100) with its own handler threads; the rate is"
-            + " committed jobs over the same window in all processes.\n\n");
-    md.append("| processes | threads each | jobs/s | vs 1 process |\n|---:|---:|---:|---:|\n");
-    double one = rows.isEmpty() ? Double.NaN : rows.getFirst().jobsPerSecond();
+        "Each process is a `FencedRuntime` (batch 100, prefetch 400) with its own handler threads"
+            + " doing no-op jobs; after a warm-up, the rate is committed jobs over the same window in"
+            + " all processes. Per job: statements by kind (the runtime's counters), transactions"
+            + " (`pg_stat_database.xact_commit`, which backends flush about once a second: ±10 % over a 10 s window, meaningless over 1 s), claims that"
+            + " returned nothing, CPU of the worker JVMs (and of that their JIT compiler and GC/VM"
+            + " threads) and of the database's client backends (utime + stime from /proc; the"
+            + " server's WAL writer and other background processes are left out), and"
+            + " `pg_stat_activity` samples of active backends waiting on a lock (Lock or LWLock;"
+            + " the most frequent waits of any kind in brackets).\n\n");
+    md.append(processRows(rows));
+    md.append('\n').append(cpuBound(rows));
+    return md.append('\n').toString();
+  }
+
+  /**
+   * With no-op handlers nothing waits but the CPU: the rate cannot exceed the cores over the CPU
+   * one job takes, worker and database together. Said per row, so the table explains itself.
+   */
+  static String cpuBound(List<ProcessScaling.Row> rows) {
+    int cores = Runtime.getRuntime().availableProcessors();
+    StringBuilder md =
+        new StringBuilder(
+            "CPU bound: with no-op handlers a job costs only CPU, so on "
+                + cores
+                + " cores the rate is at most "
+                + cores
+                + " cores / (worker CPU + PostgreSQL CPU per job):\n\n");
     for (ProcessScaling.Row r : rows) {
+      double micros =
+          r.cpuPerThousand(r.workerCpuNanos()) + r.cpuPerThousand(r.pg().backendCpuNanos());
       md.append(
           String.format(
               Locale.ROOT,
-              "| %d | %d | %,.0f | %.2f |%n",
+              "- %d × %d: %.1f + %.1f = %.1f µs/job → at most %,.0f jobs/s; measured %,.0f (%.0f %%"
+                  + " of the bound; the rest of the machine's CPU went elsewhere)%n",
+              r.processes(),
+              r.threads(),
+              r.cpuPerThousand(r.workerCpuNanos()),
+              r.cpuPerThousand(r.pg().backendCpuNanos()),
+              micros,
+              cores * 1e6 / micros,
+              r.jobsPerSecond(),
+              100 * r.jobsPerSecond() / (cores * 1e6 / micros)));
+    }
+    return md.toString();
+  }
+
+  /**
+   * The process-scaling rows with their costs per job; the ratio is to the nearest row with one
+   * process above it, so that interleaved rounds compare within the round.
+   */
+  static String processRows(List<ProcessScaling.Row> rows) {
+    StringBuilder md =
+        new StringBuilder(
+            "| processes | threads each | jobs/s | vs 1 process | claim / job | commit / job |"
+                + " renew / job | txn / job | empty claims | worker CPU µs/job | of which JIT + GC | PG CPU µs/job |"
+                + " lock-wait samples / active |\n"
+                + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    double one = Double.NaN;
+    for (ProcessScaling.Row r : rows) {
+      if (r.processes() == 1) {
+        one = r.jobsPerSecond();
+      }
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %d | %d | %,.0f | %.2f | %.4f | %.4f | %.4f | %.4f | %d | %.1f | %.1f + %.1f | %.1f | %d / %d %s|%n",
               r.processes(),
               r.threads(),
               r.jobsPerSecond(),
-              r.jobsPerSecond() / one));
+              r.jobsPerSecond() / one,
+              r.perJob(r.claimStatements()),
+              r.perJob(r.commitStatements()),
+              r.perJob(r.renewStatements()),
+              r.perJob(r.pg().transactions()),
+              r.emptyClaims(),
+              r.cpuPerThousand(r.workerCpuNanos()),
+              r.cpuPerThousand(r.jitCpuNanos()),
+              r.cpuPerThousand(r.gcCpuNanos()),
+              r.cpuPerThousand(r.pg().backendCpuNanos()),
+              r.lockWaitSamples(),
+              r.pg().active(),
+              topWaits(r.pg().waits())));
     }
-    return md.append('\n').toString();
+    return md.toString();
+  }
+
+  private static String topWaits(Map<String, Long> waits) {
+    StringBuilder s = new StringBuilder();
+    waits.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .limit(3)
+        .forEach(
+            e ->
+                s.append(s.isEmpty() ? "(" : ", ")
+                    .append(e.getKey())
+                    .append(' ')
+                    .append(e.getValue()));
+    return s.isEmpty() ? "" : s.append(") ").toString();
   }
 
   static String targets(

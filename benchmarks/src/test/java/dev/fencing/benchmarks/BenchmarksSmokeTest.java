@@ -26,6 +26,7 @@ class BenchmarksSmokeTest {
         .contains("| raw | 1 | 1 |")
         .contains("## db-scheduler at equal threads")
         .contains("## Several worker processes on one queue")
+        .contains("| claim / job | commit / job | renew / job | txn / job |")
         .contains("## Targets")
         .contains("## Lease-length tuning");
   }
