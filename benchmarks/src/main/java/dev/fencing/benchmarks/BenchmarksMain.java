@@ -42,7 +42,7 @@ public final class BenchmarksMain {
     Settings settings = Settings.parse(args);
     String report = run(settings);
     Files.createDirectories(settings.out().toAbsolutePath().getParent());
-    Files.writeString(settings.out(), report);
+    Files.writeString(settings.out(), report + OtherSections.kept(settings.out(), report));
     System.out.println(report);
     System.out.println("written to " + settings.out());
   }
