@@ -121,7 +121,6 @@ class PostgresAdminTest {
 
     assertThat(failed.state()).isEqualTo(JobState.FAILED);
     assertThat(failed.lastError()).isEqualTo("poison pill");
-    assertThat(failed.lastEvent()).isEqualTo("admin_failed");
     assertThat(failed.epoch()).isEqualTo(held.epoch().value());
     assertThatThrownBy(() -> queue.renew(held.lease(), Duration.ofMinutes(5)))
         .isInstanceOf(FencedOffException.class);
@@ -130,6 +129,7 @@ class PostgresAdminTest {
     assertThatThrownBy(() -> queue.fail(held.lease(), "poison pill", Duration.ZERO))
         .isInstanceOf(FencedOffException.class);
     assertThat(admin.job(id).orElseThrow().result()).isNull();
+    assertThat(failed.lastEvent()).isEqualTo("admin_failed");
     assertThat(admin.fail(id, "again")).isInstanceOf(AdminChange.Refused.class);
     assertThatThrownBy(() -> admin.fail(id, " "))
         .isInstanceOf(IllegalArgumentException.class)
