@@ -133,7 +133,7 @@ public final class TuneCommand implements Runnable {
             + " your claim poll interval.%n",
         percent(maxRate),
         round(safetyFactor),
-        Durations.show(floor),
+        Durations.human(floor),
         Durations.human(needed));
   }
 
