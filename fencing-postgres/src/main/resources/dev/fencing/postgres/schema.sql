@@ -54,6 +54,12 @@ ALTER TABLE fencing_job ADD COLUMN IF NOT EXISTS enqueue_token uuid;
 -- One job per key and queue.
 CREATE UNIQUE INDEX IF NOT EXISTS fencing_job_key_uq ON fencing_job (queue, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
+-- The owners of the last 16 claims, oldest first: every claim bumps the epoch by exactly 1 and appends
+-- its owner, so the last element held the current epoch and element i (from 1) held epoch
+-- epoch - cardinality(owners) + i. Added by ALTER so that an existing installation gains it at the next
+-- install; rows claimed before that start their history then.
+ALTER TABLE fencing_job ADD COLUMN IF NOT EXISTS owners varchar(200)[] NOT NULL DEFAULT '{}';
+
 -- Claimable rows only: pending jobs by due time, and running jobs by lease expiry.
 CREATE INDEX IF NOT EXISTS fencing_job_pending_ix ON fencing_job (queue, run_at, id) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS fencing_job_running_ix ON fencing_job (queue, lease_expires_at) WHERE status = 'running';

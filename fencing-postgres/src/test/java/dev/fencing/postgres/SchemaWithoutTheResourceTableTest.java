@@ -40,10 +40,11 @@ class SchemaWithoutTheResourceTableTest {
     FencedQueue queue =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
     long id = queue.enqueue("q", "{\"n\":1}");
-    Job claimed = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
 
     ResourceOwnership owners =
         PostgresOwnership.builder(schema.dataSource()).schema(schema.name()).build();
+    // claimed after the install: the claim writes the owners column, which the install adds
+    Job claimed = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
     Acquisition acquisition = owners.acquire("account-1", "p1", Duration.ofMinutes(5));
 
     assertThat(acquisition).isInstanceOf(Acquisition.Acquired.class);

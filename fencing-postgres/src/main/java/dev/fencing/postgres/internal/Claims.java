@@ -54,6 +54,9 @@ import org.jooq.impl.SQLDataType;
  */
 final class Claims {
 
+  /** How many past owners a job's row keeps, newest last. */
+  static final int OWNERS_KEPT = 16;
+
   private final Jdbc jdbc;
   private final RenderedSql claimSql;
 
@@ -210,6 +213,7 @@ final class Claims {
             when(isSpent, inline(JobState.FAILED.dbName()))
                 .otherwise(inline(JobState.RUNNING.dbName())))
         .set(j.OWNER, when(isSpent, j.OWNER).otherwise(owner))
+        .set(j.OWNERS, when(isSpent, j.OWNERS).otherwise(ownersAfterClaim(j, owner)))
         .set(j.EPOCH, when(isSpent, j.EPOCH).otherwise(j.EPOCH.plus(inline(1L))))
         .set(j.ATTEMPTS, when(isSpent, j.ATTEMPTS).otherwise(j.ATTEMPTS.plus(inline(1))))
         .set(
@@ -234,6 +238,16 @@ final class Claims {
             j.ATTEMPTS,
             micros(j.LEASE_EXPIRES_AT),
             field(j.STATUS.eq(inline(JobState.RUNNING.dbName()))));
+  }
+
+  /**
+   * The owner history with {@code owner} appended, keeping the last {@value #OWNERS_KEPT}: element
+   * order follows the epochs, since this statement bumps the epoch by exactly 1 with every append.
+   */
+  private static Field<String[]> ownersAfterClaim(FencingJob j, Field<String> owner) {
+    return field(
+        "({0} || {1})[greatest(cardinality({0}) + 2 - {2}, 1):]",
+        j.OWNERS.getDataType(), j.OWNERS, owner, inline(OWNERS_KEPT));
   }
 
   /** Microseconds since 1970: far cheaper for the driver to read than a timestamp. */

@@ -22,6 +22,9 @@ public interface PostgresComponent {
   /** The outbox relay, in the same schema as the queue. */
   FencedOutbox outbox();
 
+  /** Inspection and operator changes, in the same schema as the queue. */
+  Admin admin();
+
   /** Installs the schema. */
   SchemaSetup schemaSetup();
 

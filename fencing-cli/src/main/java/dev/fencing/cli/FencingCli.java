@@ -1,0 +1,114 @@
+package dev.fencing.cli;
+
+import dev.fencing.cli.internal.CliException;
+import dev.fencing.cli.internal.FailCommand;
+import dev.fencing.cli.internal.JobCommand;
+import dev.fencing.cli.internal.PurgeCommand;
+import dev.fencing.cli.internal.QueuesCommand;
+import dev.fencing.cli.internal.RequeueCommand;
+import dev.fencing.cli.internal.TuneCommand;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code fencing} command: look inside a fencing schema and repair jobs from the terminal.
+ *
+ * <pre>
+ * java -jar fencing-cli.jar queues --url jdbc:postgresql://db/app --schema jobs
+ * java -jar fencing-cli.jar job 42
+ * java -jar fencing-cli.jar requeue 42
+ * </pre>
+ *
+ * <p>Exit codes: {@value #OK} done; {@value #REFUSED} the change does not apply to the job's state;
+ * {@value #USAGE} bad arguments; {@value #UNREACHABLE} the database could not be reached; {@value
+ * #NO_SCHEMA} the schema has no fencing tables; {@value #UNKNOWN_JOB} no job has that id.
+ */
+@Command(
+    name = "fencing",
+    mixinStandardHelpOptions = true,
+    version = "fencing 0.1.0",
+    description = "Inspect and operate a fencing job queue on PostgreSQL.",
+    subcommands = {
+      QueuesCommand.class,
+      JobCommand.class,
+      RequeueCommand.class,
+      FailCommand.class,
+      PurgeCommand.class,
+      TuneCommand.class
+    })
+public final class FencingCli implements Runnable {
+
+  /** The command did what it was asked. */
+  public static final int OK = 0;
+
+  /** Requeue or fail was refused: the job is in a state the change does not apply to. */
+  public static final int REFUSED = 1;
+
+  /** Bad arguments (picocli's usage errors). */
+  public static final int USAGE = 2;
+
+  /** The database could not be reached, or refused the login. */
+  public static final int UNREACHABLE = 3;
+
+  /** The schema holds no fencing tables, or tables of an older version. */
+  public static final int NO_SCHEMA = 4;
+
+  /** No job has the id given. */
+  public static final int UNKNOWN_JOB = 5;
+
+  @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
+
+  private FencingCli() {}
+
+  /** Runs the command line and exits with its code. */
+  public static void main(String[] args) {
+    System.exit(
+        execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /**
+   * Runs the command line in this JVM, writing to {@code out} and {@code err}.
+   *
+   * @return the exit code, one of the constants of this class
+   */
+  public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    quietLogs();
+    CommandLine cli = new CommandLine(new FencingCli());
+    cli.setOut(out).setErr(err);
+    cli.setExecutionExceptionHandler(
+        (e, line, parsed) -> {
+          if (e instanceof CliException c) {
+            err.println("fencing: " + c.getMessage());
+            err.flush();
+            return c.exitCode();
+          }
+          if (e instanceof IllegalArgumentException) {
+            err.println("fencing: " + e.getMessage());
+            err.flush();
+            return USAGE;
+          }
+          throw e;
+        });
+    int code = cli.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  private static void quietLogs() {
+    // jOOQ prints a logo and tips on first use; a CLI's output is its tables only
+    System.setProperty("org.jooq.no-logo", "true");
+    System.setProperty("org.jooq.no-tips", "true");
+    // slf4j-api comes with Resilience4j and no logger is bound: without this, SLF4J warns of that
+    // on every run. Nothing in a one-shot command is worth logging beyond what it prints.
+    if (System.getProperty("slf4j.internal.verbosity") == null) {
+      System.setProperty("slf4j.internal.verbosity", "ERROR");
+    }
+  }
+}

@@ -1,0 +1,23 @@
+package dev.fencing.cli.internal;
+
+import dev.fencing.cli.FencingCli;
+import dev.fencing.postgres.AdminChange;
+import java.io.PrintWriter;
+
+/** What requeue and fail print, and the exit code a refusal or an unknown job gets. */
+final class Changes {
+
+  private Changes() {}
+
+  static void report(AdminChange change, String done, String schema, PrintWriter out) {
+    switch (change) {
+      case AdminChange.Changed c -> {
+        out.println(done);
+        out.println();
+        JobPrinter.print(c.job(), schema, out);
+      }
+      case AdminChange.Refused r -> throw new CliException(FencingCli.REFUSED, r.reason());
+      case AdminChange.NotFound n -> throw new CliException(FencingCli.UNKNOWN_JOB, n.message());
+    }
+  }
+}

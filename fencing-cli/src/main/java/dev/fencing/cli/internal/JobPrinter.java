@@ -1,0 +1,76 @@
+package dev.fencing.cli.internal;
+
+import dev.fencing.postgres.EpochOwner;
+import dev.fencing.postgres.JobDetails;
+import dev.fencing.postgres.OutboxEntry;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.jspecify.annotations.Nullable;
+
+/** Prints one job: its row, who held which epoch, its outbox messages. */
+final class JobPrinter {
+
+  private JobPrinter() {}
+
+  static void print(JobDetails job, String schema, PrintWriter out) {
+    out.println("job " + job.id() + " in queue " + job.queue() + " (schema " + schema + ")");
+    TextTable row = new TextTable("FIELD", "VALUE");
+    row.row("state", job.state().dbName())
+        .row("epoch", job.epoch())
+        .row("owner", text(job.owner()))
+        .row("attempts", job.attempts() + " of " + job.maxAttempts())
+        .row("expiries", job.expiries())
+        .row("last event", job.lastEvent())
+        .row("last error", text(job.lastError()))
+        .row("settled epochs", job.settledEpochs().isEmpty() ? "-" : job.settledEpochs())
+        .row("run at", time(job.runAt()))
+        .row("lease expires", time(job.leaseExpiresAt()))
+        .row("created", time(job.createdAt()))
+        .row("updated", time(job.updatedAt()))
+        .row("finished", time(job.finishedAt()))
+        .row("payload", job.payload())
+        .row("result", text(job.result()));
+    row.print(out);
+    out.println();
+    if (job.history().isEmpty()) {
+      out.println("epoch history: none recorded (never claimed since the history was installed)");
+    } else {
+      out.println("epoch history (last " + job.history().size() + " claims)");
+      TextTable history = new TextTable("EPOCH", "OWNER").rightAligned(0);
+      for (EpochOwner e : job.history()) {
+        history.row(e.epoch(), e.owner());
+      }
+      history.print(out);
+    }
+    out.println();
+    if (job.messages().isEmpty()) {
+      out.println("outbox messages: none");
+      return;
+    }
+    out.println("outbox messages");
+    TextTable messages =
+        new TextTable("IDX", "EPOCH", "DESTINATION", "KEY", "OUTCOME", "WON EPOCH", "DELIVERED")
+            .rightAligned(0, 1, 5);
+    for (OutboxEntry m : job.messages()) {
+      messages.row(
+          m.idx(),
+          m.epoch(),
+          m.destination(),
+          m.receiverKey(),
+          m.outcome() == null ? "undelivered" : m.outcome(),
+          m.wonEpoch() == null ? "-" : m.wonEpoch(),
+          time(m.deliveredAt()));
+    }
+    messages.print(out);
+  }
+
+  private static String text(@Nullable Object value) {
+    return value == null ? "-" : value.toString().replaceAll("\\s+", " ");
+  }
+
+  /** To the millisecond, in UTC, as the database clock recorded it. */
+  private static String time(@Nullable Instant t) {
+    return t == null ? "-" : t.truncatedTo(ChronoUnit.MILLIS).toString();
+  }
+}

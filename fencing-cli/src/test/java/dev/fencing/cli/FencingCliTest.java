@@ -1,0 +1,320 @@
+package dev.fencing.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fencing.FencedOffException;
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.TestSchema;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every command and every error of the CLI, in this JVM, on a real PostgreSQL. */
+@FencingDatabase
+class FencingCliTest {
+
+  private static final Duration SHORT = Duration.ofMillis(150);
+
+  /** What one run printed and returned. */
+  record Run(int code, String out, String err) {}
+
+  @Test
+  void queuesListsEachQueueWithItsCountsByState(TestSchema schema) {
+    FencedQueue queue = queue(schema, 1);
+    queue.enqueueAll("mail", List.of("{}", "{}", "{}"));
+    queue.enqueue("pdf", "{}");
+    queue.claim("mail", "w1", Duration.ofMinutes(1)).orElseThrow();
+    queue.fail(
+        queue.claim("pdf", "w1", Duration.ofMinutes(1)).orElseThrow().lease(), "x", Duration.ZERO);
+
+    Run run = run(schema, "queues");
+
+    assertThat(run.code()).isZero();
+    assertThat(run.out())
+        .isEqualTo(
+            """
+            QUEUE  PENDING  RUNNING  FAILED
+            mail         2        1       0
+            pdf          0        0       1
+            """);
+    assertThat(run(schema, "queues", "--completed").out())
+        .contains("COMPLETED")
+        .contains("mail         2        1       0          0");
+  }
+
+  @Test
+  void jobShowsWhoHeldWhichEpochAfterAZombieTakeover(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{\"n\": 1}");
+    Job zombie = queue.claim("q", "w1", SHORT).orElseThrow();
+    Thread.sleep(300);
+    queue.claim("q", "w2", SHORT).orElseThrow();
+    Thread.sleep(300);
+    queue.claim("q", "w2", Duration.ofMinutes(1)).orElseThrow();
+    assertThatThrownBy(() -> queue.complete(zombie.lease(), "{}"))
+        .isInstanceOf(FencedOffException.class);
+
+    Run run = run(schema, "job", Long.toString(id));
+
+    assertThat(run.code()).isZero();
+    assertThat(run.out())
+        .startsWith("job " + id + " in queue q (schema " + schema.name() + ")\n")
+        .contains("state           running\n")
+        .contains("epoch           3\n")
+        .contains("expiries        2\n")
+        .contains("payload         {\"n\": 1}\n")
+        .contains(
+            """
+            epoch history (last 3 claims)
+            EPOCH  OWNER
+                1  w1
+                2  w2
+                3  w2
+            """)
+        .contains("outbox messages: none");
+  }
+
+  @Test
+  void requeueAfterAFailureLetsTheNextClaimTakeALargerEpoch(TestSchema schema) {
+    FencedQueue queue = queue(schema, 1);
+    long id = queue.enqueue("q", "{}");
+    Job first = queue.claim("q", "w1", Duration.ofMinutes(1)).orElseThrow();
+    queue.fail(first.lease(), "boom", Duration.ZERO);
+
+    Run run = run(schema, "requeue", Long.toString(id));
+
+    assertThat(run.code()).isZero();
+    assertThat(run.out())
+        .startsWith("requeued job " + id + ": pending, claimable now\n")
+        .contains("state           pending\n")
+        .contains("attempts        0 of 1\n")
+        .contains("last event      requeued\n");
+    Job again = queue.claim("q", "w2", Duration.ofMinutes(1)).orElseThrow();
+    assertThat(again.epoch().value()).isGreaterThan(first.epoch().value());
+    assertThatThrownBy(() -> queue.complete(first.lease(), "{}"))
+        .isInstanceOf(FencedOffException.class);
+  }
+
+  @Test
+  void requeueOfARunningJobIsRefusedWithExitCode1(TestSchema schema) {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    queue.claim("q", "w1", Duration.ofMinutes(1)).orElseThrow();
+
+    Run run = run(schema, "requeue", Long.toString(id));
+
+    assertThat(run.code()).isEqualTo(FencingCli.REFUSED);
+    assertThat(run.err())
+        .isEqualTo(
+            "fencing: job "
+                + id
+                + " is running; only a failed job can be requeued; enqueue a new job to run a"
+                + " completed one again\n");
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void failOfARunningJobRefusesTheHoldersLaterCommit(TestSchema schema) {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    Job held = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+
+    Run run = run(schema, "fail", Long.toString(id), "--reason", "poison pill");
+
+    assertThat(run.code()).isZero();
+    assertThat(run.out())
+        .startsWith("failed job " + id + "\n")
+        .contains("state           failed\n")
+        .contains("last error      poison pill\n");
+    assertThatThrownBy(() -> queue.complete(held.lease(), "{\"late\": true}"))
+        .isInstanceOf(FencedOffException.class);
+    assertThat(run(schema, "fail", Long.toString(id), "--reason", "again").code())
+        .isEqualTo(FencingCli.REFUSED);
+    Run noReason = run(schema, "fail", Long.toString(id));
+    assertThat(noReason.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(noReason.err()).contains("Missing required option: '--reason=<reason>'");
+  }
+
+  @Test
+  void purgeDeletesOldFinishedJobsOfTheQueue(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema, 5);
+    long old = queue.enqueue("q", "{}");
+    queue.complete(queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "{}");
+    long young = queue.enqueue("q", "{}");
+    queue.complete(queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "{}");
+    execute(
+        schema, "update fencing_job set finished_at = now() - interval '8 days' where id = " + old);
+
+    Run run = run(schema, "purge", "--older-than", "7d", "--queue", "q");
+
+    assertThat(run.code()).isZero();
+    assertThat(run.out())
+        .isEqualTo(
+            "purged 1 job finished more than 7d ago from queue q in schema "
+                + schema.name()
+                + "\n");
+    assertThat(run(schema, "job", Long.toString(old)).code()).isEqualTo(FencingCli.UNKNOWN_JOB);
+    assertThat(run(schema, "job", Long.toString(young)).code()).isZero();
+    Run bad = run(schema, "purge", "--older-than", "7 days");
+    assertThat(bad.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(bad.err())
+        .contains("a duration must be like 7d, 12h, 30m, 10s, 800ms or P7D, but was '7 days'");
+    Run tooYoung = run(schema, "purge", "--older-than", "5s");
+    assertThat(tooYoung.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(tooYoung.err())
+        .isEqualTo("fencing: olderThan must be between 1 min and 3650 days, but was PT5S\n");
+  }
+
+  @Test
+  void anUnknownJobIsNamedWithItsSchema(TestSchema schema) {
+    queue(schema, 5);
+    for (String command : List.of("job", "requeue")) {
+      Run run = run(schema, command, "424242");
+      assertThat(run.code()).isEqualTo(FencingCli.UNKNOWN_JOB);
+      assertThat(run.err()).isEqualTo("fencing: no job 424242 in schema " + schema.name() + "\n");
+    }
+    assertThat(run(schema, "fail", "424242", "--reason", "x").err())
+        .isEqualTo("fencing: no job 424242 in schema " + schema.name() + "\n");
+  }
+
+  @Test
+  void aSchemaWithoutFencingTablesSaysHowToInstallThem(TestSchema schema) {
+    Run run = run(schema, "queues");
+
+    assertThat(run.code()).isEqualTo(FencingCli.NO_SCHEMA);
+    assertThat(run.err())
+        .startsWith(
+            "fencing: schema "
+                + schema.name()
+                + " has no fencing tables; install them with PostgresFencing.builder(dataSource)");
+  }
+
+  @Test
+  void anUnreachableDatabaseIsNamedWithoutItsPassword() {
+    Run run =
+        execute("queues", "--url", "jdbc:postgresql://127.0.0.1:1/app?user=ops&password=s3cret");
+
+    assertThat(run.code()).isEqualTo(FencingCli.UNREACHABLE);
+    assertThat(run.err())
+        .startsWith(
+            "fencing: cannot connect to jdbc:postgresql://127.0.0.1:1/app?user=ops&password=***: ")
+        .doesNotContain("s3cret");
+    Run notJdbc = execute("queues", "--url", "http://db.example/app");
+    assertThat(notJdbc.code()).isEqualTo(FencingCli.UNREACHABLE);
+    assertThat(notJdbc.err())
+        .isEqualTo(
+            "fencing: not a PostgreSQL JDBC URL: http://db.example/app (expected"
+                + " jdbc:postgresql://host:port/database)\n");
+  }
+
+  @Test
+  void badArgumentsGetPicocliMessagesAndExitCode2(TestSchema schema) {
+    Run notANumber = run(schema, "job", "abc");
+    assertThat(notANumber.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(notANumber.err())
+        .contains("Invalid value for positional parameter at index 0 (<id>): 'abc' is not a long");
+    Run unknown = execute("frobnicate");
+    assertThat(unknown.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(unknown.err()).contains("Unmatched argument at index 0: 'frobnicate'");
+    Run badSchema =
+        execute(
+            "queues",
+            "--url",
+            schema.database().jdbcUrl(),
+            "--user",
+            schema.database().user(),
+            "--schema",
+            "Robert'); drop table x;--");
+    assertThat(badSchema.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(badSchema.err()).startsWith("fencing: schema must be");
+  }
+
+  @Test
+  void tuneRecommendsTheShortestLeaseThatMeetsTheRule() {
+    Run run = execute("tune", "--p50", "20ms", "--p99", "800ms", "--max", "2s");
+
+    assertThat(run.code()).isZero();
+    assertThat(run.out())
+        .contains("LEASE  HEARTBEAT")
+        .contains("RECOMMENDED: lease 5s, heartbeat 1.67s");
+    Run needsLonger =
+        execute("tune", "--p50", "1s", "--p99", "20s", "--max", "1m", "--leases", "1s,5s");
+    assertThat(needsLonger.out())
+        .contains("RECOMMENDED: none of the candidates; try a lease of at least 64s");
+    Run bad = execute("tune", "--p50", "900ms", "--p99", "800ms", "--max", "2s");
+    assertThat(bad.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(bad.err()).isEqualTo("fencing: p99 must be at least p50 (PT0.9S), but was PT0.8S\n");
+  }
+
+  @Test
+  void theMainClassRunsInAChildProcessWithTheUrlFromTheEnvironment(TestSchema schema)
+      throws Exception {
+    FencedQueue queue = queue(schema, 5);
+    queue.enqueue("mail", "{}");
+    PostgresFixture.Database db = schema.database();
+    List<String> command = new ArrayList<>();
+    command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(
+        List.of("-cp", System.getProperty("java.class.path"), FencingCli.class.getName()));
+    command.addAll(List.of("queues", "--schema", schema.name()));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("FENCING_JDBC_URL", db.jdbcUrl());
+    builder.environment().put("FENCING_JDBC_USER", db.user());
+    builder.environment().put("FENCING_JDBC_PASSWORD", db.password());
+    builder.redirectErrorStream(true);
+    Process process = builder.start();
+    try {
+      String output = new String(process.getInputStream().readAllBytes());
+      assertThat(process.waitFor()).as(output).isZero();
+      assertThat(output)
+          .contains("QUEUE  PENDING  RUNNING  FAILED\nmail         1        0       0\n");
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  private static Run run(TestSchema schema, String... args) {
+    PostgresFixture.Database db = schema.database();
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--url", db.jdbcUrl(), "--schema", schema.name()));
+    if (!db.user().isEmpty()) {
+      all.addAll(List.of("--user", db.user()));
+    }
+    if (!db.password().isEmpty()) {
+      all.addAll(List.of("--password", db.password()));
+    }
+    return execute(all.toArray(String[]::new));
+  }
+
+  private static Run execute(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = FencingCli.execute(args, new PrintWriter(out), new PrintWriter(err));
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  private static FencedQueue queue(TestSchema schema, int maxAttempts) {
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .maxAttempts(maxAttempts)
+        .build();
+  }
+
+  private static void execute(TestSchema schema, String sql) throws Exception {
+    try (Connection c = schema.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("set search_path to \"" + schema.name() + "\"");
+      s.execute(sql);
+    }
+  }
+}

@@ -1,0 +1,145 @@
+package dev.fencing.postgres;
+
+import dev.fencing.CoordinationException;
+import dev.fencing.postgres.internal.Admin;
+import dev.fencing.postgres.internal.Config;
+import dev.fencing.postgres.internal.PostgresComponent;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The PostgreSQL backend's front door for operators: list queues, show a job with its epoch
+ * history, requeue or fail a job, purge old finished jobs.
+ *
+ * <pre>{@code
+ * PostgresAdmin admin = PostgresAdmin.builder(dataSource).schema("jobs").build();
+ * admin.queues(false).forEach(System.out::println);
+ * }</pre>
+ *
+ * <p>Building installs nothing: it checks that the schema holds the fencing tables of this version.
+ * Changes are compare-and-sets on the job's state and never lower or bump an epoch, so a claim
+ * after a requeue takes a larger epoch than any before it, and the holder of a job failed here is
+ * refused at its next commit or renewal. Immutable and safe for concurrent use.
+ */
+public final class PostgresAdmin {
+
+  /** Jobs deleted per transaction by {@link #purge}. */
+  public static final int PURGE_BATCH = 1_000;
+
+  private final Admin admin;
+
+  private PostgresAdmin(Admin admin) {
+    this.admin = admin;
+  }
+
+  /**
+   * Starts configuring an admin on {@code dataSource}.
+   *
+   * @throws NullPointerException if {@code dataSource} is null
+   */
+  public static Builder builder(DataSource dataSource) {
+    return new Builder(Objects.requireNonNull(dataSource, "dataSource"));
+  }
+
+  /** Returns the schema this admin reads and changes. */
+  public String schema() {
+    return admin.schema();
+  }
+
+  /**
+   * Returns every queue with pending, running or failed jobs, by name, with its counts. Names and
+   * counts come from the partial indexes of those states; completed jobs are counted only when
+   * {@code countCompleted}, by one scan of the table (it may hold millions of completed rows), and
+   * a queue whose jobs all completed is then listed too.
+   *
+   * @throws CoordinationException if the database failed after the transient retries
+   */
+  public List<QueueSummary> queues(boolean countCompleted) {
+    return admin.queues(countCompleted);
+  }
+
+  /**
+   * Returns the job with that id: its row, who held its last 16 epochs, its outbox messages.
+   *
+   * @throws IllegalArgumentException if {@code jobId} is not positive
+   */
+  public Optional<JobDetails> job(long jobId) {
+    return admin.job(jobId);
+  }
+
+  /**
+   * Puts a failed job back to pending, claimable now, attempts counted from zero; its epoch is
+   * kept, so the next claim takes a larger one. Refuses any other state: a completed job already
+   * had its effects (enqueue a new job instead), a pending or running one needs no requeue.
+   *
+   * @throws IllegalArgumentException if {@code jobId} is not positive
+   */
+  public AdminChange requeue(long jobId) {
+    return admin.requeue(jobId);
+  }
+
+  /**
+   * Ends a pending or running job failed with {@code reason} (kept as its last error, cut to 4,000
+   * characters). A running job's holder is refused at its next complete, fail, renew or release.
+   * Refuses a completed or failed job.
+   *
+   * @throws IllegalArgumentException if {@code jobId} is not positive or {@code reason} is blank;
+   *     nothing is written
+   */
+  public AdminChange fail(long jobId, String reason) {
+    return admin.fail(jobId, reason);
+  }
+
+  /**
+   * Deletes completed and failed jobs that finished more than {@code olderThan} ago (database
+   * clock), {@value #PURGE_BATCH} per transaction; jobs with an undelivered outbox message are
+   * kept, delivered messages go with their job.
+   *
+   * @param queue only this queue, or every queue when null
+   * @return how many jobs were deleted
+   * @throws IllegalArgumentException if {@code olderThan} is not between 1 min and 3650 days or
+   *     {@code queue} is not a plain identifier; nothing is deleted
+   */
+  public long purge(Duration olderThan, @Nullable String queue) {
+    return admin.purge(olderThan, queue, PURGE_BATCH);
+  }
+
+  /** Configures a {@link PostgresAdmin}; {@link #build()} checks every setting and the schema. */
+  public static final class Builder {
+    private final DataSource dataSource;
+    private String schema = PostgresFencing.DEFAULT_SCHEMA;
+
+    private Builder(DataSource dataSource) {
+      this.dataSource = dataSource;
+    }
+
+    /**
+     * The schema the tables live in: a plain identifier; default {@value
+     * PostgresFencing#DEFAULT_SCHEMA}.
+     */
+    public Builder schema(String schema) {
+      this.schema = schema;
+      return this;
+    }
+
+    /**
+     * Returns the admin, after checking that the schema holds this version's tables.
+     *
+     * @throws IllegalArgumentException if the schema is not a plain identifier
+     * @throws SchemaNotInstalledException if the schema has no fencing tables or older ones, saying
+     *     how to install them
+     * @throws CoordinationException if the database could not be reached or refused
+     */
+    public PostgresAdmin build() {
+      // maxAttempts is the queue's; it is not read here
+      Config config = new Config(schema, 5, 3, Duration.ofMillis(100));
+      Admin admin = PostgresComponent.create(dataSource, config).admin();
+      admin.checkInstalled();
+      return new PostgresAdmin(admin);
+    }
+  }
+}
