@@ -45,6 +45,7 @@ public final class FencedOffException extends RuntimeException {
       case FencedOutcome.NotOwner n -> Optional.ofNullable(n.current());
       case FencedOutcome.LeaseExpired e -> Optional.of(e.epoch());
       case FencedOutcome.AlreadyFinished f -> Optional.of(f.epoch());
+      case FencedOutcome.Removed r -> Optional.empty();
     };
   }
 
@@ -69,6 +70,8 @@ public final class FencedOffException extends RuntimeException {
                   + ")";
           case FencedOutcome.AlreadyFinished f ->
               "this lease already finished it differently (now " + f.state() + ")";
+          case FencedOutcome.Removed r ->
+              "the job finished and was removed after its retention time";
         };
   }
 }

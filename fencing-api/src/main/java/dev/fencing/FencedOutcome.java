@@ -55,7 +55,7 @@ public sealed interface FencedOutcome extends CommitOutcome
    * The write was refused and nothing changed; the caller's work for this epoch counts for nothing.
    */
   sealed interface Refused extends FencedOutcome
-      permits Superseded, LeaseExpired, NotOwner, AlreadyFinished {}
+      permits Superseded, LeaseExpired, NotOwner, AlreadyFinished, Removed {}
 
   /**
    * A newer epoch owns the key: the job was reclaimed, or the receiver already accepted a newer
@@ -116,6 +116,18 @@ public sealed interface FencedOutcome extends CommitOutcome
       Objects.requireNonNull(key, "key");
       Objects.requireNonNull(epoch, "epoch");
       Objects.requireNonNull(state, "state");
+    }
+  }
+
+  /**
+   * The job is gone: it finished, and retention (or an operator's purge) removed it after its
+   * retention time, so there is nothing left to write to. Only a worker stalled for longer than the
+   * job's whole retention time meets this; its write counts for nothing, like any refusal.
+   */
+  record Removed(String key, Epoch epoch) implements Refused {
+    public Removed {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(epoch, "epoch");
     }
   }
 }

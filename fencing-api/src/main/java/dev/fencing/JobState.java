@@ -2,7 +2,10 @@ package dev.fencing;
 
 import java.util.Locale;
 
-/** Where a job is in its life. Nothing is ever deleted: finished jobs stay as a record. */
+/**
+ * Where a job is in its life. Finished jobs stay as a record until retention removes them (see
+ * {@link Maintenance}).
+ */
 public enum JobState {
   /** Waiting to be claimed, from its {@code runAt} on. */
   PENDING,

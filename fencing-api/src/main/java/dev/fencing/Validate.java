@@ -203,6 +203,22 @@ public final class Validate {
     return between(parameter, delay, Duration.ZERO, MAX_LEASE);
   }
 
+  /** The shortest time finished jobs are kept: a worker may still read a job it just finished. */
+  public static final Duration MIN_KEEP_FINISHED = Duration.ofMinutes(1);
+
+  /** The longest time finished jobs can be kept before removal: 3650 days. */
+  public static final Duration MAX_KEEP_FINISHED = Duration.ofDays(3650);
+
+  /**
+   * Returns {@code age} if it is between {@link #MIN_KEEP_FINISHED} and {@link
+   * #MAX_KEEP_FINISHED}: how long a finished job is kept before it may be removed.
+   *
+   * @param parameter the parameter's name, for the message
+   */
+  public static Duration keepFinished(String parameter, @Nullable Duration age) {
+    return between(parameter, age, MIN_KEEP_FINISHED, MAX_KEEP_FINISHED);
+  }
+
   /** Returns {@code batchSize} if it is between 1 and 10,000. */
   public static int batchSize(int batchSize) {
     if (batchSize < 1 || batchSize > MAX_BATCH) {
