@@ -21,8 +21,8 @@ public interface Maintenance {
    * their delivered outbox messages, and does the storage upkeep that is due.
    *
    * @return what the round did; {@link Report#moreLeft()} tells whether another round has work
-   * @throws CoordinationException if the backend failed after its transient retries; nothing of
-   *     the failed batch was removed
+   * @throws CoordinationException if the backend failed after its transient retries; nothing of the
+   *     failed batch was removed
    */
   Report runRound();
 
@@ -55,7 +55,8 @@ public interface Maintenance {
     public static final Report NOTHING = new Report(0, 0, 0, false);
 
     /**
-     * @throws IllegalArgumentException naming a count below zero, or more jobs archived than removed
+     * @throws IllegalArgumentException naming a count below zero, or more jobs archived than
+     *     removed
      */
     public Report {
       if (jobsRemoved < 0 || jobsArchived < 0 || messagesRemoved < 0) {

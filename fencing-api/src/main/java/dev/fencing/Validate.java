@@ -210,8 +210,8 @@ public final class Validate {
   public static final Duration MAX_KEEP_FINISHED = Duration.ofDays(3650);
 
   /**
-   * Returns {@code age} if it is between {@link #MIN_KEEP_FINISHED} and {@link
-   * #MAX_KEEP_FINISHED}: how long a finished job is kept before it may be removed.
+   * Returns {@code age} if it is between {@link #MIN_KEEP_FINISHED} and {@link #MAX_KEEP_FINISHED}:
+   * how long a finished job is kept before it may be removed.
    *
    * @param parameter the parameter's name, for the message
    */
