@@ -216,7 +216,13 @@ public final class Validate {
    * @param parameter the parameter's name, for the message
    */
   public static Duration keepFinished(String parameter, @Nullable Duration age) {
-    return between(parameter, age, MIN_KEEP_FINISHED, MAX_KEEP_FINISHED);
+    if (age == null
+        || age.compareTo(MIN_KEEP_FINISHED) < 0
+        || age.compareTo(MAX_KEEP_FINISHED) > 0) {
+      throw new IllegalArgumentException(
+          parameter + " must be between 1 min and 3650 days, but was " + age);
+    }
+    return age;
   }
 
   /** Returns {@code batchSize} if it is between 1 and 10,000. */

@@ -77,7 +77,7 @@ class MaintenanceTest {
         .isEqualTo(Duration.ofDays(3650));
     assertThatThrownBy(() -> Validate.keepFinished("keepFinished", Duration.ofSeconds(59)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("keepFinished must be between PT1M and PT87600H, but was PT59S");
+        .hasMessage("keepFinished must be between 1 min and 3650 days, but was PT59S");
     assertThatThrownBy(() -> Validate.keepFinished("olderThan", Duration.ofDays(3651)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("olderThan must be between");

@@ -114,6 +114,7 @@ record OutcomeLine(
       case FencedOutcome.LeaseExpired e -> "LeaseExpired";
       case FencedOutcome.NotOwner n -> "NotOwner";
       case FencedOutcome.AlreadyFinished a -> "AlreadyFinished:" + a.state();
+      case FencedOutcome.Removed r -> "Removed";
     };
   }
 

@@ -67,6 +67,37 @@ CREATE INDEX IF NOT EXISTS fencing_job_running_ix ON fencing_job (queue, lease_e
 -- completed rows (no update enters it but the one that fails a job for good).
 CREATE INDEX IF NOT EXISTS fencing_job_failed_ix ON fencing_job (queue, finished_at) WHERE status = 'failed';
 
+-- Finished jobs by finish time, so that retention finds the oldest without reading the table
+-- (PostgresMaintenance). Only a commit or a terminal fail enters it, one entry per job.
+CREATE INDEX IF NOT EXISTS fencing_job_finished_ix ON fencing_job (finished_at) WHERE status IN ('completed', 'failed');
+
+-- Storage settings for a table where every claim, renewal and commit writes a new row version:
+-- * fillfactor 90: pages are filled to 90 % by inserts, so the new version of a job written by a claim,
+--   renewal or commit usually fits in the page of the old one (PostgreSQL tries that page first), and
+--   page pruning reclaims the old one in place: a busy job does not spread over new pages.
+-- * autovacuum by a fixed count of dead versions (10,000), not by a fraction of the table: with the
+--   default 20 %, a table holding 5 million finished jobs waits for a million dead versions, and the
+--   partial indexes of claimable jobs carry their dead entries, which every claim scans, until then.
+-- * analyze by a fixed count too (50,000 changes), so that statistics stay fresh on a large table.
+-- Changing them takes a SHARE UPDATE EXCLUSIVE lock: it waits for a running VACUUM, never for claims.
+-- [jooq ignore start]
+ALTER TABLE fencing_job SET (fillfactor = 90, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000, autovacuum_analyze_scale_factor = 0, autovacuum_analyze_threshold = 50000);
+-- [jooq ignore stop]
+
+-- Finished jobs moved out by retention when archiving is chosen (PostgresMaintenance.archive): the row
+-- as it was (to_jsonb, so that later columns need no change here) and its outbox messages. Nothing
+-- reads or deletes this table: it is the user's record, to keep, copy elsewhere or drop.
+CREATE TABLE IF NOT EXISTS fencing_job_archive (
+    id               bigint        NOT NULL,
+    queue            varchar(63)   NOT NULL,
+    finished_at      timestamptz   NOT NULL,
+    archived_at      timestamptz   NOT NULL DEFAULT now(),
+    job              jsonb         NOT NULL,
+    -- the job's outbox messages (all delivered), oldest first; [] when none
+    messages         jsonb         NOT NULL,
+    CONSTRAINT fencing_job_archive_pk PRIMARY KEY (id)
+);
+
 -- Named resources owned one at a time (PostgresOwnership): one row per resource, created by its first
 -- acquisition and never deleted, so its epoch only grows, across owners, clients and database
 -- restarts. An installation made before this table existed gains it at the next install.
@@ -101,7 +132,7 @@ CREATE TABLE IF NOT EXISTS fencing_outbox (
     payload          jsonb         NOT NULL,
     created_at       timestamptz   NOT NULL DEFAULT now(),
     -- set by the relay once the receiver answered: accepted | repeat | superseded | expired |
-    -- not_owner | finished, with the epoch that won when superseded
+    -- not_owner | finished | removed, with the epoch that won when superseded
     delivered_at     timestamptz,
     outcome          varchar(16),
     won_epoch        bigint,

@@ -111,6 +111,7 @@ public final class Instruments {
       case FencedOutcome.LeaseExpired e -> "expired";
       case FencedOutcome.NotOwner n -> "not_owner";
       case FencedOutcome.AlreadyFinished f -> "finished";
+      case FencedOutcome.Removed r -> "removed";
     };
   }
 

@@ -44,13 +44,13 @@ public final class Admin {
 
   private final Jdbc jdbc;
   private final Config config;
-  private final Purge purge;
+  private final Retention retention;
 
   @Inject
-  Admin(Jdbc jdbc, Config config, Purge purge) {
+  Admin(Jdbc jdbc, Config config, Retention retention) {
     this.jdbc = jdbc;
     this.config = config;
-    this.purge = purge;
+    this.retention = retention;
   }
 
   /** Returns the schema this admin reads and changes. */
@@ -307,12 +307,12 @@ public final class Admin {
   }
 
   /**
-   * Deletes finished jobs older than {@code olderThan} (see {@link Purge}).
+   * Deletes finished jobs older than {@code olderThan} (see {@link Retention}).
    *
    * @return how many jobs were deleted
    */
   public long purge(java.time.Duration olderThan, @Nullable String queue, int batchSize) {
-    return purge.purge(olderThan, queue, batchSize);
+    return retention.purge(olderThan, queue, batchSize);
   }
 
   /** One conditional update; when it matched no row, says why from the row as it is now. */

@@ -92,6 +92,7 @@ final class JooqOutbox implements FencedOutbox {
       case FencedOutcome.LeaseExpired e -> "expired";
       case FencedOutcome.NotOwner n -> "not_owner";
       case FencedOutcome.AlreadyFinished f -> "finished";
+      case FencedOutcome.Removed r -> "removed";
     };
   }
 

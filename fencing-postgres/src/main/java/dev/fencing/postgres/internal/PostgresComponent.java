@@ -25,6 +25,9 @@ public interface PostgresComponent {
   /** Inspection and operator changes, in the same schema as the queue. */
   Admin admin();
 
+  /** Removal of old finished jobs and storage upkeep, in the same schema as the queue. */
+  Retention retention();
+
   /** Installs the schema. */
   SchemaSetup schemaSetup();
 

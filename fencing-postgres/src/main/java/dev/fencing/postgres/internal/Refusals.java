@@ -2,6 +2,9 @@ package dev.fencing.postgres.internal;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static org.jooq.impl.DSL.any;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.table;
 import static org.jooq.impl.DSL.val;
 
 import dev.fencing.Epoch;
@@ -12,16 +15,19 @@ import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import org.jooq.Condition;
 import org.jooq.Record;
+import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
 /** Names the reason a compare-and-set on owner and epoch matched no row. */
 final class Refusals {
 
   private final Jdbc jdbc;
+  private final Config config;
 
   @Inject
-  Refusals(Jdbc jdbc) {
+  Refusals(Jdbc jdbc, Config config) {
     this.jdbc = jdbc;
+    this.config = config;
   }
 
   /**
@@ -46,6 +52,10 @@ final class Refusals {
                             .where(FENCING_JOB.ID.eq(lease.jobId()))
                             .fetchOne()));
     if (row == null) {
+      if (wasIssued(lease.jobId())) {
+        // a claim issued the lease, and the row is gone: retention or a purge removed it
+        return new FencedOutcome.Removed(lease.key(), lease.epoch());
+      }
       throw new IllegalArgumentException(
           "jobId must name an existing job, but was " + lease.jobId() + " (unknown)");
     }
@@ -55,6 +65,26 @@ final class Refusals {
         row.get(FENCING_JOB.OWNER),
         row.get(FENCING_JOB.EPOCH),
         row.get(FENCING_JOB.LEASE_EXPIRES_AT));
+  }
+
+  /**
+   * Returns whether the id sequence of the job table ever handed out {@code jobId}: ids are never
+   * reused, so an id at most its last value named a job that existed once.
+   */
+  private boolean wasIssued(long jobId) {
+    Long last =
+        jdbc.guarded(
+            () ->
+                jdbc.run(
+                    c ->
+                        jdbc.on(c)
+                            .fetchValue(
+                                field(
+                                    "(select case when is_called then last_value else 0 end"
+                                        + " from {0})",
+                                    SQLDataType.BIGINT,
+                                    table(name(config.schema(), "fencing_job_id_seq"))))));
+    return last != null && jobId <= last;
   }
 
   /** Returns whether this very lease already wrote what {@code sameWriteAgain} describes. */
