@@ -2,6 +2,7 @@ package dev.fencing.runtime;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
+import dev.fencing.Maintenance;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +66,21 @@ public final class FencedRuntime implements AutoCloseable {
     }
   }
 
+  /**
+   * What the runtime's maintenance did since start (all zero without {@link Builder#maintenance}).
+   *
+   * @param rounds rounds that ran to the end
+   * @param jobsRemoved finished jobs removed, archived ones included
+   * @param jobsArchived of those, jobs archived first
+   * @param messagesRemoved delivered outbox messages removed with their jobs
+   * @param failures rounds that failed (each logged, then retried after a pause)
+   */
+  public record MaintenanceStats(
+      long rounds, long jobsRemoved, long jobsArchived, long messagesRemoved, long failures) {}
+
   private final Pipeline pipeline;
+  private final @Nullable MaintenanceLoop maintenanceLoop;
+  private final @Nullable Thread maintainer;
   private final ClaimLoop claimLoop;
   private final Heartbeat heartbeat;
   private final CommitLoop commitLoop;
@@ -77,9 +92,12 @@ public final class FencedRuntime implements AutoCloseable {
   private final AtomicBoolean stopped = new AtomicBoolean();
   private volatile boolean drained;
 
-  private FencedRuntime(Pipeline pipeline) {
+  private FencedRuntime(Pipeline pipeline, @Nullable MaintenanceLoop maintenanceLoop) {
     this.pipeline = pipeline;
     String owner = pipeline.settings.owner();
+    this.maintenanceLoop = maintenanceLoop;
+    this.maintainer =
+        maintenanceLoop == null ? null : thread("fencing-maintenance-" + owner, maintenanceLoop);
     this.claimLoop = new ClaimLoop(pipeline);
     this.heartbeat = new Heartbeat(pipeline);
     this.commitLoop = new CommitLoop(pipeline);
@@ -107,6 +125,13 @@ public final class FencedRuntime implements AutoCloseable {
     return pipeline.counters.snapshot(pipeline.inFlight.size());
   }
 
+  /** Returns what the runtime's maintenance did so far. */
+  public MaintenanceStats maintenanceStats() {
+    return maintenanceLoop == null
+        ? new MaintenanceStats(0, 0, 0, 0, 0)
+        : maintenanceLoop.snapshot();
+  }
+
   /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */
   @Override
   public void close() {
@@ -131,6 +156,10 @@ public final class FencedRuntime implements AutoCloseable {
     }
     long deadline = System.nanoTime() + drainTimeout.toNanos();
     pipeline.stopping = true;
+    if (maintenanceLoop != null) {
+      // a round is one short transaction: let it end rather than cut it
+      maintenanceLoop.stop();
+    }
     claimLoop.stop();
     join(claimer, Duration.ofSeconds(30));
     List<InFlight> unstarted = new ArrayList<>();
@@ -156,6 +185,9 @@ public final class FencedRuntime implements AutoCloseable {
     commitLoop.stop();
     join(committer, Duration.ofSeconds(30));
     heartbeat.stop();
+    if (maintainer != null) {
+      join(maintainer, Duration.ofSeconds(30));
+    }
     long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();
     for (Thread t : threads) {
       join(t, Duration.ofNanos(Math.max(1, end - System.nanoTime())));
@@ -232,6 +264,8 @@ public final class FencedRuntime implements AutoCloseable {
     private Duration drainTimeout = Duration.ofSeconds(30);
     private Duration fallbackPoll = Duration.ofSeconds(1);
     private Consumer<WorkOutcome> onOutcome = outcome -> {};
+    private @Nullable Maintenance maintenance;
+    private Duration maintenanceEvery = Duration.ofMinutes(1);
 
     private Builder(FencedQueue queue, FencedReceiver receiver) {
       this.queue = Objects.requireNonNull(queue, "queue");
@@ -350,6 +384,20 @@ public final class FencedRuntime implements AutoCloseable {
     }
 
     /**
+     * Runs {@code maintenance} (retention of finished jobs, storage upkeep) on a thread of its own:
+     * rounds one after another while work is left, then one round every {@code every}, from 1 s to
+     * 24 h. A failing round is logged and retried later, and never touches the jobs in flight. One
+     * runtime per database is enough; more share the work. Default: no maintenance.
+     *
+     * @throws NullPointerException if {@code maintenance} is null
+     */
+    public Builder maintenance(Maintenance maintenance, Duration every) {
+      this.maintenance = Objects.requireNonNull(maintenance, "maintenance");
+      this.maintenanceEvery = every;
+      return this;
+    }
+
+    /**
      * Starts the runtime's threads and returns it running.
      *
      * @throws IllegalArgumentException naming the first setting missing or out of range
@@ -373,7 +421,19 @@ public final class FencedRuntime implements AutoCloseable {
               maxCommitDelay,
               drainTimeout,
               fallbackPoll);
-      return new FencedRuntime(new Pipeline(settings, queue, receiver, handler, onOutcome)).start();
+      MaintenanceLoop maintenanceLoop = null;
+      if (maintenance != null) {
+        if (maintenanceEvery == null
+            || maintenanceEvery.compareTo(Duration.ofSeconds(1)) < 0
+            || maintenanceEvery.compareTo(Duration.ofHours(24)) > 0) {
+          throw new IllegalArgumentException(
+              "maintenance every must be between 1 s and 24 h, but was " + maintenanceEvery);
+        }
+        maintenanceLoop = new MaintenanceLoop(maintenance, maintenanceEvery);
+      }
+      return new FencedRuntime(
+              new Pipeline(settings, queue, receiver, handler, onOutcome), maintenanceLoop)
+          .start();
     }
 
     private static Duration third(@Nullable Duration lease) {

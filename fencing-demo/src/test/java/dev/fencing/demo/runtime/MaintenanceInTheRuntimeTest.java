@@ -1,0 +1,139 @@
+package dev.fencing.demo.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fencing.CoordinationException;
+import dev.fencing.FencedQueue;
+import dev.fencing.Maintenance;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.postgres.PostgresMaintenance;
+import dev.fencing.receiver.Receivers;
+import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.WorkOutcome;
+import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.TestSchema;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The runtime runs retention beside its work: a backlog of old finished jobs goes in batches while
+ * new jobs are done and kept; a maintenance that fails every round is counted and never stops the
+ * work. Bounds are functional (seconds against a minute-long interval).
+ */
+@FencingDatabase
+class MaintenanceInTheRuntimeTest {
+
+  @Test
+  void aBacklogOfOldJobsGoesInBatchesWhileNewWorkIsDoneAndKept(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema);
+    queue.enqueueAll("q", Collections.nCopies(250, "{}"));
+    Outcomes first = new Outcomes();
+    try (FencedRuntime runtime = runtime(queue, first, null).start()) {
+      first.await(WorkOutcome.Completed.class, 250, Duration.ofSeconds(60));
+    }
+    execute(schema, "update fencing_job set finished_at = finished_at - interval '8 days'");
+    Maintenance maintenance =
+        PostgresMaintenance.builder(schema.dataSource())
+            .schema(schema.name())
+            .keepFinished(Duration.ofDays(7))
+            .batchSize(100)
+            .build();
+
+    Outcomes outcomes = new Outcomes();
+    try (FencedRuntime runtime = runtime(queue, outcomes, maintenance).start()) {
+      queue.enqueueAll("q", Collections.nCopies(20, "{}"));
+      outcomes.await(WorkOutcome.Completed.class, 20, Duration.ofSeconds(60));
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (runtime.maintenanceStats().jobsRemoved() < 250 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      FencedRuntime.MaintenanceStats stats = runtime.maintenanceStats();
+      assertThat(stats.jobsRemoved()).isEqualTo(250);
+      // 100 + 100 + 50, the last one not full; the next waits its minute
+      assertThat(stats.rounds()).isEqualTo(3);
+      assertThat(stats.failures()).isZero();
+    }
+    assertThat(count(schema, "select count(*) from fencing_job where status = 'completed'"))
+        .isEqualTo(20);
+  }
+
+  @Test
+  void aMaintenanceThatFailsEveryRoundIsCountedAndTheWorkGoesOn(TestSchema schema)
+      throws Exception {
+    FencedQueue queue = queue(schema);
+    AtomicInteger calls = new AtomicInteger();
+    Maintenance broken =
+        () -> {
+          calls.incrementAndGet();
+          throw new CoordinationException("the database is gone");
+        };
+    Outcomes outcomes = new Outcomes();
+    FencedRuntime runtime = runtime(queue, outcomes, broken).start();
+    queue.enqueueAll("q", Collections.nCopies(10, "{}"));
+    outcomes.await(WorkOutcome.Completed.class, 10, Duration.ofSeconds(60));
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (calls.get() < 2 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    runtime.close();
+    assertThat(runtime.maintenanceStats().failures()).isGreaterThanOrEqualTo(2);
+    assertThat(runtime.maintenanceStats().rounds()).isZero();
+    assertThat(runtime.stats().completed()).isEqualTo(10);
+  }
+
+  @Test
+  void theIntervalIsCheckedAndNamed(TestSchema schema) {
+    FencedQueue queue = queue(schema);
+    Maintenance nothing = () -> Maintenance.Report.NOTHING;
+    assertThatThrownBy(
+            () ->
+                runtime(queue, new Outcomes(), null)
+                    .maintenance(nothing, Duration.ofMillis(999))
+                    .start())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maintenance every must be between 1 s and 24 h, but was PT0.999S");
+    assertThatThrownBy(() -> runtime(queue, new Outcomes(), null).maintenance(null, Duration.ZERO))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("maintenance");
+  }
+
+  private static FencedRuntime.Builder runtime(
+      FencedQueue queue, Outcomes outcomes, Maintenance maintenance) {
+    FencedRuntime.Builder b =
+        FencedRuntime.builder(queue, Receivers.inMemory())
+            .queue("q")
+            .owner("w1")
+            .onOutcome(outcomes)
+            .handler((job, cancellation) -> "{}");
+    return maintenance == null ? b : b.maintenance(maintenance, Duration.ofMinutes(1));
+  }
+
+  private static FencedQueue queue(TestSchema schema) {
+    return PostgresFencing.builder(schema.pooledDataSource(8)).schema(schema.name()).build();
+  }
+
+  private static void execute(TestSchema schema, String sql) throws Exception {
+    try (Connection c = schema.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("set search_path to \"" + schema.name() + "\"");
+      s.execute(sql);
+    }
+  }
+
+  private static long count(TestSchema schema, String sql) throws Exception {
+    try (Connection c = schema.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("set search_path to \"" + schema.name() + "\"");
+      try (ResultSet r = s.executeQuery(sql)) {
+        r.next();
+        return r.getLong(1);
+      }
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package dev.fencing.runtime;
+
+import dev.fencing.Maintenance;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Runs maintenance rounds: one after another while a round says more is left, then one every {@code
+ * every}. A failing round is logged and counted, and the next one waits, from one second doubling
+ * up to {@code every}; nothing a round does is a job of this runtime, so a failure never touches
+ * the work in flight.
+ */
+final class MaintenanceLoop extends Loop {
+
+  private static final System.Logger LOG = System.getLogger(FencedRuntime.class.getName());
+  private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+
+  private final Maintenance maintenance;
+  private final Duration every;
+  final AtomicLong rounds = new AtomicLong();
+  final AtomicLong jobsRemoved = new AtomicLong();
+  final AtomicLong jobsArchived = new AtomicLong();
+  final AtomicLong messagesRemoved = new AtomicLong();
+  final AtomicLong failures = new AtomicLong();
+
+  MaintenanceLoop(Maintenance maintenance, Duration every) {
+    this.maintenance = maintenance;
+    this.every = every;
+  }
+
+  @Override
+  public void run() {
+    Duration backoff = FIRST_BACKOFF;
+    while (running()) {
+      Maintenance.Report report;
+      try {
+        report = maintenance.runRound();
+      } catch (RuntimeException e) {
+        failures.incrementAndGet();
+        LOG.log(Level.WARNING, "maintenance round failed; next try in " + backoff, e);
+        pause(backoff.toNanos());
+        backoff = doubled(backoff, every.compareTo(FIRST_BACKOFF) > 0 ? every : FIRST_BACKOFF);
+        continue;
+      }
+      backoff = FIRST_BACKOFF;
+      rounds.incrementAndGet();
+      jobsRemoved.addAndGet(report.jobsRemoved());
+      jobsArchived.addAndGet(report.jobsArchived());
+      messagesRemoved.addAndGet(report.messagesRemoved());
+      if (!report.moreLeft()) {
+        pause(every.toNanos());
+      }
+    }
+  }
+
+  FencedRuntime.MaintenanceStats snapshot() {
+    return new FencedRuntime.MaintenanceStats(
+        rounds.get(), jobsRemoved.get(), jobsArchived.get(), messagesRemoved.get(), failures.get());
+  }
+}
