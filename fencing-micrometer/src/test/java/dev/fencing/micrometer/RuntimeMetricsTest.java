@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fencing.Epoch;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
+import dev.fencing.Maintenance;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.receiver.Receivers;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.TestSchema;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -43,6 +45,8 @@ class RuntimeMetricsTest {
             .concurrency(2)
             .onOutcome(meters)
             .handler((job, cancellation) -> "{\"ok\": true}")
+            // one round that removed 3 jobs, one of them archived
+            .maintenance(() -> new Maintenance.Report(3, 1, 0, false), Duration.ofHours(1))
             .start()) {
       meters.bind(runtime);
       awaitEnded(runtime);
@@ -55,6 +59,11 @@ class RuntimeMetricsTest {
       assertThat(runtimeCount("fencing.runtime.statements", "kind", "claim")).isPositive();
       assertThat(runtimeCount("fencing.runtime.statements", "kind", "commit")).isPositive();
       assertThat(runtimeCount("fencing.runtime.errors", "source", "store")).isZero();
+      assertThat(runtimeCount("fencing.runtime.maintenance.jobs", "action", "removed"))
+          .isEqualTo(3);
+      assertThat(runtimeCount("fencing.runtime.maintenance.jobs", "action", "archived"))
+          .isEqualTo(1);
+      assertThat(runtimeCount("fencing.runtime.maintenance.failures")).isZero();
       assertThat(
               registry
                   .get("fencing.runtime.jobs.in.flight")

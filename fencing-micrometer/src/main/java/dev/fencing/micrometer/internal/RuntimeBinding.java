@@ -70,6 +70,17 @@ public final class RuntimeBinding implements RuntimeMetrics {
         s -> s.renewed());
     errors(runtime, "store", s -> s.storeErrors());
     errors(runtime, "callback", s -> s.callbackErrors());
+    maintenance(runtime, "removed", s -> s.jobsRemoved());
+    maintenance(runtime, "archived", s -> s.jobsArchived());
+    registered.add(
+        FunctionCounter.builder(
+                "fencing.runtime.maintenance.failures",
+                runtime,
+                r -> r.maintenanceStats().failures())
+            .description("Maintenance rounds that failed (each logged, then retried later)")
+            .tags(meters.common)
+            .tags(tags)
+            .register(meters.registry));
     registered.add(
         Gauge.builder("fencing.runtime.jobs.in.flight", runtime, r -> r.stats().inFlight())
             .description("Claims not yet ended: waiting for a thread, running, or committing")
@@ -96,6 +107,21 @@ public final class RuntimeBinding implements RuntimeMetrics {
         "Claims ended, by outcome",
         Tags.of("outcome", outcome),
         f);
+  }
+
+  private void maintenance(
+      FencedRuntime runtime, String action, ToDoubleFunction<FencedRuntime.MaintenanceStats> f) {
+    registered.add(
+        FunctionCounter.builder(
+                "fencing.runtime.maintenance.jobs",
+                runtime,
+                r -> f.applyAsDouble(r.maintenanceStats()))
+            .description(
+                "Finished jobs the runtime's retention removed (archived ones included) or archived")
+            .tags(meters.common)
+            .tags(tags)
+            .tags(Tags.of("action", action))
+            .register(meters.registry));
   }
 
   private void statements(
