@@ -88,4 +88,18 @@ public final class BenchDatabase {
       throw new IllegalStateException(e);
     }
   }
+
+  /** Returns "Machine: N cores, Java V, PostgreSQL V." and a line break, for a report's header. */
+  public static String machine(DataSource ds) throws SQLException {
+    try (Connection c = ds.getConnection();
+        java.sql.ResultSet rs = c.createStatement().executeQuery("select version()")) {
+      rs.next();
+      return String.format(
+          java.util.Locale.ROOT,
+          "Machine: %d cores, Java %s, %s.%n",
+          Runtime.getRuntime().availableProcessors(),
+          Runtime.version(),
+          rs.getString(1).replaceAll(",.*", ""));
+    }
+  }
 }

@@ -7,9 +7,6 @@ import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.testkit.PostgresFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +52,7 @@ public final class WakeupBenchmark {
     StringBuilder report = new StringBuilder();
     try (HikariDataSource pool = BenchDatabase.pool(db, 2 * threads + 6)) {
       report.append("## Wake-ups: LISTEN/NOTIFY against polling\n\n");
-      report.append(machine(pool)).append('\n');
+      report.append(BenchDatabase.machine(pool)).append('\n');
       report.append(latencies(pool, jobs));
       report.append('\n');
       report.append(throughput(pool, seconds, threads));
@@ -215,19 +212,6 @@ public final class WakeupBenchmark {
       w.join();
     }
     return counted;
-  }
-
-  private static String machine(HikariDataSource pool) throws SQLException {
-    try (Connection c = pool.getConnection();
-        ResultSet rs = c.createStatement().executeQuery("select version()")) {
-      rs.next();
-      return String.format(
-          Locale.ROOT,
-          "Machine: %d cores, Java %s, %s.%n",
-          Runtime.getRuntime().availableProcessors(),
-          Runtime.version(),
-          rs.getString(1).replaceAll(",.*", ""));
-    }
   }
 
   /** A runtime's settings and the latencies its handler saw. */

@@ -36,12 +36,14 @@ class PoolWithAutoCommitOffTest {
 
   private static final Duration LONG = Duration.ofMinutes(5);
 
+  private TestSchema schema;
   private HikariDataSource pool;
   private FencedQueue queue;
   private FencedQueue observer;
 
   @BeforeEach
   void build(TestSchema schema) {
+    this.schema = schema;
     HikariConfig config = new HikariConfig();
     config.setDataSource(schema.dataSource());
     config.setAutoCommit(false);
@@ -146,5 +148,25 @@ class PoolWithAutoCommitOffTest {
 
   private JobState state(long id) {
     return observer.find(id).orElseThrow().state();
+  }
+
+  @Test
+  void maintenanceRemovesAndVacuumsThroughConnectionsWithAutoCommitOff() throws Exception {
+    long id = queue.enqueue("q", "{}");
+    queue.complete(queue.claim("q", "w1", LONG).orElseThrow().lease(), "{}");
+    try (var c = schema.dataSource().getConnection();
+        var s = c.createStatement()) {
+      s.execute(
+          "update \""
+              + schema.name()
+              + "\".fencing_job set finished_at = now() - interval '8 days' where id = "
+              + id);
+    }
+    dev.fencing.Maintenance m =
+        PostgresMaintenance.builder(pool).schema(schema.name()).install(false).build();
+    // the first round also runs VACUUM, which cannot run inside a transaction block
+    assertThat(m.runRound().jobsRemoved()).isEqualTo(1);
+    assertThat(observer.find(id)).isEmpty();
+    assertThat(m.runRound()).isEqualTo(dev.fencing.Maintenance.Report.NOTHING);
   }
 }

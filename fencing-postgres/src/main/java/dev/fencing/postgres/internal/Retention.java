@@ -110,7 +110,8 @@ public final class Retention {
         () ->
             jdbc.run(
                 c -> {
-                  if (!c.getAutoCommit()) {
+                  boolean autoCommit = c.getAutoCommit();
+                  if (!autoCommit) {
                     // VACUUM cannot run inside a transaction block
                     c.setAutoCommit(true);
                   }
@@ -124,6 +125,11 @@ public final class Retention {
                             + "fencing_job, "
                             + schema
                             + "fencing_outbox");
+                  } finally {
+                    if (!autoCommit) {
+                      // as the pool handed it out (the commit that follows has nothing to commit)
+                      c.setAutoCommit(false);
+                    }
                   }
                   return null;
                 }));
