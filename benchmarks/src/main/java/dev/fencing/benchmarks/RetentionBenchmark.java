@@ -51,8 +51,15 @@ import javax.sql.DataSource;
  *       whenever a round found nothing more) while the table ages and while it is measured, with
  *       keepFinished 1 min; before its table is measured, the benchmark waits until a round found
  *       nothing more (the catch-up time is reported).
- *   <li>{@code autovacuum only}: no maintenance, so nothing is ever deleted; the baseline.
+ *   <li>{@code autovacuum only}: no maintenance, so nothing is ever deleted; the table keeps the
+ *       storage settings the schema gives it (fillfactor 90, autovacuum after a fixed count of dead
+ *       versions).
+ *   <li>{@code autovacuum only, default storage}: the same with those settings reset to
+ *       PostgreSQL's defaults (autovacuum after 20 % of the table is dead), as before retention;
+ *       the baseline that shows the problem.
  * </ul>
+ *
+ * <p>A last row measures the fresh table again, to show how far the machine drifted over the run.
  *
  * <p>Measuring a row: before the first, one unreported row on the fresh table warms the JVM. The
  * queue's pending backlog is topped up to {@code --backlog} jobs, then {@code --threads} workers
@@ -123,6 +130,21 @@ public final class RetentionBenchmark {
     }
   }
 
+  /** The aged tables. */
+  enum Variant {
+    MAINTENANCE("_maint", "maintenance"),
+    AUTOVACUUM("_plain", "autovacuum only"),
+    DEFAULT_STORAGE("_default", "autovacuum only, default storage");
+
+    final String suffix;
+    final String label;
+
+    Variant(String suffix, String label) {
+      this.suffix = suffix;
+      this.label = label;
+    }
+  }
+
   /** One measured row. */
   record Row(
       String table,
@@ -171,10 +193,14 @@ public final class RetentionBenchmark {
       rows.add(measure(pool, fresh, "fresh", "-", true, settings));
       db.dropSchema(fresh);
 
-      for (boolean maintained : new boolean[] {true, false}) {
-        String schema = SCHEMA_PREFIX + (maintained ? "_maint" : "_plain");
-        String variant = maintained ? "maintenance" : "autovacuum only";
+      for (Variant v : Variant.values()) {
+        boolean maintained = v == Variant.MAINTENANCE;
+        String schema = SCHEMA_PREFIX + v.suffix;
+        String variant = v.label;
         BenchDatabase.freshQueueSchema(db, schema);
+        if (v == Variant.DEFAULT_STORAGE) {
+          resetStorageSettings(pool, schema);
+        }
         MaintenanceLoop loop = null;
         if (maintained) {
           loop =
@@ -233,6 +259,13 @@ public final class RetentionBenchmark {
         }
         db.dropSchema(schema);
       }
+
+      // the same fresh table again, to show how much the machine drifted over the run
+      BenchDatabase.freshQueueSchema(db, fresh);
+      topUp(pool, fresh, settings.backlog());
+      checkpoint(pool, notes);
+      rows.add(measure(pool, fresh, "fresh, at the end", "-", false, settings));
+      db.dropSchema(fresh);
     }
     if (loadAtStart != null) {
       notes.add(
@@ -309,6 +342,22 @@ public final class RetentionBenchmark {
         complete.executeUpdate();
         done += n;
       }
+    }
+  }
+
+  /**
+   * Gives the job table PostgreSQL's default fillfactor and autovacuum thresholds, as an
+   * installation had before retention set its own.
+   */
+  private static void resetStorageSettings(DataSource ds, String schema) throws SQLException {
+    try (Connection c = ds.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "alter table \""
+              + Validate.identifier("schema", schema)
+              + "\".fencing_job reset (fillfactor, autovacuum_vacuum_scale_factor,"
+              + " autovacuum_vacuum_threshold, autovacuum_analyze_scale_factor,"
+              + " autovacuum_analyze_threshold)");
     }
   }
 
@@ -468,7 +517,10 @@ public final class RetentionBenchmark {
                 + " and completed in three transactions; all but the newest tenth of each aging"
                 + " step finished a day ago. `maintenance`: PostgresMaintenance rounds in a loop"
                 + " (keepFinished 1 min, batch %,d, VACUUM every 10 s) during aging and"
-                + " measurement. `autovacuum only`: no maintenance. `long transaction`: another"
+                + " measurement. `autovacuum only`: no maintenance, the schema's storage settings"
+                + " (fillfactor 90, autovacuum after 10,000 dead versions); `, default storage`:"
+                + " those reset to PostgreSQL's defaults (autovacuum after 20 %% dead), as before"
+                + " retention. `long transaction`: another"
                 + " connection holds a REPEATABLE READ snapshot, taken by a read of the job table,"
                 + " over the warm-up and the window. Rows, dead tuples (PostgreSQL's estimate) and"
                 + " sizes are taken after the window; table MB includes indexes and TOAST. p50 vs"

@@ -19,7 +19,8 @@ class RetentionBenchmarkSmokeTest {
   /** A data row: table, variant, long transaction, then p50, p99, jobs/s, ratio, live rows. */
   private static final Pattern ROW =
       Pattern.compile(
-          "\\| (fresh|after [0-9,]+) \\| (-|maintenance|autovacuum only) \\| (yes|no) \\|"
+          "\\| (fresh|fresh, at the end|after [0-9,]+) \\|"
+              + " (-|maintenance|autovacuum only|autovacuum only, default storage) \\| (yes|no) \\|"
               + " ([0-9.]+) \\| ([0-9.]+) \\| ([0-9,]+) \\| ([0-9.]+)x \\| ([0-9,]+) \\|.*");
 
   @Test
@@ -40,11 +41,14 @@ class RetentionBenchmarkSmokeTest {
         .contains("| after 100,000 | maintenance | yes |")
         .contains("| after 20,000 | autovacuum only | no |")
         .contains("| after 100,000 | autovacuum only | yes |")
+        .contains("| after 20,000 | autovacuum only, default storage | no |")
+        .contains("| after 100,000 | autovacuum only, default storage | yes |")
+        .contains("| fresh, at the end | - | no |")
         .contains("maintenance caught up")
         .doesNotContain("NaN")
         .doesNotContain("had NOT caught up");
     List<Matcher> rows = report.lines().map(ROW::matcher).filter(Matcher::matches).toList();
-    assertThat(rows).hasSize(10);
+    assertThat(rows).hasSize(15);
     for (Matcher row : rows) {
       String line = row.group();
       assertThat(Double.parseDouble(row.group(4))).as("p50 in %s", line).isPositive();
