@@ -1,0 +1,79 @@
+package dev.fencing.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One short run of {@link RetentionBenchmark}, to prove it runs and reports every row with numbers
+ * that make sense. Nothing here asserts a time: only that latencies and throughputs are above zero.
+ */
+class RetentionBenchmarkSmokeTest {
+
+  /** A data row: table, variant, long transaction, then p50, p99, jobs/s, ratio, live rows. */
+  private static final Pattern ROW =
+      Pattern.compile(
+          "\\| (fresh|fresh, at the end|after [0-9,]+) \\|"
+              + " (-|maintenance|autovacuum only|autovacuum only, default storage) \\| (yes|no) \\|"
+              + " ([0-9.]+) \\| ([0-9.]+) \\| ([0-9,]+) \\| ([0-9.]+)x \\| ([0-9,]+) \\|.*");
+
+  @Test
+  void theQuickFormRunsAndReportsEveryRow() throws Exception {
+    Path out = Path.of("target", "bench", "RETENTION-smoke.md");
+    Files.deleteIfExists(out);
+    RetentionBenchmark.main(new String[] {"--quick", "--out", out.toString()});
+    String report = Files.readString(out);
+    assertThat(report)
+        .startsWith(RetentionBenchmark.TITLE)
+        .contains("Machine: ")
+        .contains("PostgreSQL")
+        .contains("| fresh | - | no |")
+        .contains("| fresh | - | yes |")
+        .contains("| after 20,000 | maintenance | no |")
+        .contains("| after 20,000 | maintenance | yes |")
+        .contains("| after 100,000 | maintenance | no |")
+        .contains("| after 100,000 | maintenance | yes |")
+        .contains("| after 20,000 | autovacuum only | no |")
+        .contains("| after 100,000 | autovacuum only | yes |")
+        .contains("| after 20,000 | autovacuum only, default storage | no |")
+        .contains("| after 100,000 | autovacuum only, default storage | yes |")
+        .contains("| fresh, at the end | - | no |")
+        .contains("maintenance caught up")
+        .doesNotContain("NaN")
+        .doesNotContain("had NOT caught up");
+    List<Matcher> rows = report.lines().map(ROW::matcher).filter(Matcher::matches).toList();
+    assertThat(rows).hasSize(15);
+    for (Matcher row : rows) {
+      String line = row.group();
+      assertThat(Double.parseDouble(row.group(4))).as("p50 in %s", line).isPositive();
+      assertThat(Double.parseDouble(row.group(5)))
+          .as("p99 in %s", line)
+          .isGreaterThanOrEqualTo(Double.parseDouble(row.group(4)));
+      assertThat(number(row.group(6))).as("jobs/s in %s", line).isPositive();
+      assertThat(number(row.group(8))).as("live rows in %s", line).isPositive();
+    }
+    // nothing removes jobs without maintenance: its table keeps every processed job
+    assertThat(liveRows(rows, "after 100,000", "autovacuum only")).isGreaterThanOrEqualTo(100_000);
+    // maintenance removed the backdated nine tenths before the windows (it caught up first)
+    assertThat(liveRows(rows, "after 20,000", "maintenance")).isLessThan(20_000);
+    assertThat(liveRows(rows, "after 100,000", "maintenance")).isLessThan(100_000);
+  }
+
+  private static long liveRows(List<Matcher> rows, String table, String variant) {
+    return rows.stream()
+        .filter(m -> m.group(1).equals(table) && m.group(2).equals(variant))
+        .mapToLong(m -> number(m.group(8)))
+        .min()
+        .orElseThrow();
+  }
+
+  private static long number(String text) {
+    return Long.parseLong(text.replace(",", "").toLowerCase(Locale.ROOT));
+  }
+}
