@@ -78,10 +78,11 @@ CREATE INDEX IF NOT EXISTS fencing_job_finished_ix ON fencing_job (finished_at) 
 -- * autovacuum by a fixed count of dead versions (10,000), not by a fraction of the table: with the
 --   default 20 %, a table holding 5 million finished jobs waits for a million dead versions, and the
 --   partial indexes of claimable jobs carry their dead entries, which every claim scans, until then.
--- * analyze by a fixed count too (50,000 changes), so that statistics stay fresh on a large table.
+-- * analyze after 1,000 changes plus 2 % of the table (default: 50 plus 10 %), so that statistics stay
+--   fresh on a large table, where the plans of claims and of key look-ups depend on them.
 -- Changing them takes a SHARE UPDATE EXCLUSIVE lock: it waits for a running VACUUM, never for claims.
 -- [jooq ignore start]
-ALTER TABLE fencing_job SET (fillfactor = 90, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000, autovacuum_analyze_scale_factor = 0, autovacuum_analyze_threshold = 50000);
+ALTER TABLE fencing_job SET (fillfactor = 90, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000, autovacuum_analyze_scale_factor = 0.02, autovacuum_analyze_threshold = 1000);
 -- [jooq ignore stop]
 
 -- Finished jobs moved out by retention when archiving is chosen (PostgresMaintenance.archive): the row
