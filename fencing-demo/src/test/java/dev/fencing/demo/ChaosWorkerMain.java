@@ -165,6 +165,10 @@ public final class ChaosWorkerMain {
     config.setConnectionTimeout(2_000);
     config.setInitializationFailTimeout(-1);
     config.setPoolName("chaos-" + worker);
+    // named, not detected: HikariCP detects the default isolation on its first connection, and when
+    // a
+    // fault closes that connection right then, it sets -1 on every later one, which PgJDBC refuses
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     return new HikariDataSource(config);
   }
 

@@ -95,6 +95,10 @@ public final class KeyedProducerMain {
     config.setConnectionTimeout(Duration.ofSeconds(5).toMillis());
     config.setInitializationFailTimeout(-1);
     config.setPoolName("keyed-producer");
+    // named, not detected: HikariCP detects the default isolation on its first connection, and when
+    // a
+    // fault closes that connection right then, it sets -1 on every later one, which PgJDBC refuses
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     return new HikariDataSource(config);
   }
 }

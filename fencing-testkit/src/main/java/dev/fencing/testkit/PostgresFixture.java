@@ -167,6 +167,9 @@ public final class PostgresFixture {
       config.setConnectionTimeout(2_000);
       config.setInitializationFailTimeout(-1);
       config.setPoolName("fencing-testkit-" + source);
+      // named, not detected: HikariCP detects the default isolation on its first connection, and
+      // when a fault closes that connection right then, it sets -1 on every later one
+      config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
       return new com.zaxxer.hikari.HikariDataSource(config);
     }
 
