@@ -106,7 +106,7 @@ public final class RetentionBenchmark {
 
     static Settings parse(String[] args) {
       boolean quick = List.of(args).contains("--quick");
-      String sizes = stringArg(args, "--sizes", quick ? "20000,100000" : "1000000,5000000");
+      String sizes = Args.stringArg(args, "--sizes", quick ? "20000,100000" : "1000000,5000000");
       long[] parsed =
           java.util.Arrays.stream(sizes.split(","))
               .mapToLong(s -> Long.parseLong(s.trim()))
@@ -119,14 +119,14 @@ public final class RetentionBenchmark {
       return new Settings(
           quick,
           parsed,
-          intArg(args, "--seconds", quick ? 1 : 10),
+          Args.intArg(args, "--seconds", quick ? 1 : 10),
           quick ? 300 : 2_000,
-          intArg(args, "--threads", 2),
-          intArg(args, "--backlog", quick ? 5_000 : 50_000),
-          intArg(args, "--chunk", quick ? 10_000 : 50_000),
-          intArg(args, "--batch", 1_000),
+          Args.intArg(args, "--threads", 2),
+          Args.intArg(args, "--backlog", quick ? 5_000 : 50_000),
+          Args.intArg(args, "--chunk", quick ? 10_000 : 50_000),
+          Args.intArg(args, "--batch", 1_000),
           quick ? 60 : 600,
-          stringArg(args, "--out", null));
+          Args.stringArg(args, "--out", null));
     }
   }
 
@@ -181,7 +181,7 @@ public final class RetentionBenchmark {
     String machine;
     String loadAtStart = loadAverage();
     try (HikariDataSource pool = BenchDatabase.pool(db, settings.threads() + 6)) {
-      machine = machine(pool);
+      machine = BenchDatabase.machine(pool);
 
       String fresh = SCHEMA_PREFIX + "_fresh";
       BenchDatabase.freshQueueSchema(db, fresh);
@@ -683,34 +683,7 @@ public final class RetentionBenchmark {
     }
   }
 
-  private static String machine(DataSource pool) throws SQLException {
-    try (Connection c = pool.getConnection();
-        ResultSet rs = c.createStatement().executeQuery("select version()")) {
-      rs.next();
-      return String.format(
-          Locale.ROOT,
-          "Machine: %d cores, Java %s, %s.%n",
-          Runtime.getRuntime().availableProcessors(),
-          Runtime.version(),
-          rs.getString(1).replaceAll(",.*", ""));
-    }
-  }
-
   private static double seconds(long nanos) {
     return nanos / 1e9;
-  }
-
-  private static int intArg(String[] args, String name, int fallback) {
-    String value = stringArg(args, name, null);
-    return value == null ? fallback : Integer.parseInt(value);
-  }
-
-  private static String stringArg(String[] args, String name, String fallback) {
-    for (int i = 0; i + 1 < args.length; i++) {
-      if (args[i].equals(name)) {
-        return args[i + 1];
-      }
-    }
-    return fallback;
   }
 }

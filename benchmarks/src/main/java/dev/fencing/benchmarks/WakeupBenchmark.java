@@ -42,10 +42,10 @@ public final class WakeupBenchmark {
   /** Runs the benchmark; see the class comment for the arguments. */
   public static void main(String[] args) throws Exception {
     boolean quick = List.of(args).contains("--quick");
-    int jobs = intArg(args, "--jobs", quick ? 15 : 300);
-    int seconds = intArg(args, "--seconds", quick ? 1 : 5);
-    int threads = intArg(args, "--threads", 4);
-    String out = stringArg(args, "--out", null);
+    int jobs = Args.intArg(args, "--jobs", quick ? 15 : 300);
+    int seconds = Args.intArg(args, "--seconds", quick ? 1 : 5);
+    int threads = Args.intArg(args, "--threads", 4);
+    String out = Args.stringArg(args, "--out", null);
 
     PostgresFixture.Database db = BenchDatabase.database();
     BenchDatabase.freshQueueSchema(db, SCHEMA);
@@ -252,19 +252,5 @@ public final class WakeupBenchmark {
         queue.enqueue(this.queue, "{\"sent\": " + System.nanoTime() + "}");
       }
     }
-  }
-
-  private static int intArg(String[] args, String name, int fallback) {
-    String value = stringArg(args, name, null);
-    return value == null ? fallback : Integer.parseInt(value);
-  }
-
-  private static String stringArg(String[] args, String name, String fallback) {
-    for (int i = 0; i + 1 < args.length; i++) {
-      if (args[i].equals(name)) {
-        return args[i + 1];
-      }
-    }
-    return fallback;
   }
 }

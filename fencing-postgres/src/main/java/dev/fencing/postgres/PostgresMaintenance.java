@@ -198,6 +198,7 @@ public final class PostgresMaintenance implements Maintenance {
      * @throws CoordinationException if the schema could not be installed
      */
     public PostgresMaintenance build() {
+      // maxAttempts is the queue's; it is not read here
       Config config = new Config(schema, 5, 3, Duration.ofMillis(100));
       Validate.keepFinished("keepFinished", keepFinished);
       Validate.batchSize(batchSize);

@@ -40,7 +40,8 @@ final class MaintenanceLoop extends Loop {
         failures.incrementAndGet();
         LOG.log(Level.WARNING, "maintenance round failed; next try in " + backoff, e);
         pause(backoff.toNanos());
-        backoff = doubled(backoff, every.compareTo(FIRST_BACKOFF) > 0 ? every : FIRST_BACKOFF);
+        // every is at least FIRST_BACKOFF (checked by the builder)
+        backoff = doubled(backoff, every);
         continue;
       }
       backoff = FIRST_BACKOFF;

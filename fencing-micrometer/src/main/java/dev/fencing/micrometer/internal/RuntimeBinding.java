@@ -72,15 +72,12 @@ public final class RuntimeBinding implements RuntimeMetrics {
     errors(runtime, "callback", s -> s.callbackErrors());
     maintenance(runtime, "removed", s -> s.jobsRemoved());
     maintenance(runtime, "archived", s -> s.jobsArchived());
-    registered.add(
-        FunctionCounter.builder(
-                "fencing.runtime.maintenance.failures",
-                runtime,
-                r -> r.maintenanceStats().failures())
-            .description("Maintenance rounds that failed (each logged, then retried later)")
-            .tags(meters.common)
-            .tags(tags)
-            .register(meters.registry));
+    functionCounter(
+        runtime,
+        "fencing.runtime.maintenance.failures",
+        "Maintenance rounds that failed (each logged, then retried later)",
+        Tags.empty(),
+        r -> r.maintenanceStats().failures());
     registered.add(
         Gauge.builder("fencing.runtime.jobs.in.flight", runtime, r -> r.stats().inFlight())
             .description("Claims not yet ended: waiting for a thread, running, or committing")
@@ -111,17 +108,12 @@ public final class RuntimeBinding implements RuntimeMetrics {
 
   private void maintenance(
       FencedRuntime runtime, String action, ToDoubleFunction<FencedRuntime.MaintenanceStats> f) {
-    registered.add(
-        FunctionCounter.builder(
-                "fencing.runtime.maintenance.jobs",
-                runtime,
-                r -> f.applyAsDouble(r.maintenanceStats()))
-            .description(
-                "Finished jobs the runtime's retention removed (archived ones included) or archived")
-            .tags(meters.common)
-            .tags(tags)
-            .tags(Tags.of("action", action))
-            .register(meters.registry));
+    functionCounter(
+        runtime,
+        "fencing.runtime.maintenance.jobs",
+        "Finished jobs the runtime's retention removed (archived ones included) or archived",
+        Tags.of("action", action),
+        r -> f.applyAsDouble(r.maintenanceStats()));
   }
 
   private void statements(
@@ -150,8 +142,17 @@ public final class RuntimeBinding implements RuntimeMetrics {
       String description,
       Tags extra,
       ToDoubleFunction<FencedRuntime.Stats> value) {
+    functionCounter(runtime, name, description, extra, r -> value.applyAsDouble(r.stats()));
+  }
+
+  private void functionCounter(
+      FencedRuntime runtime,
+      String name,
+      String description,
+      Tags extra,
+      ToDoubleFunction<FencedRuntime> value) {
     registered.add(
-        FunctionCounter.builder(name, runtime, r -> value.applyAsDouble(r.stats()))
+        FunctionCounter.builder(name, runtime, value)
             .description(description)
             .tags(meters.common)
             .tags(tags)

@@ -1,0 +1,26 @@
+package dev.fencing.benchmarks;
+
+/** The {@code --name value} options of the benchmark mains. */
+final class Args {
+
+  private Args() {}
+
+  /** Returns the integer after {@code name}, or {@code fallback} when {@code name} is absent. */
+  static int intArg(String[] args, String name, int fallback) {
+    String value = stringArg(args, name, null);
+    return value == null ? fallback : Integer.parseInt(value);
+  }
+
+  /**
+   * Returns the word after {@code name}, or {@code fallback} (may be null) when {@code name} is
+   * absent.
+   */
+  static String stringArg(String[] args, String name, String fallback) {
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals(name)) {
+        return args[i + 1];
+      }
+    }
+    return fallback;
+  }
+}
