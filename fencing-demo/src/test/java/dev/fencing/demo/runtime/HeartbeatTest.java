@@ -187,6 +187,39 @@ class HeartbeatTest {
     assertThat(receiver.newest(Long.toString(id)).orElseThrow().epoch().value()).isEqualTo(2);
   }
 
+  /**
+   * Renewing a lease taken a moment ago only competes with its commit for the row (the two batches
+   * deadlocked under load, a 1 s stall each): the heartbeat renews only leases older than half an
+   * interval. A 2.6 s job on a 3 s lease is renewed; 150 ms jobs running beside it are not.
+   */
+  @Test
+  void onlyLeasesOlderThanHalfAnIntervalAreRenewed(TestSchema schema) throws Exception {
+    FencedQueue queue =
+        PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build();
+    long longJob = queue.enqueue("q", "{\"sleep\": 2600}");
+    queue.enqueueAll("q", java.util.Collections.nCopies(60, "{\"sleep\": 150}"));
+    Outcomes outcomes = new Outcomes();
+    FencedRuntime.Stats stats;
+    try (FencedRuntime runtime =
+        runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(3))
+            .concurrency(4)
+            .prefetch(0)
+            .heartbeatInterval(Duration.ofSeconds(1))
+            .handler(
+                (job, cancellation) -> {
+                  Thread.sleep(Long.parseLong(job.payload().replaceAll("[^0-9]", "")));
+                  return "{}";
+                })
+            .start()) {
+      outcomes.await(WorkOutcome.Completed.class, 61, Duration.ofSeconds(20));
+      stats = runtime.stats();
+    }
+    assertThat(outcomes.of(WorkOutcome.Completed.class))
+        .anySatisfy(c -> assertThat(c.job().id()).isEqualTo(longJob));
+    // about 3 short jobs were in flight at each of the heartbeats while the long job ran
+    assertThat(stats.renewed()).as("renewals: the long job's only").isBetween(1L, 3L);
+  }
+
   private static FencedRuntime.Builder runtime(
       FencedQueue queue, FencedReceiver receiver, Outcomes outcomes, Duration lease) {
     return FencedRuntime.builder(queue, receiver)

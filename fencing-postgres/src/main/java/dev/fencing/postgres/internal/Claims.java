@@ -64,7 +64,9 @@ final class Claims {
   Claims(Jdbc jdbc) {
     this.jdbc = jdbc;
     RenderedSql.Parameters parameters = new RenderedSql.Parameters();
-    this.claimSql = new RenderedSql(jdbc.dsl(), claimQuery(jdbc, parameters), parameters);
+    this.claimSql =
+        new RenderedSql(
+            jdbc.dsl(), claimQuery(jdbc, parameters), parameters, RenderedSql.Plan.EACH_TIME);
   }
 
   List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {

@@ -16,6 +16,7 @@ import org.jooq.Query;
 import org.jooq.conf.ParamType;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
+import org.postgresql.PGStatement;
 
 /**
  * A hot statement, built with jOOQ's type-safe DSL and rendered once with indexed parameters, then
@@ -25,13 +26,38 @@ import org.jooq.impl.SQLDataType;
  * <p>The bind order comes from jOOQ itself ({@link DSLContext#extractBindValues}): each parameter
  * is built by {@link Parameters} with a placeholder value of its own, so the list of bind values
  * jOOQ reports names the parameter behind every {@code ?}.
+ *
+ * <p>A statement that joins the table to a set (the claim, the batched commit and renewal) is
+ * {@linkplain Plan#EACH_TIME planned at every execution}: the driver sends it as an unnamed
+ * statement, which PostgreSQL plans with the values bound and the table's current statistics. A
+ * named statement would let the server cache a generic plan, and one cached while the table was
+ * nearly empty (a fresh install, before the first analyze) scans the whole table for every call
+ * once it has grown: a claim took 234 ms at 46,000 rows instead of 0.14 ms (docs/BENCHMARKS.md). It
+ * also keeps these statements working behind a pooler in transaction mode, which cannot follow
+ * named statements from one server connection to another.
  */
 final class RenderedSql {
 
+  /** How the server plans the statement. */
+  enum Plan {
+    /**
+     * As the driver decides: after a few executions, a named statement whose plan may be cached.
+     */
+    CACHED,
+    /** Planned anew at every execution, with the values bound (an unnamed statement). */
+    EACH_TIME
+  }
+
   private final String sql;
   private final List<Parameter> order;
+  private final Plan plan;
 
   RenderedSql(DSLContext dsl, Query query, Parameters parameters) {
+    this(dsl, query, parameters, Plan.CACHED);
+  }
+
+  RenderedSql(DSLContext dsl, Query query, Parameters parameters, Plan plan) {
+    this.plan = plan;
     this.sql = dsl.renderContext().paramType(ParamType.INDEXED).render(query);
     List<Parameter> found = new ArrayList<>();
     for (Object value : dsl.extractBindValues(query)) {
@@ -53,6 +79,9 @@ final class RenderedSql {
   PreparedStatement prepare(Connection connection, Map<String, Object> values) throws SQLException {
     PreparedStatement statement = connection.prepareStatement(sql);
     try {
+      if (plan == Plan.EACH_TIME && statement.isWrapperFor(PGStatement.class)) {
+        statement.unwrap(PGStatement.class).setPrepareThreshold(0);
+      }
       for (int i = 0; i < order.size(); i++) {
         Parameter parameter = order.get(i);
         Object value = values.get(parameter.name);

@@ -17,6 +17,8 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +43,9 @@ final class Renewals {
     this.jdbc = jdbc;
     this.refusals = refusals;
     RenderedSql.Parameters parameters = new RenderedSql.Parameters();
-    this.renewAllSql = new RenderedSql(jdbc.dsl(), renewAllQuery(jdbc, parameters), parameters);
+    this.renewAllSql =
+        new RenderedSql(
+            jdbc.dsl(), renewAllQuery(jdbc, parameters), parameters, RenderedSql.Plan.EACH_TIME);
   }
 
   Lease renew(Lease lease, Duration leaseLength) {
@@ -64,13 +68,20 @@ final class Renewals {
     if (n == 0) {
       return List.of();
     }
+    // Sent, and so locked, in job id order, as the batched commit locks its rows (see Commits).
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, Comparator.comparingLong(i -> leases.get(i).jobId()));
     Long[] ids = new Long[n];
     String[] owners = new String[n];
     Long[] epochs = new Long[n];
-    for (int i = 0; i < n; i++) {
-      ids[i] = leases.get(i).jobId();
-      owners[i] = leases.get(i).owner();
-      epochs[i] = leases.get(i).epoch().value();
+    for (int k = 0; k < n; k++) {
+      Lease lease = leases.get(order[k]);
+      ids[k] = lease.jobId();
+      owners[k] = lease.owner();
+      epochs[k] = lease.epoch().value();
     }
     Map<String, Object> values =
         Map.of(
@@ -88,7 +99,7 @@ final class Renewals {
                         Instant[] renewed = new Instant[n];
                         while (r.next()) {
                           long micros = r.getLong(2);
-                          renewed[(int) r.getLong(1) - 1] =
+                          renewed[order[(int) r.getLong(1) - 1]] =
                               Instant.ofEpochSecond(micros / 1_000_000, micros % 1_000_000 * 1_000);
                         }
                         return renewed;
