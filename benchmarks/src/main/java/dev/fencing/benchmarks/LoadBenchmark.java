@@ -27,10 +27,10 @@ import java.util.Locale;
  * </ul>
  *
  * <p>Prints a Markdown section; {@code --out FILE} also writes it. {@code --quick} is the smoke
- * form (short windows, a low rate, one run of each shape); its numbers mean nothing. Nothing here
- * asserts a time. {@code --maintenance-seconds} runs maintenance at another pace than the README's;
- * {@code --init-sql} runs a statement on every pooled connection (e.g. {@code set plan_cache_mode =
- * force_generic_plan}, to show what a cached generic plan did).
+ * form (the fixed rate only, cold and warm, 4 threads, 1 s windows); its numbers mean nothing.
+ * Nothing here asserts a time. {@code --maintenance-seconds} runs maintenance at another pace than
+ * the README's; {@code --init-sql} runs a statement on every pooled connection (e.g. {@code set
+ * plan_cache_mode = force_generic_plan}, to show what a cached generic plan did).
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.fencing.benchmarks.LoadBenchmark [--quick]
@@ -51,12 +51,13 @@ public final class LoadBenchmark {
   /** Runs the benchmark; see the class comment for the arguments. */
   public static void main(String[] args) throws Exception {
     boolean quick = List.of(args).contains("--quick");
-    int seconds = Args.intArg(args, "--seconds", quick ? 4 : 90);
+    int seconds = Args.intArg(args, "--seconds", quick ? 3 : 90);
     int window = quick ? 1 : 5;
     int rate = Args.intArg(args, "--rate", quick ? 200 : 800);
     int depth = Args.intArg(args, "--depth", quick ? 500 : 4_000);
     int scalingSeconds = Args.intArg(args, "--scaling-seconds", quick ? 3 : 60);
-    String only = Args.stringArg(args, "--only", "");
+    String only = Args.stringArg(args, "--only", quick ? "rate" : "");
+    String threads = quick ? "4" : "32";
     String out = Args.stringArg(args, "--out", null);
 
     PostgresFixture.Database db = BenchDatabase.database();
@@ -80,24 +81,24 @@ public final class LoadBenchmark {
     List<Run> runs = new ArrayList<>();
     if (only.isEmpty() || only.equals("rate")) {
       List<String> shape = List.of("--shape", "rate", "--rate", Integer.toString(rate));
-      runs.add(run("rate, cold", common, shape, "--fresh", "32", seconds, "bench_load_rate"));
-      runs.add(run("rate, warm", common, shape, "--warm", "32", seconds, "bench_load_rate"));
+      runs.add(run("rate, cold", common, shape, "--fresh", threads, seconds, "bench_load_rate"));
+      runs.add(run("rate, warm", common, shape, "--warm", threads, seconds, "bench_load_rate"));
     }
     if (only.isEmpty() || only.equals("depth")) {
       List<String> shape = List.of("--shape", "depth", "--depth", Integer.toString(depth));
-      runs.add(run("depth, cold", common, shape, "--fresh", "32", seconds, "bench_load_depth"));
-      runs.add(run("depth, warm", common, shape, "--warm", "32", seconds, "bench_load_depth"));
+      runs.add(run("depth, cold", common, shape, "--fresh", threads, seconds, "bench_load_depth"));
+      runs.add(run("depth, warm", common, shape, "--warm", threads, seconds, "bench_load_depth"));
     }
     if (only.isEmpty() || only.equals("threads")) {
       List<String> shape = List.of("--shape", "depth", "--depth", Integer.toString(depth));
-      for (int threads : quick ? new int[] {4, 16} : new int[] {4, 16, 64, 128}) {
+      for (int n : new int[] {4, 16, 64, 128}) {
         runs.add(
             run(
-                "depth, " + threads + " threads",
+                "depth, " + n + " threads",
                 common,
                 shape,
                 "--fresh",
-                Integer.toString(threads),
+                Integer.toString(n),
                 scalingSeconds,
                 "bench_load_threads"));
       }

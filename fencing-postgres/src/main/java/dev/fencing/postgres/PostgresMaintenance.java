@@ -19,7 +19,7 @@ import javax.sql.DataSource;
  * <pre>{@code
  * Maintenance maintenance =
  *     PostgresMaintenance.builder(dataSource).schema("jobs").keepFinished(Duration.ofDays(7)).build();
- * FencedRuntime.builder(queue, receiver).maintenance(maintenance, Duration.ofMinutes(1))...
+ * FencedRuntime.builder(queue, receiver).maintenance(maintenance, Duration.ofSeconds(10))...
  * }</pre>
  *
  * <p>Each {@link #runRound() round} removes (or, with {@link Builder#archive}, moves to {@code
@@ -30,7 +30,8 @@ import javax.sql.DataSource;
  * go with their job. When {@link Builder#vacuumEvery} has passed since this instance's last VACUUM,
  * the round then runs {@code VACUUM (SKIP_LOCKED)} on the job and outbox tables, so the dead row
  * versions every claim, renewal and commit leaves behind are cleared from the indexes that claims
- * scan, at a steady pace instead of when autovacuum gets to a large table.
+ * scan, at a steady pace instead of when autovacuum gets to a large table. Run rounds at least
+ * every {@code vacuumEvery}, or VACUUM runs only as often as they do.
  *
  * <p><b>Idempotency keys</b> live as long as their job: a key is remembered until {@code
  * keepFinished} after its job finished, and enqueueing it after that adds a new job. Choose {@code

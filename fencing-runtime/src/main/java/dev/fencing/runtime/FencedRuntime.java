@@ -28,11 +28,12 @@ import org.jspecify.annotations.Nullable;
  * <p>A claimer thread claims in batches, only as many jobs as there are free slots. Each job runs
  * on one of {@code concurrency} handler threads; its result is delivered to the receiver with the
  * job's id and epoch, then committed with other results in one compare-and-set statement. A
- * heartbeat renews every lease in flight every {@code heartbeatInterval} (default a third of the
- * lease); a lease that is lost, or that could not be renewed before it ran out by this worker's
- * clock, cancels its handler (see {@link Cancellation}) and its result is neither delivered nor
- * committed. No job is handed to a handler with less than {@code minLeaseLeft} of its lease left.
- * Every job claimed ends in exactly one {@link WorkOutcome}.
+ * heartbeat renews every {@code heartbeatInterval} (default a third of the lease) each lease in
+ * flight taken or last renewed more than half an interval ago; a lease that is lost, or that could
+ * not be renewed before it ran out by this worker's clock, cancels its handler (see {@link
+ * Cancellation}) and its result is neither delivered nor committed. No job is handed to a handler
+ * with less than {@code minLeaseLeft} of its lease left. Every job claimed ends in exactly one
+ * {@link WorkOutcome}.
  *
  * <p>Thread-safe. {@link #close()} stops claiming, releases jobs not yet started, lets running
  * handlers finish within the drain timeout and commits their results, then cancels and releases
@@ -319,7 +320,10 @@ public final class FencedRuntime implements AutoCloseable {
       return this;
     }
 
-    /** How often every lease in flight is renewed; default a third of the lease. */
+    /**
+     * How often the leases in flight are renewed (those older than half of it); default a third of
+     * the lease.
+     */
     public Builder heartbeatInterval(Duration heartbeatInterval) {
       this.heartbeatInterval = heartbeatInterval;
       return this;
