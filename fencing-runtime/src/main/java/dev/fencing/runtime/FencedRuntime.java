@@ -86,6 +86,7 @@ public final class FencedRuntime implements AutoCloseable {
   private final Heartbeat heartbeat;
   private final CommitLoop commitLoop;
   private final List<HandlerLoop> handlerLoops = new ArrayList<>();
+  private final List<Thread> handlerThreads = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
   private final Thread claimer;
   private final Thread committer;
@@ -108,7 +109,7 @@ public final class FencedRuntime implements AutoCloseable {
     for (int i = 0; i < pipeline.settings.concurrency(); i++) {
       HandlerLoop loop = new HandlerLoop(pipeline);
       handlerLoops.add(loop);
-      thread("fencing-handler-" + owner + "-" + i, loop);
+      handlerThreads.add(thread("fencing-handler-" + owner + "-" + i, loop));
     }
   }
 
@@ -182,6 +183,10 @@ public final class FencedRuntime implements AutoCloseable {
     }
     for (HandlerLoop loop : handlerLoops) {
       loop.stop();
+    }
+    // wakes the idle ones; a handler still running was cancelled and interrupted already
+    for (Thread t : handlerThreads) {
+      t.interrupt();
     }
     commitLoop.stop();
     join(committer, Duration.ofSeconds(30));
