@@ -1,5 +1,8 @@
 package dev.fencing;
 
+import java.time.Duration;
+import java.util.Optional;
+
 /**
  * The housekeeping a backend needs to run for months: finished jobs past their retention time are
  * removed (or archived), and their storage is reclaimed, in small steps that never hold up claims
@@ -25,6 +28,15 @@ public interface Maintenance {
    *     failed batch was removed
    */
   Report runRound();
+
+  /**
+   * Returns how often rounds must run, at the least, for the storage upkeep they do to keep its
+   * pace (for PostgreSQL, its {@code vacuumEvery}), whatever the pace chosen for retention; empty
+   * when rounds need no pace of their own. A runtime runs rounds at least this often.
+   */
+  default Optional<Duration> upkeepEvery() {
+    return Optional.empty();
+  }
 
   /**
    * Runs rounds until one finds nothing more to remove, and returns their sum.

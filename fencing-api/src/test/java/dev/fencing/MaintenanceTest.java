@@ -25,6 +25,12 @@ class MaintenanceTest {
   }
 
   @Test
+  void roundsNeedNoPaceOfTheirOwnUnlessTheMaintenanceSaysSo() {
+    Maintenance m = () -> Maintenance.Report.NOTHING;
+    assertThat(m.upkeepEvery()).isNotNull().isEmpty();
+  }
+
+  @Test
   void runUntilDoneStopsWhenTheThreadIsInterrupted() {
     int[] calls = {0};
     Maintenance m =

@@ -1,5 +1,9 @@
 package dev.fencing.benchmarks;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /** The {@code --name value} options of the benchmark mains. */
 final class Args {
 
@@ -22,5 +26,18 @@ final class Args {
       }
     }
     return fallback;
+  }
+
+  /**
+   * Prints {@code report} and, when {@code out} is not null (the value of {@code --out}), writes it
+   * to that file, creating its folder.
+   */
+  static void printAndWrite(String report, String out) throws IOException {
+    System.out.print(report);
+    if (out != null) {
+      Path path = Path.of(out).toAbsolutePath();
+      Files.createDirectories(path.getParent());
+      Files.writeString(path, report);
+    }
   }
 }

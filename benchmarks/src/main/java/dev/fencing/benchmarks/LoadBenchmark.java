@@ -2,8 +2,6 @@ package dev.fencing.benchmarks;
 
 import dev.fencing.testkit.JavaProcess;
 import dev.fencing.testkit.PostgresFixture;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,9 +10,10 @@ import java.util.Locale;
 /**
  * {@code FencedRuntime} under a steady load from its first second, as the README sets it up (32
  * handler threads, batch 100, a prefetch of four batches, a 30 s lease with heartbeats,
- * LISTEN/NOTIFY, maintenance every 10 s, a HikariCP pool of 10, keyed batched enqueues from a
- * producer thread in the same JVM, 1 ms jobs). Every run is a JVM of its own ({@link LoadRun}),
- * printing one line per 5 s window so that a knee shows:
+ * LISTEN/NOTIFY, maintenance every minute (its rounds then run every 10 s, the pace of its VACUUM),
+ * a HikariCP pool of 10, keyed batched enqueues from a producer thread in the same JVM, 1 ms jobs).
+ * Every run is a JVM of its own ({@link LoadRun}), printing one line per 5 s window so that a knee
+ * shows:
  *
  * <ul>
  *   <li>{@code rate}: a fixed offered rate (800 jobs/s); claim latency (enqueue to handler start)
@@ -28,9 +27,9 @@ import java.util.Locale;
  *
  * <p>Prints a Markdown section; {@code --out FILE} also writes it. {@code --quick} is the smoke
  * form (the fixed rate only, cold and warm, 4 threads, 1 s windows); its numbers mean nothing.
- * Nothing here asserts a time. {@code --maintenance-seconds} runs maintenance at another pace than
- * the README's; {@code --init-sql} runs a statement on every pooled connection (e.g. {@code set
- * plan_cache_mode = force_generic_plan}, to show what a cached generic plan did).
+ * Nothing here asserts a time. {@code --maintenance-seconds} asks for another maintenance pace than
+ * the README's minute; {@code --init-sql} runs a statement on every pooled connection (e.g. {@code
+ * set plan_cache_mode = force_generic_plan}, to show what a cached generic plan did).
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.fencing.benchmarks.LoadBenchmark [--quick]
@@ -134,14 +133,7 @@ public final class LoadBenchmark {
     for (String s : summaries) {
       report.append(s).append('\n');
     }
-    System.out.print(report);
-    if (out != null) {
-      Path path = Path.of(out);
-      if (path.getParent() != null) {
-        Files.createDirectories(path.getParent());
-      }
-      Files.writeString(path, report);
-    }
+    Args.printAndWrite(report.toString(), out);
   }
 
   private static Run run(

@@ -96,7 +96,7 @@ public final class LoadRun {
           threads,
           seconds,
           window,
-          Args.intArg(args, "--maintenance-seconds", 10));
+          Args.intArg(args, "--maintenance-seconds", 60));
     }
   }
 
@@ -275,8 +275,8 @@ public final class LoadRun {
           long n = calls[k] - before.calls[k];
           means.append(k == 0 ? "" : " / ");
           means.append(
-              calls[k] < 0 || n <= 0
-                  ? "n/a"
+              calls[k] < 0 || n <= 0 || millis[k] < before.millis[k]
+                  ? "n/a" // none, or counters evicted by pg_stat_statements.max meanwhile
                   : String.format(Locale.ROOT, "%.2f", (millis[k] - before.millis[k]) / n));
         }
         return means.toString();

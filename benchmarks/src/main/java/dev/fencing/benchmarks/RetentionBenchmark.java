@@ -275,14 +275,7 @@ public final class RetentionBenchmark {
               + loadAverage());
     }
     String report = report(settings, args, machine, rows, notes);
-    System.out.print(report);
-    if (settings.out() != null) {
-      Path path = Path.of(settings.out());
-      if (path.toAbsolutePath().getParent() != null) {
-        Files.createDirectories(path.toAbsolutePath().getParent());
-      }
-      Files.writeString(path, report);
-    }
+    Args.printAndWrite(report, settings.out());
   }
 
   /**

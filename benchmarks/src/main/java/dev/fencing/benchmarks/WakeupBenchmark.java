@@ -5,8 +5,6 @@ import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.testkit.PostgresFixture;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,14 +55,7 @@ public final class WakeupBenchmark {
       report.append('\n');
       report.append(throughput(pool, seconds, threads));
     }
-    System.out.print(report);
-    if (out != null) {
-      Path path = Path.of(out);
-      if (path.getParent() != null) {
-        Files.createDirectories(path.getParent());
-      }
-      Files.writeString(path, report);
-    }
+    Args.printAndWrite(report.toString(), out);
   }
 
   /** One runtime per mode, all fed at once by their own sparse producers. */

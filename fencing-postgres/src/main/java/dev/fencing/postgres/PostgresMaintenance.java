@@ -8,6 +8,7 @@ import dev.fencing.postgres.internal.PostgresComponent;
 import dev.fencing.postgres.internal.Retention;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
@@ -19,7 +20,7 @@ import javax.sql.DataSource;
  * <pre>{@code
  * Maintenance maintenance =
  *     PostgresMaintenance.builder(dataSource).schema("jobs").keepFinished(Duration.ofDays(7)).build();
- * FencedRuntime.builder(queue, receiver).maintenance(maintenance, Duration.ofSeconds(10))...
+ * FencedRuntime.builder(queue, receiver).maintenance(maintenance, Duration.ofMinutes(1))...
  * }</pre>
  *
  * <p>Each {@link #runRound() round} removes (or, with {@link Builder#archive}, moves to {@code
@@ -30,8 +31,9 @@ import javax.sql.DataSource;
  * go with their job. When {@link Builder#vacuumEvery} has passed since this instance's last VACUUM,
  * the round then runs {@code VACUUM (SKIP_LOCKED)} on the job and outbox tables, so the dead row
  * versions every claim, renewal and commit leaves behind are cleared from the indexes that claims
- * scan, at a steady pace instead of when autovacuum gets to a large table. Run rounds at least
- * every {@code vacuumEvery}, or VACUUM runs only as often as they do.
+ * scan, at a steady pace instead of when autovacuum gets to a large table. A runtime runs rounds at
+ * least every {@code vacuumEvery} ({@link #upkeepEvery()}) whatever its own pace; from cron, run
+ * them at least that often, or VACUUM runs only as often as they do.
  *
  * <p><b>Idempotency keys</b> live as long as their job: a key is remembered until {@code
  * keepFinished} after its job finished, and enqueueing it after that adds a new job. Choose {@code
@@ -97,6 +99,14 @@ public final class PostgresMaintenance implements Maintenance {
       retention.vacuum();
     }
     return new Report(batch.jobs(), batch.archived(), batch.messages(), batch.jobs() == batchSize);
+  }
+
+  /** Returns {@code vacuumEvery}, or empty when it is zero (no VACUUM). */
+  @Override
+  public Optional<Duration> upkeepEvery() {
+    return vacuumEveryNanos == 0
+        ? Optional.empty()
+        : Optional.of(Duration.ofNanos(vacuumEveryNanos));
   }
 
   /** Takes the VACUUM slot when due, so that concurrent rounds of this instance run one. */

@@ -395,8 +395,10 @@ public final class FencedRuntime implements AutoCloseable {
     /**
      * Runs {@code maintenance} (retention of finished jobs, storage upkeep) on a thread of its own:
      * rounds one after another while work is left, then one round every {@code every}, from 1 s to
-     * 24 h. A failing round is logged and retried later, and never touches the jobs in flight. One
-     * runtime per database is enough; more share the work. Default: no maintenance.
+     * 24 h, or every {@link Maintenance#upkeepEvery()} when that is shorter (PostgreSQL: its {@code
+     * vacuumEvery}, 10 s), so that VACUUM keeps its pace while retention keeps yours. A failing
+     * round is logged and retried later, and never touches the jobs in flight. One runtime per
+     * database is enough; more share the work. Default: no maintenance.
      *
      * @throws NullPointerException if {@code maintenance} is null
      */

@@ -7,9 +7,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs maintenance rounds: one after another while a round says more is left, then one every {@code
- * every}. A failing round is logged and counted, and the next one waits, from one second doubling
- * up to {@code every}; nothing a round does is a job of this runtime, so a failure never touches
- * the work in flight.
+ * every}, or every {@link Maintenance#upkeepEvery()} when that is shorter (at least a second
+ * apart), so that the storage upkeep of rounds keeps its pace whatever the pace chosen for
+ * retention: with rounds a minute apart, VACUUM ran once a minute and claims slowed from 3 to 9 ms
+ * as dead versions piled up (docs/BENCHMARKS.md). A failing round is logged and counted, and the
+ * next one waits, from one second doubling up to {@code every}; nothing a round does is a job of
+ * this runtime, so a failure never touches the work in flight.
  */
 final class MaintenanceLoop extends Loop {
 
@@ -26,7 +29,12 @@ final class MaintenanceLoop extends Loop {
 
   MaintenanceLoop(Maintenance maintenance, Duration every) {
     this.maintenance = maintenance;
-    this.every = every;
+    Duration pace = every;
+    Duration upkeep = maintenance.upkeepEvery().orElse(every);
+    if (upkeep.compareTo(pace) < 0) {
+      pace = upkeep.compareTo(FIRST_BACKOFF) < 0 ? FIRST_BACKOFF : upkeep;
+    }
+    this.every = pace;
   }
 
   @Override

@@ -18,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +86,36 @@ class MaintenanceInTheRuntimeTest {
     assertThat(runtime.maintenanceStats().failures()).isGreaterThanOrEqualTo(2);
     assertThat(runtime.maintenanceStats().rounds()).isZero();
     assertThat(runtime.stats().completed()).isEqualTo(10);
+  }
+
+  /**
+   * Rounds a minute apart ran VACUUM once a minute, and claims slowed as dead versions piled up:
+   * the runtime runs rounds at the upkeep pace the maintenance asks for (1 s here) when that is
+   * shorter.
+   */
+  @Test
+  void roundsRunAtTheUpkeepPaceTheMaintenanceAsksForWhenItIsShorter(TestSchema schema)
+      throws Exception {
+    FencedQueue queue = queue(schema);
+    AtomicInteger calls = new AtomicInteger();
+    Maintenance paced =
+        new Maintenance() {
+          @Override
+          public Report runRound() {
+            calls.incrementAndGet();
+            return Report.NOTHING;
+          }
+
+          @Override
+          public Optional<Duration> upkeepEvery() {
+            return Optional.of(Duration.ofMillis(200)); // taken as the floor of 1 s
+          }
+        };
+    try (FencedRuntime runtime = runtime(queue, new Outcomes(), paced).start()) {
+      Thread.sleep(3_500);
+      // the first at once, then one a second, not one a minute; nor one every 200 ms
+      assertThat(runtime.maintenanceStats().rounds()).isBetween(3L, 5L);
+    }
   }
 
   @Test

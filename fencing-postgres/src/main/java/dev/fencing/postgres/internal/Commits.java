@@ -37,7 +37,6 @@ import java.util.function.Supplier;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.JSONB;
-import org.jooq.Param;
 import org.jooq.Query;
 import org.jooq.Table;
 import org.jooq.exception.DataAccessException;
@@ -358,12 +357,17 @@ final class Commits {
    * owner and epoch equal the lease's, the job is running and its lease has not expired.
    */
   static Condition owns(Field<Long> id, Field<String> owner, Field<Long> epoch) {
+    return owns(id, owner, epoch, FENCING_JOB.STATUS.eq(inline(JobState.RUNNING.dbName())));
+  }
+
+  private static Condition owns(
+      Field<Long> id, Field<String> owner, Field<Long> epoch, Condition running) {
     FencingJob j = FENCING_JOB;
     return j.ID
         .eq(id)
         .and(j.OWNER.eq(owner))
         .and(j.EPOCH.eq(epoch))
-        .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
+        .and(running)
         .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
   }
 
@@ -373,20 +377,17 @@ final class Commits {
    * never null) so that the planner cannot read the rows through the partial index of running jobs.
    * That index keeps an entry for every version a claim wrote until VACUUM clears it, and a batch
    * that took it (as a bitmap scan of every lease not yet run out, joined to the batch by a hash)
-   * read all of them: a batched commit cost 8 to 20 ms instead of 1.6 while dead versions
-   * accumulated (docs/BENCHMARKS.md). Through the primary key, a batch reads its own rows only:
-   * {@code id = ANY(ids)} (the batch's ids, bound once more) gives the planner that path at a cost
-   * it can count on a fresh table too, where without statistics it read the whole table per batch.
+   * read all of them: a batched commit cost 4 to 20 ms instead of 1.6 while dead versions
+   * accumulated (docs/BENCHMARKS.md). The plan left is the batch's rows looked up one by one by
+   * primary key. (Adding {@code id = ANY(ids)} made it worse: the planner then scanned the key by
+   * the array and matched every row against the whole batch, 4.2 ms a batch of 100.)
    */
-  static Condition ownsEach(Field<Long[]> ids) {
-    FencingJob j = FENCING_JOB;
-    return j.ID
-        .eq(DSL.any(ids))
-        .and(j.ID.eq(field(name("v_id"), Long.class)))
-        .and(j.OWNER.eq(field(name("v_owner"), String.class)))
-        .and(j.EPOCH.eq(field(name("v_epoch"), Long.class)))
-        .and(j.STATUS.isNotDistinctFrom(inline(JobState.RUNNING.dbName())))
-        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
+  static Condition ownsEach() {
+    return owns(
+        field(name("v_id"), Long.class),
+        field(name("v_owner"), String.class),
+        field(name("v_epoch"), Long.class),
+        FENCING_JOB.STATUS.isNotDistinctFrom(inline(JobState.RUNNING.dbName())));
   }
 
   private FencedOutcome.Accepted commit(
@@ -468,11 +469,10 @@ final class Commits {
    */
   private static Query completeAllQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
     FencingJob j = FENCING_JOB;
-    Param<Long[]> ids = parameters.bigints("ids");
     Table<?> v =
         DSL.table(
                 "unnest({0}, {1}, {2}, {3}) with ordinality",
-                ids,
+                parameters.bigints("ids"),
                 parameters.varchars("owners"),
                 parameters.bigints("epochs"),
                 parameters.texts("results"))
@@ -488,7 +488,7 @@ final class Commits {
         .set(j.LAST_EVENT, inline("completed"))
         .set(j.UPDATED_AT, currentOffsetDateTime())
         .from(v)
-        .where(ownsEach(ids))
+        .where(ownsEach())
         .returning(field(name("v_ord"), Long.class));
   }
 }

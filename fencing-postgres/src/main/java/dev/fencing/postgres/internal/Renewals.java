@@ -23,7 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.jooq.Param;
 import org.jooq.Query;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -127,11 +126,12 @@ final class Renewals {
 
   private static Query renewAllQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
     FencingJob j = FENCING_JOB;
-    Param<Long[]> ids = parameters.bigints("ids");
     Table<?> v =
         DSL.table(
                 "unnest({0}, {1}, {2}) with ordinality",
-                ids, parameters.varchars("owners"), parameters.bigints("epochs"))
+                parameters.bigints("ids"),
+                parameters.varchars("owners"),
+                parameters.bigints("epochs"))
             .as("v", "v_id", "v_owner", "v_epoch", "v_ord");
     return jdbc.dsl()
         .update(j)
@@ -139,7 +139,7 @@ final class Renewals {
         .set(j.LAST_EVENT, inline("renewed"))
         .set(j.UPDATED_AT, currentOffsetDateTime())
         .from(v)
-        .where(Commits.ownsEach(ids))
+        .where(Commits.ownsEach())
         .returning(field(name("v_ord"), Long.class), Claims.micros(j.LEASE_EXPIRES_AT));
   }
 }
