@@ -119,7 +119,11 @@ public final class LoadBenchmark {
       List<String> lines = runChild(r);
       report.append("### ").append(r.label()).append("\n\n");
       for (String line : lines) {
-        if (line.startsWith("|") || line.startsWith("Machine")) {
+        if (line.startsWith("Every")) {
+          report.append('\n').append(line).append('\n');
+        } else if (line.startsWith("Machine")) {
+          report.append(line).append("\n\n");
+        } else if (line.startsWith("|")) {
           report.append(line).append('\n');
         } else if (line.startsWith("summary|")) {
           summaries.add("| " + r.label() + " " + line.substring("summary".length()));

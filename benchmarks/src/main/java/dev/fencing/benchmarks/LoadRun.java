@@ -44,7 +44,6 @@ public final class LoadRun {
   private final AtomicLong enqueued = new AtomicLong();
   private final AtomicLong started = new AtomicLong();
   private final AtomicLong completed = new AtomicLong();
-  private final AtomicLong notCompleted = new AtomicLong();
   private final LatencyRecorder[] latencies = {new LatencyRecorder()};
   private volatile boolean producing = true;
 
@@ -135,9 +134,11 @@ public final class LoadRun {
                   return "{}";
                 })
             .onOutcome(
-                o ->
-                    (o instanceof WorkOutcome.Completed ? completed : notCompleted)
-                        .incrementAndGet())
+                o -> {
+                  if (o instanceof WorkOutcome.Completed) {
+                    completed.incrementAndGet();
+                  }
+                })
             .start();
     Thread producer = Thread.ofPlatform().name("producer").start(this::produce);
     System.out.println(
@@ -189,6 +190,17 @@ public final class LoadRun {
     producing = false;
     producer.join();
     runtime.close();
+    FencedRuntime.Stats end = runtime.stats();
+    System.out.printf(
+        Locale.ROOT,
+        "%nEvery claim's outcome: %,d claimed, %,d completed, %,d released (not started at the"
+            + " stop), %,d fenced off, %,d failed, %,d abandoned.%n",
+        end.claimed(),
+        end.completed(),
+        end.released(),
+        end.fencedOff(),
+        end.failed(),
+        end.abandoned());
     System.out.println(summary(rows, window, measured, threads));
   }
 

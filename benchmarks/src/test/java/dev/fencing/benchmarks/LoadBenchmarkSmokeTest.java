@@ -24,6 +24,8 @@ class LoadBenchmarkSmokeTest {
         .contains("| 3 | ")
         .containsPattern("\\| rate, cold \\| 4 \\| [0-9,]+ \\|")
         .containsPattern("\\| rate, warm \\| 4 \\| [0-9,]+ \\|")
+        .containsPattern("Every claim's outcome: [0-9,]+ claimed, [0-9,]+ completed")
+        .contains(" 0 fenced off, 0 failed, 0 abandoned.")
         .doesNotContain("### depth");
   }
 }
