@@ -25,9 +25,8 @@ final class HandlerLoop implements Runnable {
       InFlight claim;
       try {
         // Long: an idle thread that wakes only to look costs a context switch, and with 128
-        // threads on 2 cores these wake-ups took a fifth of the runtime's CPU. stop() is followed
-        // by
-        // an interrupt, which ends the wait at once.
+        // threads on 2 cores these wake-ups took a fifth of the runtime's CPU. The runtime
+        // interrupts these threads after stop(), which ends the wait at once.
         claim = p.ready.poll(1, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         continue; // a cancellation aimed at the last job, or stop(); the loop checks which
