@@ -3,4 +3,12 @@ module dev.fencing.api {
   requires static org.jspecify;
 
   exports dev.fencing;
+  exports dev.fencing.internal to
+      dev.fencing.postgres,
+      dev.fencing.receiver,
+      dev.fencing.runtime,
+      dev.fencing.etcd,
+      dev.fencing.http,
+      dev.fencing.keyed,
+      dev.fencing.micrometer;
 }

@@ -5,7 +5,7 @@ package dev.fencing;
  * service and its endpoints; the operation's outcome is unknown unless its documentation says
  * otherwise.
  */
-public class CoordinationException extends RuntimeException {
+public class CoordinationException extends StoreUnavailableException {
 
   private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package dev.fencing;
 
+import dev.fencing.internal.Validate;
+
 /**
  * What a keyed enqueue found or made for one {@link KeyedJob}.
  *

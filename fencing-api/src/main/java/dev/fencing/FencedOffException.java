@@ -9,7 +9,7 @@ import java.util.Optional;
  * FencedOutcome.Superseded}), or the lease expired and nobody reclaimed yet ({@link
  * FencedOutcome.LeaseExpired}), or the lease was never valid at that epoch.
  */
-public final class FencedOffException extends RuntimeException {
+public final class FencedOffException extends FencingException {
 
   private static final long serialVersionUID = 1L;
 

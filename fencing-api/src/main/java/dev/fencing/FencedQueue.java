@@ -1,5 +1,6 @@
 package dev.fencing;
 
+import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

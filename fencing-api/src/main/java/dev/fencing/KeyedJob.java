@@ -1,5 +1,7 @@
 package dev.fencing;
 
+import dev.fencing.internal.Validate;
+
 /**
  * A job to enqueue under an idempotency key (see {@link FencedQueue#enqueue(String, KeyedJob)}):
  * the key names the job within its queue, so enqueueing it again, after a lost acknowledgement or a

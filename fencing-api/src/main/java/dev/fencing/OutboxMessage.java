@@ -1,5 +1,7 @@
 package dev.fencing;
 
+import dev.fencing.internal.Validate;
+
 /**
  * A message a worker commits together with its job's result (see {@link FencedQueue#complete(Lease,
  * String, java.util.List)}): written in the same transaction as the compare-and-set on owner and

@@ -5,7 +5,7 @@ package dev.fencing;
  * may have landed or not. Retrying may do it twice. Writes that can be retried safely (a keyed
  * enqueue, a commit under a lease) resolve this case themselves and never throw it.
  */
-public final class OutcomeUnknownException extends RuntimeException {
+public final class OutcomeUnknownException extends FencingException {
 
   private static final long serialVersionUID = 1L;
 

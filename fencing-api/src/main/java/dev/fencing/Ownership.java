@@ -1,5 +1,6 @@
 package dev.fencing;
 
+import dev.fencing.internal.Validate;
 import java.time.Instant;
 import java.util.Objects;
 

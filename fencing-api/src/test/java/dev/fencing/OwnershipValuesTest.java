@@ -3,6 +3,7 @@ package dev.fencing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.internal.Validate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.fencing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

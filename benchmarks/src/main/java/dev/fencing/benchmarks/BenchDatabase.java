@@ -2,7 +2,7 @@ package dev.fencing.benchmarks;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.PostgresFixture;
 import java.sql.Connection;

@@ -5,7 +5,7 @@ import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.testkit.PostgresFixture;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -4,7 +4,7 @@ import dev.fencing.CommitOutcome;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

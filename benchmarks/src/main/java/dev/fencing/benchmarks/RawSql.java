@@ -1,6 +1,6 @@
 package dev.fencing.benchmarks;
 
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.Maintenance;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.postgres.PostgresMaintenance;
 import dev.fencing.testkit.PostgresFixture;

@@ -6,7 +6,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.Lease;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -3,7 +3,7 @@ package dev.fencing.keyed;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedQueue;
 import dev.fencing.Lease;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package dev.fencing.ledger;
 
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

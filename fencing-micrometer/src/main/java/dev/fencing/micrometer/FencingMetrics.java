@@ -2,7 +2,7 @@ package dev.fencing.micrometer;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.micrometer.internal.DepthGauges;
 import dev.fencing.micrometer.internal.Instruments;
 import dev.fencing.micrometer.internal.MeteredQueue;

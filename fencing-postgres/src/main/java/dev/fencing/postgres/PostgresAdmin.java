@@ -1,6 +1,7 @@
 package dev.fencing.postgres;
 
 import dev.fencing.CoordinationException;
+import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.postgres.internal.Admin;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.PostgresComponent;

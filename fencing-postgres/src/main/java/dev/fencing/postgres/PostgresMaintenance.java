@@ -2,7 +2,7 @@ package dev.fencing.postgres;
 
 import dev.fencing.CoordinationException;
 import dev.fencing.Maintenance;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.PostgresComponent;
 import dev.fencing.postgres.internal.Retention;

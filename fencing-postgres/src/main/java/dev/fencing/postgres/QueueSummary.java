@@ -1,6 +1,6 @@
 package dev.fencing.postgres;
 
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import org.jspecify.annotations.Nullable;
 
 /**

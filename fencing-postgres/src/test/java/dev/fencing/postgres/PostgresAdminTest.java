@@ -8,6 +8,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.OutboxMessage;
+import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.TestSchema;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package dev.fencing.receiver;
 
 import dev.fencing.FencedReceiver;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.receiver.internal.ReceiverFactory;
 import javax.sql.DataSource;
 

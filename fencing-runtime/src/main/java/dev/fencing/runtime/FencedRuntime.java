@@ -151,7 +151,7 @@ public final class FencedRuntime implements AutoCloseable {
    * @throws IllegalArgumentException if {@code drainTimeout} is negative or over 24 h
    */
   public boolean shutdown(Duration drainTimeout) {
-    dev.fencing.Validate.delay("drainTimeout", drainTimeout);
+    dev.fencing.internal.Validate.delay("drainTimeout", drainTimeout);
     if (!stopped.compareAndSet(false, true)) {
       join(committer, Duration.ofMinutes(1));
       return drained;

@@ -3,7 +3,7 @@ package dev.fencing.runtime;
 import dev.fencing.FencedOffException;
 import dev.fencing.Lease;
 import dev.fencing.Renewal;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

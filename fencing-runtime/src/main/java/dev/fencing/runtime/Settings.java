@@ -1,6 +1,6 @@
 package dev.fencing.runtime;
 
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.time.Duration;
 
 /** A runtime's settings, checked once when it starts. */

@@ -184,14 +184,14 @@ public final class PostgresFixture {
 
     /** Drops {@code schema} with everything in it, if it exists, and creates it empty. */
     public void recreateSchema(String schema) {
-      dev.fencing.Validate.identifier("schema", schema);
+      dev.fencing.internal.Validate.identifier("schema", schema);
       execute(
           "DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE", "CREATE SCHEMA \"" + schema + "\"");
     }
 
     /** Drops {@code schema} with everything in it, if it exists. */
     public void dropSchema(String schema) {
-      dev.fencing.Validate.identifier("schema", schema);
+      dev.fencing.internal.Validate.identifier("schema", schema);
       execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
     }
 

@@ -3,7 +3,7 @@ package dev.fencing.testkit;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.JobSnapshot;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.fencing.cli.internal;
 
 import dev.fencing.CoordinationException;
+import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.cli.FencingCli;
 import dev.fencing.postgres.PostgresAdmin;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.postgres.SchemaNotInstalledException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;

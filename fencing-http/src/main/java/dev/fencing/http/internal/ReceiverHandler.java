@@ -3,7 +3,7 @@ package dev.fencing.http.internal;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver.Receipt;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;

@@ -8,13 +8,13 @@ import static org.jooq.impl.DSL.val;
 
 import dev.fencing.CoordinationException;
 import dev.fencing.JobState;
-import dev.fencing.Validate;
+import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.OutboxEntry;
 import dev.fencing.postgres.QueueSummary;
-import dev.fencing.postgres.SchemaNotInstalledException;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;

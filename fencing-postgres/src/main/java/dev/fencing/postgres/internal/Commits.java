@@ -18,7 +18,7 @@ import dev.fencing.FencedQueue.Completion;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;

@@ -1,6 +1,6 @@
 package dev.fencing.postgres.internal;
 
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.time.Duration;
 
 /**

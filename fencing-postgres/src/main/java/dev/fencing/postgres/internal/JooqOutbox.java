@@ -6,7 +6,7 @@ import static org.jooq.impl.DSL.currentOffsetDateTime;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingOutboxRecord;
 import jakarta.inject.Inject;

@@ -7,7 +7,7 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import jakarta.inject.Inject;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -17,7 +17,7 @@ import dev.fencing.OutboxMessage;
 import dev.fencing.OutcomeUnknownException;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;

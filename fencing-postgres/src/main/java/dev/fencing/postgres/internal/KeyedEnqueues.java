@@ -4,7 +4,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 
 import dev.fencing.Enqueued;
 import dev.fencing.KeyedJob;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
 import java.sql.Connection;

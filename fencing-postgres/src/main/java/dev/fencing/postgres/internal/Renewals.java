@@ -9,7 +9,7 @@ import static org.jooq.impl.DSL.name;
 import dev.fencing.FencedOffException;
 import dev.fencing.Lease;
 import dev.fencing.Renewal;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;

@@ -10,7 +10,7 @@ import static org.jooq.impl.DSL.val;
 
 import dev.fencing.CoordinationException;
 import dev.fencing.JobState;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
 import jakarta.inject.Inject;

@@ -72,7 +72,10 @@ final class Text {
     return out.toString();
   }
 
-  /** The value in quotes, cut at 120 characters, as {@code dev.fencing.Validate} shows values. */
+  /**
+   * The value in quotes, cut at 120 characters, as {@code dev.fencing.internal.Validate} shows
+   * values.
+   */
   static String quote(String value) {
     String shown = value.length() > 120 ? value.substring(0, 120) + "..." : value;
     return "'" + shown + "'";

@@ -3,7 +3,7 @@ package dev.fencing.receiver.internal;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;

@@ -1,7 +1,7 @@
 package dev.fencing.receiver.internal;
 
 import dev.fencing.Epoch;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import org.jspecify.annotations.Nullable;
 
 /** The checks every receiver applies before it touches its store. */

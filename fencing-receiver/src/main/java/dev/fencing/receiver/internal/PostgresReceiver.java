@@ -3,7 +3,7 @@ package dev.fencing.receiver.internal;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

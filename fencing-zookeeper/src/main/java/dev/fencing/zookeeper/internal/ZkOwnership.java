@@ -8,7 +8,7 @@ import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.OwnershipRenewal.Why;
 import dev.fencing.ResourceOwnership;
-import dev.fencing.Validate;
+import dev.fencing.internal.Validate;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;

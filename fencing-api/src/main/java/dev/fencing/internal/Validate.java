@@ -1,14 +1,18 @@
-package dev.fencing;
+package dev.fencing.internal;
 
+import dev.fencing.FencedOutbox;
+import dev.fencing.KeyedJob;
+import dev.fencing.OutboxMessage;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The checks the API applies to its parameters, public so that every backend refuses the same
- * inputs with the same messages. Each method throws {@link IllegalArgumentException} naming the
- * parameter and the value, or returns the value unchanged.
+ * The checks every module applies to its parameters, in one place so that every backend refuses the
+ * same inputs with the same messages and renders a bad value the same way ({@link #quote}). Each
+ * method throws {@link IllegalArgumentException} naming the parameter and the value, or returns the
+ * value unchanged. Internal: exported only to the fencing modules, not an API.
  */
 public final class Validate {
 
@@ -292,7 +296,8 @@ public final class Validate {
     return json;
   }
 
-  private static Duration between(
+  /** Returns {@code value} if it lies in {@code [min, max]}; null is out of range. */
+  public static Duration between(
       String parameter, @Nullable Duration value, Duration min, Duration max) {
     if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
       throw new IllegalArgumentException(
@@ -301,7 +306,29 @@ public final class Validate {
     return value;
   }
 
-  static String quote(@Nullable String value) {
+  /** Returns {@code value} if it lies in {@code [min, max]}. */
+  public static int between(String parameter, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          parameter + " must be between " + min + " and " + max + ", but was " + value);
+    }
+    return value;
+  }
+
+  /** Returns {@code value} if it lies in {@code [min, max]}. */
+  public static long between(String parameter, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          parameter + " must be between " + min + " and " + max + ", but was " + value);
+    }
+    return value;
+  }
+
+  /**
+   * How every module shows a bad text value in a message: in single quotes, cut at 120 characters,
+   * NUL shown as {@code \0}; {@code null} unquoted.
+   */
+  public static String quote(@Nullable String value) {
     if (value == null) {
       return "null";
     }

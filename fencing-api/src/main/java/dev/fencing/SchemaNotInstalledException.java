@@ -1,10 +1,11 @@
-package dev.fencing.postgres;
+package dev.fencing;
 
 /**
- * The schema holds no fencing tables, or tables from an older version that lack a column this jar
- * reads. Nothing was written.
+ * The store's schema holds no fencing tables, or tables from an older version that lack a column
+ * this jar reads. Nothing was written. Install the schema (the backend's builder does it unless
+ * told not to) or run its migration.
  */
-public final class SchemaNotInstalledException extends IllegalStateException {
+public final class SchemaNotInstalledException extends FencingException {
 
   private static final long serialVersionUID = 1L;
 
