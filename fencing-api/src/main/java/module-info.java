@@ -10,5 +10,6 @@ module dev.fencing.api {
       dev.fencing.etcd,
       dev.fencing.http,
       dev.fencing.keyed,
-      dev.fencing.micrometer;
+      dev.fencing.micrometer,
+      dev.fencing.zookeeper;
 }

@@ -2,7 +2,6 @@ package dev.fencing.ledger;
 
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
-import dev.fencing.internal.Validate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,7 +31,13 @@ public final class Ledger {
 
   private Ledger(DataSource dataSource, String schema, boolean checkEpochs) {
     this.dataSource = dataSource;
-    this.schema = Validate.identifier("schema", schema);
+    // The schema is written into the SQL below, so only a plain lower-case identifier is accepted.
+    if (schema == null || !schema.matches("[a-z_][a-z0-9_]{0,62}")) {
+      throw new IllegalArgumentException(
+          "schema must be a plain lower-case identifier, but was "
+              + (schema == null ? "null" : "'" + schema + "'"));
+    }
+    this.schema = schema;
     this.checkEpochs = checkEpochs;
   }
 

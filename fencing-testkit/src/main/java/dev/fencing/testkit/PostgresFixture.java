@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -184,15 +185,24 @@ public final class PostgresFixture {
 
     /** Drops {@code schema} with everything in it, if it exists, and creates it empty. */
     public void recreateSchema(String schema) {
-      dev.fencing.internal.Validate.identifier("schema", schema);
       execute(
-          "DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE", "CREATE SCHEMA \"" + schema + "\"");
+          "DROP SCHEMA IF EXISTS " + quoted(schema) + " CASCADE",
+          "CREATE SCHEMA " + quoted(schema));
     }
 
     /** Drops {@code schema} with everything in it, if it exists. */
     public void dropSchema(String schema) {
-      dev.fencing.internal.Validate.identifier("schema", schema);
-      execute("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
+      execute("DROP SCHEMA IF EXISTS " + quoted(schema) + " CASCADE");
+    }
+
+    /** {@code name} as a quoted SQL identifier: any name is safe in it, none is interpreted. */
+    private static String quoted(String name) {
+      Objects.requireNonNull(name, "schema");
+      if (name.isEmpty() || name.indexOf('\0') >= 0) {
+        throw new IllegalArgumentException(
+            "schema must be a non-empty name, but was '" + name + "'");
+      }
+      return '"' + name.replace("\"", "\"\"") + '"';
     }
 
     private void execute(String... statements) {

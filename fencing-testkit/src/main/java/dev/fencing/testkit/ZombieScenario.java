@@ -3,7 +3,6 @@ package dev.fencing.testkit;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.JobSnapshot;
-import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,8 +71,11 @@ public final class ZombieScenario {
       Duration leaseLength) {
     this.database = Objects.requireNonNull(database, "database");
     this.backend = Objects.requireNonNull(backend, "backend");
-    this.schema = Validate.identifier("schema", schema);
-    this.leaseLength = Validate.leaseLength(leaseLength);
+    this.schema = Objects.requireNonNull(schema, "schema"); // the backend checks it at each run
+    this.leaseLength = Objects.requireNonNull(leaseLength, "leaseLength");
+    if (leaseLength.isNegative() || leaseLength.isZero()) {
+      throw new IllegalArgumentException("leaseLength must be positive, but was " + leaseLength);
+    }
   }
 
   /** Returns the row the seed's table expects for {@code ordering}. */
