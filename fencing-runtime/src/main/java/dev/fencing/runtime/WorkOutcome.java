@@ -25,18 +25,25 @@ public sealed interface WorkOutcome
     HEARTBEAT,
     /** The receiver refused the call: a newer epoch had reached it. Nothing was committed. */
     DELIVER,
-    /** The receiver took the call, but the commit was refused; a newer epoch will supersede it. */
+    /**
+     * The commit was refused (after the receiver, if any, took the call; a newer epoch will
+     * supersede it): neither the result nor any outbox message was written.
+     */
     COMMIT,
     /** The handler failed, and recording the failure was refused. */
     FAIL
   }
 
-  /** Delivered and committed. */
-  record Completed(Job job, FencedOutcome.Accepted delivery, FencedOutcome.Accepted commit)
+  /**
+   * Delivered (when the runtime has a receiver) and committed, with the handler's outbox messages.
+   *
+   * @param delivery the receiver's acceptance, or null when the runtime has no receiver
+   */
+  record Completed(
+      Job job, FencedOutcome.@Nullable Accepted delivery, FencedOutcome.Accepted commit)
       implements WorkOutcome {
     public Completed {
       Objects.requireNonNull(job, "job");
-      Objects.requireNonNull(delivery, "delivery");
       Objects.requireNonNull(commit, "commit");
     }
   }
