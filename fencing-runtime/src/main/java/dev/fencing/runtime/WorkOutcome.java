@@ -58,8 +58,9 @@ public sealed interface WorkOutcome
   }
 
   /**
-   * The handler threw, the result was not valid for the store, or the receiver call failed; the
-   * failure was recorded and the job is retried until its attempts run out.
+   * The handler threw, the result or a message was not valid for the store, the queue has no outbox
+   * for the handler's messages, or the receiver call failed; the failure was recorded and the job
+   * is retried until its attempts run out. Nothing of the result was written.
    */
   record Failed(Job job, Throwable error) implements WorkOutcome {
     public Failed {
