@@ -6,6 +6,7 @@ import dev.fencing.CommitOutcome;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
+import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.OutboxMessage;
 import dev.fencing.demo.ForwardingQueue;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -42,7 +44,7 @@ class OutboxInTheRuntimeTest {
 
   private static final Duration WAIT = Duration.ofSeconds(30);
 
-  private static HandlerResult email(dev.fencing.Job job) {
+  private static HandlerResult email(Job job) {
     return HandlerResult.of(
         "{\"sent\": true}",
         new OutboxMessage("mail", "job-" + job.id(), "{\"job\": " + job.id() + "}"));
@@ -132,29 +134,15 @@ class OutboxInTheRuntimeTest {
       TestSchema schema) throws Exception {
     FencedQueue queue = queue(schema);
     List<Long> ids = queue.enqueueAll("q", List.of("{\"bad\": true}", "{}"));
-    CountDownLatch bothRunning = new CountDownLatch(2);
-    Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue)
-            .queue("q")
-            .owner("w1")
-            .concurrency(2)
-            .maxCommitDelay(Duration.ofMillis(200))
-            .retryDelay(Duration.ofHours(1))
-            .outboxHandler(
-                (job, cancellation) -> {
-                  bothRunning.countDown();
-                  bothRunning.await(10, TimeUnit.SECONDS);
-                  return HandlerResult.of(
-                      "{\"sent\": true}",
-                      new OutboxMessage("mail", "a", "{}"),
-                      new OutboxMessage(
-                          "mail", "b", job.payload().contains("bad") ? "not json" : "{}"));
-                })
-            .onOutcome(outcomes)
-            .start()) {
-      awaitEnded(outcomes, 2);
-    }
+    Outcomes outcomes =
+        runTwoTogether(
+            queue,
+            job ->
+                HandlerResult.of(
+                    "{\"sent\": true}",
+                    new OutboxMessage("mail", "a", "{}"),
+                    new OutboxMessage(
+                        "mail", "b", job.payload().contains("bad") ? "not json" : "{}")));
     assertThat(outcomes.of(WorkOutcome.Failed.class))
         .singleElement()
         .satisfies(
@@ -172,28 +160,27 @@ class OutboxInTheRuntimeTest {
   }
 
   @Test
+  void anOutboxHandlerThatReturnsNothingFailsItsJobByName(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema);
+    List<Long> ids = queue.enqueueAll("q", List.of("{\"nothing\": true}", "{}"));
+    Outcomes outcomes =
+        runTwoTogether(queue, job -> job.payload().contains("nothing") ? null : email(job));
+    assertThat(outcomes.of(WorkOutcome.Failed.class))
+        .singleElement()
+        .satisfies(f -> assertThat(f.job().id()).isEqualTo(ids.get(0)));
+    assertThat(queue.find(ids.get(0)).orElseThrow().lastError())
+        .contains("the handler must return a result, but returned null");
+    assertThat(OutboxRows.of(schema)).containsExactly(ids.get(1) + "@1");
+  }
+
+  @Test
   void aQueueWithoutAnOutboxFailsOnlyTheJobsThatCarryMessages(TestSchema schema) throws Exception {
     FencedQueue real = queue(schema);
     List<Long> ids = real.enqueueAll("q", List.of("{\"mail\": true}", "{}"));
-    CountDownLatch bothRunning = new CountDownLatch(2);
-    Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(new ForwardingQueue(real))
-            .queue("q")
-            .owner("w1")
-            .concurrency(2)
-            .maxCommitDelay(Duration.ofMillis(200))
-            .retryDelay(Duration.ofHours(1))
-            .outboxHandler(
-                (job, cancellation) -> {
-                  bothRunning.countDown();
-                  bothRunning.await(10, TimeUnit.SECONDS);
-                  return job.payload().contains("mail") ? email(job) : HandlerResult.of("{}");
-                })
-            .onOutcome(outcomes)
-            .start()) {
-      awaitEnded(outcomes, 2);
-    }
+    Outcomes outcomes =
+        runTwoTogether(
+            new ForwardingQueue(real),
+            job -> job.payload().contains("mail") ? email(job) : HandlerResult.of("{}"));
     assertThat(outcomes.of(WorkOutcome.Failed.class))
         .singleElement()
         .satisfies(
@@ -250,6 +237,34 @@ class OutboxInTheRuntimeTest {
         .isEqualTo(new FencedRuntime.RelayStats(2, 3, 0, 0));
     assertThat(Thread.getAllStackTraces().keySet())
         .noneMatch(t -> t.getName().startsWith("fencing-relay-w1"));
+  }
+
+  /**
+   * Runs the queue's two jobs at once, so that their results share a commit, and returns their
+   * outcomes; a failed job waits an hour before it is claimable again.
+   */
+  private static Outcomes runTwoTogether(FencedQueue queue, Function<Job, HandlerResult> work)
+      throws InterruptedException {
+    CountDownLatch bothRunning = new CountDownLatch(2);
+    Outcomes outcomes = new Outcomes();
+    try (FencedRuntime runtime =
+        FencedRuntime.builder(queue)
+            .queue("q")
+            .owner("w1")
+            .concurrency(2)
+            .maxCommitDelay(Duration.ofMillis(200))
+            .retryDelay(Duration.ofHours(1))
+            .outboxHandler(
+                (job, cancellation) -> {
+                  bothRunning.countDown();
+                  bothRunning.await(10, TimeUnit.SECONDS);
+                  return work.apply(job);
+                })
+            .onOutcome(outcomes)
+            .start()) {
+      awaitEnded(outcomes, 2);
+    }
+    return outcomes;
   }
 
   private static FencedOutbox.Sender accepting(List<FencedOutbox.Envelope> sent) {
