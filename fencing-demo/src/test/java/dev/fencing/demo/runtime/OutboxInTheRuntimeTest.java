@@ -6,6 +6,7 @@ import dev.fencing.CommitOutcome;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
+import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.OutboxMessage;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
@@ -237,6 +239,44 @@ class OutboxInTheRuntimeTest {
         .isEqualTo(new FencedRuntime.RelayStats(2, 3, 0, 0));
     assertThat(Thread.getAllStackTraces().keySet())
         .noneMatch(t -> t.getName().startsWith("fencing-relay-w1"));
+  }
+
+  @Test
+  void aFailedRelayIsTriedAgainAndEachDestinationGoesWhereItWasSent(TestSchema schema)
+      throws Exception {
+    FencedQueue queue = queue(schema);
+    long id = queue.enqueue("q", "{}");
+    FencedReceiver ledger = Receivers.inMemory();
+    List<FencedOutbox.Envelope> mails = new CopyOnWriteArrayList<>();
+    AtomicBoolean failedOnce = new AtomicBoolean();
+    FencedOutbox.Sender mailer =
+        envelope -> {
+          if (failedOnce.compareAndSet(false, true)) {
+            throw new IllegalStateException("test: the mail server is down");
+          }
+          return accepting(mails).send(envelope);
+        };
+    FencedRuntime runtime =
+        FencedRuntime.builder(queue)
+            .queue("q")
+            .owner("w1")
+            .outboxHandler(
+                (job, cancellation) ->
+                    HandlerResult.of(
+                        "{}",
+                        new OutboxMessage("mail", "ada", "{}"),
+                        new OutboxMessage("ledger", "acc-1", "{\"debit\": 1}")))
+            .relay(outbox(schema), "mail", mailer)
+            .relay(outbox(schema), "ledger", ledger)
+            .relayEvery(Duration.ofMillis(20))
+            .start();
+    try (runtime) {
+      awaitSize(mails, 1);
+    }
+    assertThat(mails).singleElement().satisfies(m -> assertThat(m.jobId()).isEqualTo(id));
+    assertThat(ledger.newest("acc-1").orElseThrow().epoch().value()).isEqualTo(1);
+    assertThat(runtime.relayStats().failures()).isEqualTo(1);
+    assertThat(runtime.relayStats().sent()).isEqualTo(2);
   }
 
   /**
