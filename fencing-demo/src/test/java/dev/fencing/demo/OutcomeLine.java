@@ -41,7 +41,7 @@ record OutcomeLine(
               attempt,
               "-",
               "-",
-              ChaosWorkerMain.acceptance(c.delivery())
+              (c.delivery() == null ? "none" : ChaosWorkerMain.acceptance(c.delivery()))
                   + "/"
                   + ChaosWorkerMain.acceptance(c.commit()),
               "");

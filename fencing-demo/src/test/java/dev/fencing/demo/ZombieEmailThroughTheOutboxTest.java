@@ -5,71 +5,151 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
+import dev.fencing.OutboxMessage;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.postgres.PostgresOutbox;
+import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.HandlerResult;
 import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.JavaProcess;
 import dev.fencing.testkit.PostgresFixture;
-import dev.fencing.testkit.WorkerProcess;
-import java.util.ArrayList;
+import dev.fencing.testkit.TestSchema;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seed's email, which no receiver can take back, sent through the outbox: the zombie (a frozen
- * JVM) and the new owner both finish the job with an email, each in the transaction of its
- * compare-and-set; the zombie's is refused with its commit, so it never exists, and the relay sends
- * exactly one email, the new owner's.
+ * The seed's email, which no receiver can take back, sent through the outbox by {@link
+ * FencedRuntime}: a worker JVM ({@link RuntimeEmailWorkerMain}) claims the job, its handler returns
+ * the email as an outbox message, and it is frozen with {@code SIGSTOP} past its lease; a healthy
+ * runtime reclaims the job at epoch 2, commits its own email with its result and relays it; then
+ * the zombie is thawed with {@code SIGCONT}. Exactly one email is relayed, epoch 2's, and the
+ * zombie's never exists.
+ *
+ * <p>Frozen inside its handler, the zombie's runtime sees after the thaw that the lease ran out by
+ * its own clock and drops the result, so its commit is never sent. Frozen later, after that last
+ * check and before its compare-and-set, only the database stands in the way: the commit is refused
+ * and, being one transaction with the outbox write, writes no message.
  */
 @FencingDatabase
 class ZombieEmailThroughTheOutboxTest {
 
-  private static final String SCHEMA = "fencing_demo_outbox";
   private static final String QUEUE = "emails";
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final long LEASE_MS = 1_500;
 
   @Test
-  void theZombiesEmailIsNeverSent(PostgresFixture.Database db) {
-    db.recreateSchema(SCHEMA);
-    FencedQueue queue = new PostgresBackend().queue(db.dataSource(), SCHEMA);
-    long id = queue.enqueue(QUEUE, "{\"to\": \"ada@example.com\"}");
-    try (WorkerProcess zombie = WorkerProcess.start("zombie", PostgresBackend.class, db, SCHEMA);
-        WorkerProcess healthy =
-            WorkerProcess.start("new owner", PostgresBackend.class, db, SCHEMA)) {
-      assertThat(zombie.call("claim " + QUEUE + " zombie 800"))
-          .startsWith("ok claimed " + id + " 1");
-      zombie.freeze();
-      String reclaim = "ok none";
-      long deadline = System.nanoTime() + 30_000_000_000L;
-      while (reclaim.equals("ok none") && System.nanoTime() < deadline) {
-        reclaim = healthy.call("claim " + QUEUE + " healthy 60000");
-      }
-      assertThat(reclaim).startsWith("ok claimed " + id + " 2");
-      assertThat(healthy.call("mail " + id + " {\"by\": \"new owner\"}"))
-          .startsWith("ok accepted 2");
-      zombie.thaw();
-      assertThat(zombie.call("mail " + id + " {\"by\": \"zombie\"}"))
-          .isEqualTo("refused Superseded epoch=1 current=2");
-    }
+  void frozenInsideItsHandlerTheZombieDropsItsEmailAndOnlyTheNewOwnersIsSent(TestSchema schema)
+      throws Exception {
+    Run run = run(schema, "handler");
+    assertThat(run.zombieLines()).noneMatch(l -> l.startsWith("committing"));
+    assertThat(run.zombieOutcome().type()).isIn("Abandoned", "FencedOff");
+    assertThat(run.zombieOutcome().stage()).isIn("-", "HEARTBEAT");
+  }
 
-    List<FencedOutbox.Envelope> sent = new ArrayList<>();
-    FencedOutbox outbox = PostgresOutbox.builder(db.dataSource()).schema(SCHEMA).build();
-    List<FencedOutbox.Relayed> relayed =
-        outbox.relay(
-            "mail",
-            envelope -> {
-              sent.add(envelope);
-              return new FencedOutcome.Accepted(envelope.key(), envelope.epoch(), false);
-            },
-            100);
-    assertThat(relayed).hasSize(1);
-    assertThat(sent).hasSize(1);
-    assertThat(sent.getFirst().payload()).contains("new owner");
-    assertThat(sent.getFirst().epoch().value()).isEqualTo(2);
-    assertThat(
-            outbox.relay(
-                "mail",
-                envelope -> {
-                  throw new AssertionError("sent twice: " + envelope);
-                },
-                100))
-        .isEmpty();
+  @Test
+  void frozenBeforeItsCompareAndSetTheZombiesCommitIsRefusedAndWritesNoEmail(TestSchema schema)
+      throws Exception {
+    Run run = run(schema, "commit");
+    assertThat(run.zombieLines()).anyMatch(l -> l.equals("committing [" + run.job() + "]"));
+    assertThat(run.zombieLines()).anyMatch(l -> l.startsWith("committed [Superseded["));
+    assertThat(run.zombieOutcome().type()).isEqualTo("FencedOff");
+    assertThat(run.zombieOutcome().stage()).isEqualTo("COMMIT");
+    assertThat(run.zombieOutcome().refusal()).isEqualTo("Superseded:2");
+  }
+
+  private record Run(long job, List<String> zombieLines, OutcomeLine zombieOutcome) {}
+
+  /**
+   * Freezes the zombie where {@code freezeAt} says, lets the healthy runtime complete and relay,
+   * thaws the zombie, and checks what every scenario must end in: one email, epoch 2's.
+   */
+  private Run run(TestSchema schema, String freezeAt) throws Exception {
+    FencedQueue queue =
+        PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build();
+    FencedOutbox outbox =
+        PostgresOutbox.builder(schema.pooledDataSource(2)).schema(schema.name()).build();
+    long id = queue.enqueue(QUEUE, "{\"to\": \"ada@example.com\"}");
+    List<FencedOutbox.Envelope> sent = new CopyOnWriteArrayList<>();
+    List<String> lines;
+    OutcomeLine zombieOutcome;
+    try (JavaProcess zombie = start(schema, freezeAt)) {
+      zombie.await(0, "ready"::equals, WAIT);
+      String freezeLine = freezeAt.equals("handler") ? "handling " + id + " 1" : "committing";
+      zombie.await(0, l -> l.startsWith(freezeLine), WAIT);
+      zombie.freeze();
+      try (FencedRuntime healthy =
+          FencedRuntime.builder(queue)
+              .queue(QUEUE)
+              .owner("new-owner")
+              .fallbackPoll(Duration.ofMillis(100))
+              .outboxHandler(
+                  (job, cancellation) ->
+                      HandlerResult.of(
+                          "{\"by\": \"new-owner\"}",
+                          new OutboxMessage(
+                              "mail",
+                              "ada@example.com",
+                              "{\"to\": \"ada@example.com\", \"by\": \"new-owner\"}")))
+              .relay(outbox, "mail", accepting(sent))
+              .relayEvery(Duration.ofMillis(50))
+              .start()) {
+        awaitOne(sent);
+        zombie.send("go");
+        zombie.thaw();
+        int outcome = zombie.await(0, l -> l.startsWith("outcome "), WAIT);
+        zombieOutcome =
+            OutcomeLine.parse(zombie.lines().get(outcome).substring("outcome ".length()))
+                .orElseThrow();
+        zombie.send("stop");
+        zombie.await(0, "stopped"::equals, WAIT);
+        lines = zombie.lines();
+      }
+    }
+    assertThat(zombieOutcome.job()).isEqualTo(id);
+    assertThat(zombieOutcome.epoch()).isEqualTo(1);
+    assertThat(sent).as("one email is relayed, the new owner's").hasSize(1);
+    FencedOutbox.Envelope email = sent.getFirst();
+    assertThat(email.jobId()).isEqualTo(id);
+    assertThat(email.epoch().value()).isEqualTo(2);
+    assertThat(email.payload()).contains("new-owner");
+    assertThat(OutboxRows.of(schema))
+        .as("the zombie's email never existed")
+        .containsExactly(id + "@2");
+    assertThat(queue.find(id).orElseThrow().result()).contains("new-owner");
+    return new Run(id, lines, zombieOutcome);
+  }
+
+  private static JavaProcess start(TestSchema schema, String freezeAt) {
+    PostgresFixture.Database db = schema.database();
+    return JavaProcess.start(
+        "zombie",
+        List.of("-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true"),
+        RuntimeEmailWorkerMain.class,
+        List.of(
+            db.jdbcUrl(),
+            db.user(),
+            db.password(),
+            schema.name(),
+            QUEUE,
+            "zombie",
+            Long.toString(LEASE_MS),
+            freezeAt));
+  }
+
+  private static FencedOutbox.Sender accepting(List<FencedOutbox.Envelope> sent) {
+    return envelope -> {
+      sent.add(envelope);
+      return new FencedOutcome.Accepted(envelope.key(), envelope.epoch(), false);
+    };
+  }
+
+  private static void awaitOne(List<FencedOutbox.Envelope> sent) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (sent.isEmpty()) {
+      assertThat(System.nanoTime() - deadline).as("the new owner's email was relayed").isNegative();
+      Thread.sleep(10);
+    }
   }
 }

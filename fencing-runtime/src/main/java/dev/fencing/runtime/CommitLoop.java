@@ -9,9 +9,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Commits delivered results in batches, one compare-and-set statement per batch. When the store
- * cannot be reached it tries again with the same leases and results (a commit whose acknowledgement
- * was lost comes back as a repeat), for as long as the leases hold.
+ * Commits delivered results in batches, one compare-and-set statement per batch, with the outbox
+ * messages of each result written in that statement's transaction. When the store cannot be reached
+ * it tries again with the same leases and results (a commit whose acknowledgement was lost comes
+ * back as a repeat), for as long as the leases hold.
  */
 final class CommitLoop implements Runnable {
 
@@ -85,13 +86,17 @@ final class CommitLoop implements Runnable {
     while (!live.isEmpty()) {
       List<FencedQueue.Completion> completions = new ArrayList<>(live.size());
       for (Pipeline.Result r : live) {
-        completions.add(new FencedQueue.Completion(r.claim().lease(), r.result()));
+        completions.add(
+            new FencedQueue.Completion(r.claim().lease(), r.work().result(), r.work().messages()));
       }
       List<CommitOutcome> outcomes;
       try {
         outcomes = p.queue.completeAll(completions);
         p.counters.commitStatements.incrementAndGet();
       } catch (RuntimeException e) {
+        if (e instanceof UnsupportedOperationException && failMessages(live, e)) {
+          continue; // the rest commit at once
+        }
         p.counters.storeErrors.incrementAndGet();
         long failedAt = System.nanoTime();
         live.removeIf(
@@ -114,6 +119,23 @@ final class CommitLoop implements Runnable {
       }
       return;
     }
+  }
+
+  /**
+   * A backend without an outbox refuses messages, and no retry changes that: the results that carry
+   * messages fail (their jobs are retried until their attempts run out), nothing of them written.
+   *
+   * @return whether any result carried messages
+   */
+  private boolean failMessages(List<Pipeline.Result> live, RuntimeException e) {
+    return live.removeIf(
+        r -> {
+          if (r.work().messages().isEmpty()) {
+            return false;
+          }
+          p.fail(r.claim(), e);
+          return true;
+        });
   }
 
   private void report(Pipeline.Result r, CommitOutcome outcome) {

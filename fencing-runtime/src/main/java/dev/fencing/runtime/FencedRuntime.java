@@ -1,12 +1,16 @@
 package dev.fencing.runtime;
 
+import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Maintenance;
+import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -25,19 +29,30 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  *
+ * <p>The receiver is optional. Without one, a handler's result is committed only; an {@link
+ * OutboxHandler} adds outbox messages that the commit writes in its own transaction, so a
+ * fenced-off worker writes none, and {@link Builder#relay} sends them from the runtime:
+ *
+ * <pre>{@code
+ * FencedRuntime.builder(queue).queue("emails").owner("worker-1")
+ *     .outboxHandler((job, c) -> HandlerResult.of("{}", new OutboxMessage("mail", to(job), email(job))))
+ *     .relay(outbox, "mail", envelope -> smtp.send(envelope))
+ *     .start();
+ * }</pre>
+ *
  * <p>A claimer thread claims in batches, only as many jobs as there are free slots. Each job runs
- * on one of {@code concurrency} handler threads; its result is delivered to the receiver with the
- * job's id and epoch, then committed with other results in one compare-and-set statement. A
- * heartbeat renews every {@code heartbeatInterval} (default a third of the lease) each lease in
- * flight taken or last renewed more than half an interval ago; a lease that is lost, or that could
- * not be renewed before it ran out by this worker's clock, cancels its handler (see {@link
- * Cancellation}) and its result is neither delivered nor committed. No job is handed to a handler
- * with less than {@code minLeaseLeft} of its lease left. Every job claimed ends in exactly one
- * {@link WorkOutcome}.
+ * on one of {@code concurrency} handler threads; its result is delivered to the receiver, if there
+ * is one, with the job's id and epoch, then committed with other results in one compare-and-set
+ * statement, together with their outbox messages. A heartbeat renews every {@code
+ * heartbeatInterval} (default a third of the lease) each lease in flight taken or last renewed more
+ * than half an interval ago; a lease that is lost, or that could not be renewed before it ran out
+ * by this worker's clock, cancels its handler (see {@link Cancellation}) and its result is neither
+ * delivered nor committed. No job is handed to a handler with less than {@code minLeaseLeft} of its
+ * lease left. Every job claimed ends in exactly one {@link WorkOutcome}.
  *
  * <p>Thread-safe. {@link #close()} stops claiming, releases jobs not yet started, lets running
  * handlers finish within the drain timeout and commits their results, then cancels and releases
- * what is left.
+ * what is left; the relay stops last, after one round that sends what the last commits wrote.
  */
 public final class FencedRuntime implements AutoCloseable {
 
@@ -79,9 +94,22 @@ public final class FencedRuntime implements AutoCloseable {
   public record MaintenanceStats(
       long rounds, long jobsRemoved, long jobsArchived, long messagesRemoved, long failures) {}
 
+  /**
+   * What the runtime's relay did since start (all zero without {@link Builder#relay}).
+   *
+   * @param rounds rounds over every destination, failed ones included
+   * @param sent messages sent and recorded, refused ones included
+   * @param refused of those, messages the receiver refused (a newer epoch had reached it)
+   * @param failures calls that failed (each logged; the message stays undelivered and is sent
+   *     again)
+   */
+  public record RelayStats(long rounds, long sent, long refused, long failures) {}
+
   private final Pipeline pipeline;
   private final @Nullable MaintenanceLoop maintenanceLoop;
   private final @Nullable Thread maintainer;
+  private final @Nullable RelayLoop relayLoop;
+  private final @Nullable Thread relayer;
   private final ClaimLoop claimLoop;
   private final Heartbeat heartbeat;
   private final CommitLoop commitLoop;
@@ -94,12 +122,15 @@ public final class FencedRuntime implements AutoCloseable {
   private final AtomicBoolean stopped = new AtomicBoolean();
   private volatile boolean drained;
 
-  private FencedRuntime(Pipeline pipeline, @Nullable MaintenanceLoop maintenanceLoop) {
+  private FencedRuntime(
+      Pipeline pipeline, @Nullable MaintenanceLoop maintenanceLoop, @Nullable RelayLoop relayLoop) {
     this.pipeline = pipeline;
     String owner = pipeline.settings.owner();
     this.maintenanceLoop = maintenanceLoop;
     this.maintainer =
         maintenanceLoop == null ? null : thread("fencing-maintenance-" + owner, maintenanceLoop);
+    this.relayLoop = relayLoop;
+    this.relayer = relayLoop == null ? null : thread("fencing-relay-" + owner, relayLoop);
     this.claimLoop = new ClaimLoop(pipeline);
     this.heartbeat = new Heartbeat(pipeline);
     this.commitLoop = new CommitLoop(pipeline);
@@ -114,12 +145,23 @@ public final class FencedRuntime implements AutoCloseable {
   }
 
   /**
-   * Starts configuring a runtime that claims from {@code queue} and delivers to {@code receiver}.
+   * Starts configuring a runtime that claims from {@code queue} and commits there, with no receiver
+   * (see {@link Builder#receiver}).
+   *
+   * @throws NullPointerException if {@code queue} is null
+   */
+  public static Builder builder(FencedQueue queue) {
+    return new Builder(queue);
+  }
+
+  /**
+   * Starts configuring a runtime that claims from {@code queue} and delivers to {@code receiver}:
+   * {@code builder(queue).receiver(receiver)}.
    *
    * @throws NullPointerException if either is null
    */
   public static Builder builder(FencedQueue queue, FencedReceiver receiver) {
-    return new Builder(queue, receiver);
+    return new Builder(queue).receiver(receiver);
   }
 
   /** Returns the counters so far. */
@@ -134,6 +176,11 @@ public final class FencedRuntime implements AutoCloseable {
         : maintenanceLoop.snapshot();
   }
 
+  /** Returns what the runtime's relay did so far. */
+  public RelayStats relayStats() {
+    return relayLoop == null ? new RelayStats(0, 0, 0, 0) : relayLoop.snapshot();
+  }
+
   /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */
   @Override
   public void close() {
@@ -143,9 +190,10 @@ public final class FencedRuntime implements AutoCloseable {
   /**
    * Stops the runtime: stops claiming, releases jobs not yet started, lets running handlers finish
    * within {@code drainTimeout} and commits their results, then cancels the handlers still running
-   * (interrupting them) and releases their jobs without counting an attempt. Returns when every
-   * runtime thread has ended, or a handler ignored its interrupt for a further second (its job is
-   * released all the same and its late result dropped). A second call waits for the first.
+   * (interrupting them) and releases their jobs without counting an attempt; then the relay, if
+   * any, runs one last round and stops. Returns when every runtime thread has ended, or a handler
+   * ignored its interrupt for a further second (its job is released all the same and its late
+   * result dropped). A second call waits for the first.
    *
    * @return whether every job in flight ended within the drain timeout
    * @throws IllegalArgumentException if {@code drainTimeout} is negative or over 24 h
@@ -154,6 +202,9 @@ public final class FencedRuntime implements AutoCloseable {
     dev.fencing.internal.Validate.delay("drainTimeout", drainTimeout);
     if (!stopped.compareAndSet(false, true)) {
       join(committer, Duration.ofMinutes(1));
+      if (relayer != null) {
+        join(relayer, Duration.ofMinutes(1));
+      }
       return drained;
     }
     long deadline = System.nanoTime() + drainTimeout.toNanos();
@@ -190,9 +241,16 @@ public final class FencedRuntime implements AutoCloseable {
     }
     commitLoop.stop();
     join(committer, Duration.ofSeconds(30));
+    if (relayLoop != null) {
+      // after the commits: its last round sends what they wrote
+      relayLoop.stop();
+    }
     heartbeat.stop();
     if (maintainer != null) {
       join(maintainer, Duration.ofSeconds(30));
+    }
+    if (relayer != null) {
+      join(relayer, Duration.ofSeconds(30));
     }
     long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();
     for (Thread t : threads) {
@@ -254,10 +312,10 @@ public final class FencedRuntime implements AutoCloseable {
   /** Configures a {@link FencedRuntime}; {@link #start()} checks every setting. */
   public static final class Builder {
     private final FencedQueue queue;
-    private final FencedReceiver receiver;
+    private @Nullable FencedReceiver receiver;
     private @Nullable String queueName;
     private @Nullable String owner;
-    private @Nullable Handler handler;
+    private @Nullable OutboxHandler handler;
     private int concurrency = 4;
     private @Nullable Integer prefetch;
     private int batchSize = 100;
@@ -272,10 +330,22 @@ public final class FencedRuntime implements AutoCloseable {
     private Consumer<WorkOutcome> onOutcome = outcome -> {};
     private @Nullable Maintenance maintenance;
     private Duration maintenanceEvery = Duration.ofMinutes(1);
+    private final List<RelayLoop.Route> relays = new ArrayList<>();
+    private Duration relayEvery = Duration.ofMillis(200);
 
-    private Builder(FencedQueue queue, FencedReceiver receiver) {
+    private Builder(FencedQueue queue) {
       this.queue = Objects.requireNonNull(queue, "queue");
+    }
+
+    /**
+     * The receiver each result is delivered to, with the job's id and epoch, before its commit.
+     * Optional: without one, results are committed only (with their outbox messages, if any).
+     *
+     * @throws NullPointerException if {@code receiver} is null
+     */
+    public Builder receiver(FencedReceiver receiver) {
       this.receiver = Objects.requireNonNull(receiver, "receiver");
+      return this;
     }
 
     /** The queue to claim from: a plain identifier. Required. */
@@ -290,8 +360,22 @@ public final class FencedRuntime implements AutoCloseable {
       return this;
     }
 
-    /** Computes each job's result. Required. */
+    /**
+     * Computes each job's result. A handler is required: this one, or an {@link #outboxHandler};
+     * the one set last counts.
+     */
     public Builder handler(Handler handler) {
+      Objects.requireNonNull(handler, "handler");
+      this.handler =
+          (job, cancellation) -> new HandlerResult(handler.handle(job, cancellation), List.of());
+      return this;
+    }
+
+    /**
+     * Computes each job's result and the outbox messages to commit with it, in the transaction of
+     * its compare-and-set (the queue must have an outbox: PostgreSQL). Replaces {@link #handler}.
+     */
+    public Builder outboxHandler(OutboxHandler handler) {
       this.handler = Objects.requireNonNull(handler, "handler");
       return this;
     }
@@ -409,6 +493,45 @@ public final class FencedRuntime implements AutoCloseable {
     }
 
     /**
+     * Relays the outbox messages for {@code destination} to {@code sender} from a thread of the
+     * runtime, through {@link FencedOutbox#relay(String, FencedOutbox.Sender, int)}: each message
+     * at least once, with the epoch of the commit that wrote it, up to {@code batchSize} per call;
+     * a sender that throws leaves its message undelivered, and it is sent again after a pause. Call
+     * once per destination. The relay needs no handler of this runtime: it sends what any worker
+     * committed. Default: no relay.
+     *
+     * @throws NullPointerException if {@code outbox} or {@code sender} is null
+     */
+    public Builder relay(FencedOutbox outbox, String destination, FencedOutbox.Sender sender) {
+      Objects.requireNonNull(outbox, "outbox");
+      Objects.requireNonNull(sender, "sender");
+      relays.add(new RelayLoop.Route(destination, max -> outbox.relay(destination, sender, max)));
+      return this;
+    }
+
+    /**
+     * Relays as {@link #relay(FencedOutbox, String, FencedOutbox.Sender)} does, to a receiver that
+     * keeps the newest epoch per key ({@link FencedOutbox#relay(String, FencedReceiver, int)}).
+     *
+     * @throws NullPointerException if {@code outbox} or {@code receiver} is null
+     */
+    public Builder relay(FencedOutbox outbox, String destination, FencedReceiver receiver) {
+      Objects.requireNonNull(outbox, "outbox");
+      Objects.requireNonNull(receiver, "receiver");
+      relays.add(new RelayLoop.Route(destination, max -> outbox.relay(destination, receiver, max)));
+      return this;
+    }
+
+    /**
+     * How long the relay waits after a round that left nothing to send, 1 ms to 24 h; default 200
+     * ms. It is also the first pause after a failed round, doubling up to 30 s.
+     */
+    public Builder relayEvery(Duration every) {
+      this.relayEvery = every;
+      return this;
+    }
+
+    /**
      * Starts the runtime's threads and returns it running.
      *
      * @throws IllegalArgumentException naming the first setting missing or out of range
@@ -443,8 +566,28 @@ public final class FencedRuntime implements AutoCloseable {
         maintenanceLoop = new MaintenanceLoop(maintenance, maintenanceEvery);
       }
       return new FencedRuntime(
-              new Pipeline(settings, queue, receiver, handler, onOutcome), maintenanceLoop)
+              new Pipeline(settings, queue, receiver, handler, onOutcome),
+              maintenanceLoop,
+              relayLoop(settings))
           .start();
+    }
+
+    private @Nullable RelayLoop relayLoop(Settings settings) {
+      if (relays.isEmpty()) {
+        return null;
+      }
+      Set<String> destinations = new HashSet<>();
+      for (RelayLoop.Route route : relays) {
+        Validate.identifier("relay destination", route.destination());
+        if (!destinations.add(route.destination())) {
+          throw new IllegalArgumentException(
+              "relay destination must be relayed once, but "
+                  + Validate.quote(route.destination())
+                  + " was given twice");
+        }
+      }
+      Validate.between("relayEvery", relayEvery, Duration.ofMillis(1), Duration.ofHours(24));
+      return new RelayLoop(relays, relayEvery, settings.batchSize());
     }
 
     private static Duration third(@Nullable Duration lease) {

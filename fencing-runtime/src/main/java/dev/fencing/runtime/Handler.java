@@ -2,7 +2,10 @@ package dev.fencing.runtime;
 
 import dev.fencing.Job;
 
-/** Computes a job's result; the runtime delivers it to the receiver, then commits it. */
+/**
+ * Computes a job's result; the runtime delivers it to the receiver, if it has one, then commits it.
+ * To commit outbox messages with the result, use {@link OutboxHandler}.
+ */
 @FunctionalInterface
 public interface Handler {
 

@@ -4,7 +4,8 @@ import dev.fencing.FencedOutcome;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One handler thread: takes a claim, runs the handler, delivers, and passes it to the committer.
+ * One handler thread: takes a claim, runs the handler, delivers (when there is a receiver), and
+ * passes it to the committer.
  */
 final class HandlerLoop implements Runnable {
 
@@ -68,7 +69,7 @@ final class HandlerLoop implements Runnable {
       p.resolveCancelled(claim);
       return;
     }
-    String result = null;
+    HandlerResult result = null;
     Throwable error = null;
     try {
       result = p.handler.handle(claim.job, claim);
@@ -86,7 +87,9 @@ final class HandlerLoop implements Runnable {
     } else if (error != null) {
       p.fail(claim, error);
     } else if (result == null) {
-      p.fail(claim, new IllegalArgumentException("result must be JSON, but was null"));
+      p.fail(
+          claim,
+          new IllegalArgumentException("the handler must return a result, but returned null"));
     } else if (claim.nanosLeft(System.nanoTime()) <= 0) {
       claim.cancel(Heartbeat.RAN_OUT, null, false);
       p.resolveCancelled(claim);
@@ -95,10 +98,15 @@ final class HandlerLoop implements Runnable {
     }
   }
 
-  private void deliver(InFlight claim, String result) {
+  private void deliver(InFlight claim, HandlerResult result) {
+    if (p.receiver == null) {
+      claim.stage(InFlight.Stage.COMMITTING);
+      p.results.add(new Pipeline.Result(claim, result, null));
+      return;
+    }
     FencedOutcome delivery;
     try {
-      delivery = p.receiver.deliver(claim.job.lease().key(), claim.job.epoch(), result);
+      delivery = p.receiver.deliver(claim.job.lease().key(), claim.job.epoch(), result.result());
     } catch (RuntimeException e) {
       if (claim.isCancelled()) {
         p.resolveCancelled(claim);

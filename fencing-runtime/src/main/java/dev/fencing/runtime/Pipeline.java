@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the runtime's threads share: the claims in flight, the slots that bound them, the hand-offs
@@ -18,13 +19,17 @@ final class Pipeline {
 
   private static final System.Logger LOG = System.getLogger(FencedRuntime.class.getName());
 
-  /** A handler's result, delivered and waiting for the batched commit. */
-  record Result(InFlight claim, String result, FencedOutcome.Accepted delivery) {}
+  /**
+   * A handler's result, delivered (when there is a receiver) and waiting for the batched commit.
+   *
+   * @param delivery the receiver's acceptance, or null without a receiver
+   */
+  record Result(InFlight claim, HandlerResult work, FencedOutcome.@Nullable Accepted delivery) {}
 
   final Settings settings;
   final FencedQueue queue;
-  final FencedReceiver receiver;
-  final Handler handler;
+  final @Nullable FencedReceiver receiver;
+  final OutboxHandler handler;
   final Counters counters = new Counters();
   final ConcurrentHashMap<InFlight.Key, InFlight> inFlight = new ConcurrentHashMap<>();
   final Semaphore slots;
@@ -38,8 +43,8 @@ final class Pipeline {
   Pipeline(
       Settings settings,
       FencedQueue queue,
-      FencedReceiver receiver,
-      Handler handler,
+      @Nullable FencedReceiver receiver,
+      OutboxHandler handler,
       Consumer<WorkOutcome> listener) {
     this.settings = settings;
     this.queue = queue;

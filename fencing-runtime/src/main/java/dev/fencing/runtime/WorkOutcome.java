@@ -25,18 +25,25 @@ public sealed interface WorkOutcome
     HEARTBEAT,
     /** The receiver refused the call: a newer epoch had reached it. Nothing was committed. */
     DELIVER,
-    /** The receiver took the call, but the commit was refused; a newer epoch will supersede it. */
+    /**
+     * The commit was refused (after the receiver, if any, took the call; a newer epoch will
+     * supersede it): neither the result nor any outbox message was written.
+     */
     COMMIT,
     /** The handler failed, and recording the failure was refused. */
     FAIL
   }
 
-  /** Delivered and committed. */
-  record Completed(Job job, FencedOutcome.Accepted delivery, FencedOutcome.Accepted commit)
+  /**
+   * Delivered (when the runtime has a receiver) and committed, with the handler's outbox messages.
+   *
+   * @param delivery the receiver's acceptance, or null when the runtime has no receiver
+   */
+  record Completed(
+      Job job, FencedOutcome.@Nullable Accepted delivery, FencedOutcome.Accepted commit)
       implements WorkOutcome {
     public Completed {
       Objects.requireNonNull(job, "job");
-      Objects.requireNonNull(delivery, "delivery");
       Objects.requireNonNull(commit, "commit");
     }
   }
@@ -51,8 +58,9 @@ public sealed interface WorkOutcome
   }
 
   /**
-   * The handler threw, the result was not valid for the store, or the receiver call failed; the
-   * failure was recorded and the job is retried until its attempts run out.
+   * The handler threw, the result or a message was not valid for the store, the queue has no outbox
+   * for the handler's messages, or the receiver call failed; the failure was recorded and the job
+   * is retried until its attempts run out. Nothing of the result was written.
    */
   record Failed(Job job, Throwable error) implements WorkOutcome {
     public Failed {

@@ -2,6 +2,8 @@ package dev.fencing.runtime;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.FencedOutbox;
+import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import java.lang.reflect.Proxy;
@@ -14,6 +16,9 @@ class SettingsAreCheckedByNameTest {
 
   private static final FencedQueue NO_QUEUE = unreachable(FencedQueue.class);
   private static final FencedReceiver NO_RECEIVER = unreachable(FencedReceiver.class);
+  private static final FencedOutbox NO_OUTBOX = unreachable(FencedOutbox.class);
+  private static final FencedOutbox.Sender ACCEPT =
+      e -> new FencedOutcome.Accepted(e.key(), e.epoch(), false);
 
   @Test
   void eachSettingOutOfRangeIsNamedWithItsValue() {
@@ -37,19 +42,51 @@ class SettingsAreCheckedByNameTest {
   }
 
   @Test
+  void eachRelaySettingOutOfRangeIsNamedWithItsValue() {
+    refused(
+        b -> b.relay(NO_OUTBOX, "Mail", ACCEPT),
+        "relay destination must be a plain identifier",
+        "'Mail'");
+    refused(
+        b -> b.relay(NO_OUTBOX, "mail", ACCEPT).relay(NO_OUTBOX, "mail", NO_RECEIVER),
+        "relay destination must be relayed once, but 'mail' was given twice");
+    refused(
+        b -> b.relay(NO_OUTBOX, "mail", ACCEPT).relayEvery(Duration.ZERO),
+        "relayEvery must be between PT0.001S and PT24H, but was PT0S");
+    assertThatThrownBy(() -> builder().relay(null, "mail", ACCEPT))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("outbox");
+    assertThatThrownBy(() -> builder().relay(NO_OUTBOX, "mail", (FencedOutbox.Sender) null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("sender");
+    assertThatThrownBy(() -> builder().receiver(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("receiver");
+  }
+
+  @Test
   void aHandlerIsRequired() {
     assertThatThrownBy(
             () -> FencedRuntime.builder(NO_QUEUE, NO_RECEIVER).queue("q").owner("w").start())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("handler must be set, but was null");
+    assertThatThrownBy(() -> FencedRuntime.builder(NO_QUEUE).queue("q").owner("w").start())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("handler must be set, but was null");
+    assertThatThrownBy(() -> FencedRuntime.builder(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("queue");
+  }
+
+  private static FencedRuntime.Builder builder() {
+    return FencedRuntime.builder(NO_QUEUE, NO_RECEIVER)
+        .queue("q")
+        .owner("w")
+        .handler((job, cancellation) -> "{}");
   }
 
   private static void refused(UnaryOperator<FencedRuntime.Builder> setting, String... message) {
-    FencedRuntime.Builder builder =
-        FencedRuntime.builder(NO_QUEUE, NO_RECEIVER)
-            .queue("q")
-            .owner("w")
-            .handler((job, cancellation) -> "{}");
+    FencedRuntime.Builder builder = builder();
     assertThatThrownBy(() -> setting.apply(builder).start())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContainingAll(message);

@@ -1,0 +1,98 @@
+package dev.fencing.demo;
+
+import dev.fencing.CommitOutcome;
+import dev.fencing.FencedQueue;
+import dev.fencing.OutboxMessage;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.HandlerResult;
+import dev.fencing.testkit.PostgresFixture;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+
+/**
+ * A worker JVM of {@link ZombieEmailThroughTheOutboxTest}: a {@link FencedRuntime} without a
+ * receiver whose handler returns the job's email as an outbox message, committed with its result.
+ * It waits at one point for the line {@code go} on its input, so that the test can freeze it there
+ * with {@code SIGSTOP}: inside the handler ({@code handler}), or between the runtime's last local
+ * check of the lease and its compare-and-set ({@code commit}: the queue's {@code completeAll} is
+ * entered, the statement not yet sent).
+ *
+ * <p>Prints {@code handling <job> <epoch>} when the handler starts, {@code committing <jobs>} when
+ * a commit is about to be sent, {@code committed <outcomes>} after it, {@code outcome <line>} for
+ * each {@link dev.fencing.runtime.WorkOutcome} (see {@link OutcomeLine}), and {@code stopped} after
+ * the line {@code stop}.
+ *
+ * <p>Arguments: JDBC URL, user, password, schema, queue, owner, lease ms, and where to wait: {@code
+ * handler} or {@code commit}.
+ */
+public final class RuntimeEmailWorkerMain {
+
+  private RuntimeEmailWorkerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    String owner = args[5];
+    boolean inHandler = args[7].equals("handler");
+    Semaphore go = new Semaphore(0);
+    FencedQueue real =
+        PostgresFencing.builder(
+                new PostgresFixture.Database(args[0], args[1], args[2], "args").pooledDataSource(4))
+            .schema(args[3])
+            .install(false)
+            .build();
+    FencedQueue queue =
+        new ForwardingQueue(real) {
+          @Override
+          public List<CommitOutcome> completeAll(List<Completion> completions) {
+            print("committing " + completions.stream().map(c -> c.lease().jobId()).toList());
+            if (!inHandler) {
+              go.acquireUninterruptibly();
+            }
+            List<CommitOutcome> outcomes = real.completeAll(completions);
+            print("committed " + outcomes);
+            return outcomes;
+          }
+        };
+    FencedRuntime runtime =
+        FencedRuntime.builder(queue)
+            .queue(args[4])
+            .owner(owner)
+            .concurrency(1)
+            .batchSize(1)
+            .leaseLength(Duration.ofMillis(Long.parseLong(args[6])))
+            .outboxHandler(
+                (job, cancellation) -> {
+                  print("handling " + job.id() + " " + job.epoch().value());
+                  if (inHandler) {
+                    go.acquireUninterruptibly();
+                  }
+                  return HandlerResult.of(
+                      "{\"by\": \"" + owner + "\"}",
+                      new OutboxMessage(
+                          "mail",
+                          "ada@example.com",
+                          "{\"to\": \"ada@example.com\", \"by\": \"" + owner + "\"}"));
+                })
+            .onOutcome(outcome -> print("outcome " + OutcomeLine.of(outcome).format()))
+            .start();
+    print("ready");
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line = in.readLine(); line != null && !line.equals("stop"); line = in.readLine()) {
+      if (line.equals("go")) {
+        go.release();
+      }
+    }
+    runtime.shutdown(Duration.ofSeconds(5));
+    print("stopped");
+  }
+
+  private static synchronized void print(String line) {
+    System.out.println(line);
+    System.out.flush();
+  }
+}
