@@ -22,7 +22,7 @@ public final class QuickStart {
     Job job = queue.claim("emails", "worker-1", Duration.ofSeconds(30)).orElseThrow();
     // the commit is a compare-and-set on owner and epoch: a zombie's late commit is refused
     FencedOutcome.Accepted done = queue.complete(job.lease(), "{\"sent\": true}");
-    System.out.println("job " + id + ", claimed at epoch " + job.epoch() + ": " + done);
+    System.out.println("job " + id + " claimed at " + job.epoch() + ": " + done);
     // README quick-start: end
   }
 }

@@ -25,6 +25,6 @@ class QuickStartTest {
     String line = printed.toString(StandardCharsets.UTF_8).strip();
     System.out.println("quick start printed: " + line);
     assertThat(line)
-        .matches("job \\d+, claimed at epoch \\d+: Accepted\\[key=\\d+, epoch=\\d+, repeat=false]");
+        .matches("job \\d+ claimed at epoch \\d+: Accepted\\[key=\\d+, epoch=epoch \\d+, repeat=false]");
   }
 }

