@@ -148,7 +148,7 @@ public interface FencedQueue {
    * <p>With no messages this is {@link #complete(Lease, String)}. A backend without an outbox
    * throws {@link UnsupportedOperationException} for a non-empty list.
    *
-   * @param messages at most {@value Validate#MAX_MESSAGES}, none null
+   * @param messages at most 100, none null
    * @throws FencedOffException if the lease expired or a newer claim owns the job; neither the
    *     result nor the messages were written
    * @throws IllegalArgumentException if a parameter is bad or the store does not accept the result
@@ -199,7 +199,7 @@ public interface FencedQueue {
    * #complete(Lease, String, List)}).
    *
    * @param result JSON
-   * @param messages at most {@value Validate#MAX_MESSAGES}, none null; copied
+   * @param messages at most 100, none null; copied
    */
   record Completion(Lease lease, String result, List<OutboxMessage> messages) {
     /**

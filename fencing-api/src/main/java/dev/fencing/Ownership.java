@@ -14,8 +14,9 @@ import java.util.Objects;
  * moment (the lease ran out, the session expired), and a stalled owner learns of that only when it
  * wakes; the receiver's epoch check is what makes its late messages harmless.
  *
- * @param resource the resource's name, see {@link Validate#resource}
- * @param owner who acquired it, see {@link Validate#owner}
+ * @param resource the resource's name: 1 to 200 ASCII letters, digits, {@code . _ : -}; not only
+ *     digits, not {@code .} or {@code ..}
+ * @param owner who acquired it: not blank, at most 200 characters, no NUL or unpaired surrogate
  * @param epoch the fencing token of this acquisition
  * @param expiresAt when the ownership ends unless renewed: on the service's clock where the service
  *     judges leases on a clock it reports (PostgreSQL), otherwise a conservative estimate on this

@@ -24,8 +24,9 @@ public interface ResourceOwnership extends AutoCloseable {
    * handed out for the resource. A resource held by the same owner name is {@link Acquisition.Held
    * held} all the same: two processes may share a name.
    *
-   * @param resource see {@link Validate#resource}
-   * @param owner see {@link Validate#owner}
+   * @param resource 1 to 200 ASCII letters, digits, {@code . _ : -}; not only digits, not {@code .}
+   *     or {@code ..}
+   * @param owner not blank, at most 200 characters, no NUL or unpaired surrogate
    * @param leaseLength how long the ownership lasts without a renewal, 1 ms to 24 h; a backend
    *     whose service grants coarser terms grants the next longer one it can and says so in {@link
    *     Ownership#expiresAt()}

@@ -56,7 +56,7 @@ public final class ProducerRunner implements AutoCloseable {
   private final String prefix = "s" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
 
   /**
-   * @param address what {@link OwnershipBackend#ownership(String)} opens
+   * @param address what {@link OwnershipBackend#ownership(String, javax.sql.DataSource)} opens
    * @param receiverSchema where the receiver's tables live
    * @param shortLease the short lease
    * @param leasesRunOut how long {@link ProducerSchedule.Kind#LEASES_RUN_OUT} waits
