@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
-import dev.fencing.postgres.PostgresOutbox;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.PostgresFixture;
 import dev.fencing.testkit.WorkerProcess;
@@ -50,7 +50,7 @@ class ZombieEmailThroughTheOutboxTest {
     }
 
     List<FencedOutbox.Envelope> sent = new ArrayList<>();
-    FencedOutbox outbox = PostgresOutbox.builder(db.dataSource()).schema(SCHEMA).build();
+    FencedOutbox outbox = PostgresFencing.builder(db.dataSource()).schema(SCHEMA).build().outbox();
     List<FencedOutbox.Relayed> relayed =
         outbox.relay(
             "mail",

@@ -219,7 +219,11 @@ class PostgresAdminTest {
     }
     execute(schema, old);
     FencedQueue before =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .install(false)
+            .build()
+            .queue();
     long id = before.enqueue("q", "{}");
     assertThatThrownBy(() -> admin(schema))
         .isInstanceOf(SchemaNotInstalledException.class)
@@ -236,11 +240,16 @@ class PostgresAdminTest {
     return PostgresFencing.builder(schema.dataSource())
         .schema(schema.name())
         .maxAttempts(maxAttempts)
-        .build();
+        .build()
+        .queue();
   }
 
   private static PostgresAdmin admin(TestSchema schema) {
-    return PostgresAdmin.builder(schema.dataSource()).schema(schema.name()).build();
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .install(false)
+        .build()
+        .admin();
   }
 
   private static void execute(TestSchema schema, String sql) throws Exception {
