@@ -41,13 +41,19 @@ public final class Boundary {
    */
   public <T> T guard(Class<T> api, T target) {
     String name = api.getSimpleName();
-    InvocationHandler handler = (proxy, method, args) -> invoke(name, target, method, args);
+    InvocationHandler handler = (proxy, method, args) -> invoke(proxy, name, target, method, args);
     return api.cast(Proxy.newProxyInstance(api.getClassLoader(), new Class<?>[] {api}, handler));
   }
 
   private @Nullable Object invoke(
-      String api, Object target, Method method, @Nullable Object @Nullable [] args)
+      Object proxy, String api, Object target, Method method, @Nullable Object @Nullable [] args)
       throws Throwable {
+    if (method.getName().equals("equals") && method.getParameterCount() == 1) {
+      return args != null && proxy == args[0];
+    }
+    if (method.getName().equals("hashCode") && method.getParameterCount() == 0) {
+      return System.identityHashCode(proxy);
+    }
     try {
       return method.invoke(target, args);
     } catch (InvocationTargetException e) {
