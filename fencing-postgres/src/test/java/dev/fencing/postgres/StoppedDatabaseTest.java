@@ -65,7 +65,9 @@ class StoppedDatabaseTest {
           // does nothing: the data source is the caller's
           "ResourceOwnership.close", r -> r == null,
           // the pace the settings name, not the store
-          "Maintenance.upkeepEvery", r -> ((java.util.Optional<?>) r).isPresent());
+          "Maintenance.upkeepEvery", r -> ((java.util.Optional<?>) r).isPresent(),
+          // the handle's setting, not the store
+          "PostgresAdmin.schema", r -> r instanceof String);
 
   /** One server for both cases (starting one takes seconds): dropped first, then stopped. */
   private static @org.jspecify.annotations.Nullable EmbeddedPostgres pg;
@@ -138,7 +140,8 @@ class StoppedDatabaseTest {
               FencedReceiver.class, fencing.receiver("ledger"),
               ResourceOwnership.class, fencing.ownership(),
               FencedOutbox.class, fencing.outbox(),
-              Maintenance.class, fencing.maintenance().build());
+              Maintenance.class, fencing.maintenance().build(),
+              PostgresAdmin.class, fencing.admin());
       return new Fixture(fencing, lease, ownership, parts);
     }
 
@@ -146,8 +149,13 @@ class StoppedDatabaseTest {
     List<String> callEverything() throws Exception {
       List<String> called = new ArrayList<>();
       for (Map.Entry<Class<?>, Object> part : parts.entrySet()) {
-        for (Method method : part.getKey().getMethods()) {
-          if (Modifier.isStatic(method.getModifiers())) {
+        Method[] methods =
+            part.getKey().isInterface()
+                ? part.getKey().getMethods()
+                : part.getKey().getDeclaredMethods();
+        for (Method method : methods) {
+          if (Modifier.isStatic(method.getModifiers())
+              || !Modifier.isPublic(method.getModifiers())) {
             continue;
           }
           String name = part.getKey().getSimpleName() + "." + method.getName();
@@ -198,6 +206,9 @@ class StoppedDatabaseTest {
       }
       if (raw == int.class) {
         return 1;
+      }
+      if (raw == boolean.class) {
+        return true;
       }
       if (raw == long.class) {
         return lease.jobId();
