@@ -26,12 +26,19 @@ public interface FencedOutbox {
    * @param max between 1 and {@value #MAX_RELAY}
    * @return what was sent and what the receiver said, in the order sent; empty when nothing waits
    * @throws IllegalArgumentException naming a bad parameter; nothing is sent
+   * @throws StoreUnavailableException if the store could not be reached or refused; the messages
+   *     recorded before stay recorded, and one sent but not recorded is sent again by a later relay
+   *     (at least once)
    */
   List<Relayed> relay(String destination, Sender sender, int max);
 
   /**
    * Sends as {@link #relay(String, Sender, int)} does, to a receiver that keeps the newest epoch
    * per key: each message is delivered at its key and the epoch of the commit that wrote it.
+   *
+   * @throws IllegalArgumentException as {@link #relay(String, Sender, int)}
+   * @throws StoreUnavailableException as {@link #relay(String, Sender, int)}, from the outbox's
+   *     store or the receiver's
    */
   default List<Relayed> relay(String destination, FencedReceiver receiver, int max) {
     Objects.requireNonNull(receiver, "receiver");

@@ -11,6 +11,11 @@ import java.util.Optional;
  *
  * <p>Parameters are checked before anything is written; a bad one raises {@link
  * IllegalArgumentException} naming the parameter and the value, and changes nothing.
+ *
+ * <p>A failure of the store never escapes as the driver's or client's own type: a store that cannot
+ * be reached or refuses after the backend's retries is a {@link StoreUnavailableException} (the
+ * failure is its cause), a store without the backend's tables a {@link
+ * SchemaNotInstalledException}. Each method says what such a failure leaves behind.
  */
 public interface FencedQueue {
 
@@ -25,6 +30,9 @@ public interface FencedQueue {
    * @param payload the job's input, JSON
    * @return the new job's id
    * @throws OutcomeUnknownException if the job may or may not have been added
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing written
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; the job was not added
    */
   long enqueue(String queue, String payload);
 
@@ -33,6 +41,9 @@ public interface FencedQueue {
    *
    * @return the new jobs' ids, in the order of {@code payloads}
    * @throws OutcomeUnknownException if the jobs may or may not have been added (all or none)
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing written
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; none was added
    */
   List<Long> enqueueAll(String queue, List<String> payloads);
 
@@ -41,8 +52,11 @@ public interface FencedQueue {
    * nothing is written and the existing job's id is returned. Safe to retry after any failure, also
    * when two producers race on one key (one job results). See {@link #enqueueKeyed}.
    *
-   * @throws IllegalArgumentException if the key is taken by a job with a different payload; nothing
-   *     written
+   * @throws IllegalArgumentException if the key is taken by a job with a different payload, or a
+   *     parameter is bad; nothing written
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether the job was added is unknown, and retrying with the same key is
+   *     safe
    */
   default Enqueued enqueue(String queue, KeyedJob job) {
     java.util.Objects.requireNonNull(job, "job");
@@ -64,6 +78,9 @@ public interface FencedQueue {
    *     job whose payload differs (payloads are compared as the store compares JSON values), naming
    *     the job's index and key; nothing written
    * @throws UnsupportedOperationException if the backend has no idempotency keys (the default)
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether the jobs were added is unknown, and retrying with the same keys
+   *     is safe
    */
   default List<Enqueued> enqueueKeyed(String queue, List<KeyedJob> jobs) {
     Validate.identifier("queue", queue);
@@ -79,6 +96,9 @@ public interface FencedQueue {
    * @param owner who claims, not blank, at most 200 characters
    * @param leaseLength between 1 ms and 24 h
    * @return the job, or empty when no job is claimable
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing written
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; a claim that landed unseen is handed out again once its lease runs out
    */
   Optional<Job> claim(String queue, String owner, Duration leaseLength);
 
@@ -94,6 +114,9 @@ public interface FencedQueue {
    *
    * @param batchSize between 1 and 10,000
    * @return the jobs claimed, possibly none
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing written
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; claims that landed unseen are handed out again once their leases run out
    */
   List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize);
 
@@ -102,6 +125,9 @@ public interface FencedQueue {
    *
    * @return the lease with its new expiry
    * @throws FencedOffException if the lease expired or a newer claim owns the job; nothing changed
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing written
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether the lease was extended is unknown; renewing again is safe
    */
   Lease renew(Lease lease, Duration leaseLength);
 
@@ -112,6 +138,9 @@ public interface FencedQueue {
    *
    * @param leaseLength between 1 ms and 24 h, from now on the backend's clock
    * @return one outcome per lease, in the same order
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing written
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether each lease was extended is unknown; renewing again is safe
    */
   default List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
     java.util.Objects.requireNonNull(leases, "leases");
@@ -136,6 +165,9 @@ public interface FencedQueue {
    * @throws FencedOffException if the lease expired or a newer claim owns the job; the result has
    *     been dropped
    * @throws IllegalArgumentException if the store does not accept {@code result}; nothing changed
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether the commit landed is unknown; committing again with the same
+   *     lease is safe (a landed one is accepted as a repeat)
    */
   FencedOutcome.Accepted complete(Lease lease, String result);
 
@@ -153,6 +185,9 @@ public interface FencedQueue {
    *     result nor the messages were written
    * @throws IllegalArgumentException if a parameter is bad or the store does not accept the result
    *     or a message's payload, naming it; nothing changed
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether the commit (with its messages) landed is unknown; committing
+   *     again with the same lease is safe and writes no message twice
    */
   default FencedOutcome.Accepted complete(
       Lease lease, String result, List<OutboxMessage> messages) {
@@ -172,6 +207,10 @@ public interface FencedQueue {
    * not take fails alone as {@link CommitOutcome.Invalid}, and the rest commit.
    *
    * @return one outcome per completion, in the same order
+   * @throws IllegalArgumentException if {@code completions} is null or holds a null
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether each commit landed is unknown; committing again with the same
+   *     leases is safe
    */
   default List<CommitOutcome> completeAll(List<Completion> completions) {
     java.util.Objects.requireNonNull(completions, "completions");
@@ -225,6 +264,10 @@ public interface FencedQueue {
    * @param error what went wrong, kept as the job's last error (cut to 4,000 characters)
    * @param retryDelay between zero and 24 h
    * @throws FencedOffException if the lease expired or a newer claim owns the job; nothing changed
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing written
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether the failure was recorded is unknown; failing again with the same
+   *     lease is safe
    */
   FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay);
 
@@ -232,10 +275,20 @@ public interface FencedQueue {
    * Gives the job back, claimable at once, without counting a failure against it.
    *
    * @throws FencedOffException if the lease expired or a newer claim owns the job; nothing changed
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing written
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether the job was given back is unknown; releasing again with the same
+   *     lease is safe
    */
   FencedOutcome.Accepted release(Lease lease);
 
-  /** Returns the job's row as it is now, or empty if there is no such job. */
+  /**
+   * Returns the job's row as it is now, or empty if there is no such job.
+   *
+   * @throws IllegalArgumentException if {@code jobId} is not positive
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; nothing was read
+   */
   Optional<JobSnapshot> find(long jobId);
 
   /**
@@ -252,13 +305,15 @@ public interface FencedQueue {
    * claim, wait, claim misses no signal that arrived while it claimed.
    *
    * <p>The default has no signals: it sleeps {@code timeout} and returns {@code false}, so a caller
-   * polls. See {@link #signalsWork()}.
+   * polls. See {@link #signalsWork()}. A store that cannot be reached loses signals but does not
+   * make this throw: it returns {@code false} after {@code timeout}.
    *
    * @param queue a plain identifier ({@code [a-z_][a-z0-9_]{0,62}})
    * @param timeout between zero and 24 h
    * @return {@code true} if woken by a signal before {@code timeout}, {@code false} if the timeout
    *     passed
    * @throws InterruptedException if the calling thread is interrupted while waiting
+   * @throws IllegalArgumentException naming a bad parameter and its value
    */
   default boolean awaitWork(String queue, Duration timeout) throws InterruptedException {
     Validate.identifier("queue", queue);
@@ -270,7 +325,7 @@ public interface FencedQueue {
   /**
    * Whether {@link #awaitWork} can end before its timeout because work arrived: {@code true} if
    * this queue signals new work (so a worker may wait long between polls), {@code false} if it
-   * merely sleeps (the default), so a worker should poll often.
+   * merely sleeps (the default), so a worker should poll often. Reads no store and throws nothing.
    */
   default boolean signalsWork() {
     return false;
@@ -282,6 +337,9 @@ public interface FencedQueue {
    * @param queue a plain identifier ({@code [a-z_][a-z0-9_]{0,62}}); a queue with no jobs has depth
    *     zero
    * @throws UnsupportedOperationException if the backend cannot count (the default)
+   * @throws IllegalArgumentException if {@code queue} is not a plain identifier
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; nothing was read
    */
   default QueueDepth depth(String queue) {
     Validate.identifier("queue", queue);

@@ -11,6 +11,10 @@ import java.util.Optional;
  * or a resource's acquisitions ({@link #deliver(Ownership, String)}, see {@link
  * ResourceOwnership}). Two jobs writing one account at their own job epochs would wrongly refuse or
  * overwrite each other.
+ *
+ * <p>A receiver backed by a store raises its failures as {@link StoreUnavailableException} (or
+ * {@link SchemaNotInstalledException} when its tables are missing), never as the driver's or
+ * client's own type.
  */
 public interface FencedReceiver {
 
@@ -21,12 +25,20 @@ public interface FencedReceiver {
    * @param payload JSON
    * @return {@link FencedOutcome.Accepted}, or {@link FencedOutcome.Superseded} naming the newer
    *     epoch that won; a refused payload is dropped
+   * @throws IllegalArgumentException naming a bad key, epoch or payload (a payload the store does
+   *     not accept included); nothing written
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     receiver's retries; whether the delivery was written is unknown, and delivering it again at
+   *     the same epoch is safe
    */
   FencedOutcome deliver(String key, Epoch epoch, String payload);
 
   /**
    * Delivers {@code payload} for the job {@code lease} claimed, at the lease's epoch: the key is
    * the job id, so its epochs all come from the job's claims.
+   *
+   * @throws IllegalArgumentException as {@link #deliver(String, Epoch, String)}
+   * @throws StoreUnavailableException as {@link #deliver(String, Epoch, String)}
    */
   default FencedOutcome deliver(Lease lease, String payload) {
     return deliver(lease.key(), lease.epoch(), payload);
@@ -35,12 +47,21 @@ public interface FencedReceiver {
   /**
    * Delivers {@code payload} for the resource {@code ownership} holds, at its epoch: the key is the
    * resource's name, so its epochs all come from the resource's acquisitions.
+   *
+   * @throws IllegalArgumentException as {@link #deliver(String, Epoch, String)}
+   * @throws StoreUnavailableException as {@link #deliver(String, Epoch, String)}
    */
   default FencedOutcome deliver(Ownership ownership, String payload) {
     return deliver(ownership.key(), ownership.epoch(), payload);
   }
 
-  /** Returns the newest accepted delivery for {@code key}, or empty if none. */
+  /**
+   * Returns the newest accepted delivery for {@code key}, or empty if none.
+   *
+   * @throws IllegalArgumentException if {@code key} is not a valid key
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     receiver's retries; nothing was read
+   */
   Optional<Receipt> newest(String key);
 
   /**

@@ -24,15 +24,17 @@ public interface Maintenance {
    * their delivered outbox messages, and does the storage upkeep that is due.
    *
    * @return what the round did; {@link Report#moreLeft()} tells whether another round has work
-   * @throws CoordinationException if the backend failed after its transient retries; nothing of the
-   *     failed batch was removed
+   * @throws StoreUnavailableException if the backend failed after its transient retries; nothing of
+   *     the failed batch was removed
+   * @throws SchemaNotInstalledException if the store holds no fencing tables
    */
   Report runRound();
 
   /**
    * Returns how often rounds must run, at the least, for the storage upkeep they do to keep its
    * pace (for PostgreSQL, its {@code vacuumEvery}), whatever the pace chosen for retention; empty
-   * when rounds need no pace of their own. A runtime runs rounds at least this often.
+   * when rounds need no pace of their own. A runtime runs rounds at least this often. Reads no
+   * store and throws nothing.
    */
   default Optional<Duration> upkeepEvery() {
     return Optional.empty();
@@ -41,7 +43,8 @@ public interface Maintenance {
   /**
    * Runs rounds until one finds nothing more to remove, and returns their sum.
    *
-   * @throws CoordinationException as {@link #runRound()}; the rounds before it stay done
+   * @throws StoreUnavailableException as {@link #runRound()}; the rounds before it stay done
+   * @throws SchemaNotInstalledException as {@link #runRound()}
    */
   default Report runUntilDone() {
     Report total = Report.NOTHING;

@@ -31,8 +31,10 @@ public interface ResourceOwnership extends AutoCloseable {
    *     whose service grants coarser terms grants the next longer one it can and says so in {@link
    *     Ownership#expiresAt()}
    * @throws IllegalArgumentException naming the parameter and value that is not valid
-   * @throws CoordinationException if the service could not be reached or answered with an error;
-   *     whether the acquisition took effect is then unknown, and a later acquire is safe
+   * @throws StoreUnavailableException if the service could not be reached or answered with an error
+   *     after the backend's retries (etcd and ZooKeeper throw its subclass {@link
+   *     CoordinationException}); whether the acquisition took effect is then unknown, and a later
+   *     acquire is safe
    */
   Acquisition acquire(String resource, String owner, Duration leaseLength);
 
@@ -42,6 +44,7 @@ public interface ResourceOwnership extends AutoCloseable {
    * @return {@link OwnershipRenewal.Renewed}, or {@link OwnershipRenewal.Lost} with why, also when
    *     the service could not be reached ({@link OwnershipRenewal.Why#UNREACHABLE})
    * @throws IllegalArgumentException if {@code leaseLength} is out of range
+   * @throws NullPointerException if {@code ownership} is null
    */
   OwnershipRenewal renew(Ownership ownership, Duration leaseLength);
 
@@ -51,8 +54,10 @@ public interface ResourceOwnership extends AutoCloseable {
    * @return {@link FencedOutcome.Accepted} (with {@code repeat} when the ownership had already
    *     ended and nobody newer holds the resource), or {@link FencedOutcome.Superseded} naming the
    *     newer epoch that holds it
-   * @throws CoordinationException if the service could not be reached; the ownership then ends when
-   *     its lease runs out
+   * @throws NullPointerException if {@code ownership} is null
+   * @throws StoreUnavailableException if the service could not be reached after the backend's
+   *     retries ({@link CoordinationException} from etcd and ZooKeeper); the ownership then ends
+   *     when its lease runs out
    */
   FencedOutcome release(Ownership ownership);
 
@@ -61,11 +66,15 @@ public interface ResourceOwnership extends AutoCloseable {
    * changed by the time it returns.
    *
    * @throws IllegalArgumentException if {@code resource} is not a valid name
-   * @throws CoordinationException if the service could not be reached
+   * @throws StoreUnavailableException if the service could not be reached after the backend's
+   *     retries ({@link CoordinationException} from etcd and ZooKeeper); nothing was read
    */
   Optional<Acquisition.Held> holder(String resource);
 
-  /** Closes the connection to the service; ownerships it held end when their leases run out. */
+  /**
+   * Closes the connection to the service (a backend on a caller's data source leaves it open);
+   * ownerships it held end when their leases run out. Throws nothing.
+   */
   @Override
   void close();
 }

@@ -37,7 +37,7 @@ public final class BenchDatabase {
   /** Drops and recreates {@code schema}, and installs the fencing job table in it. */
   public static void freshQueueSchema(PostgresFixture.Database db, String schema) {
     db.recreateSchema(schema);
-    PostgresFencing.builder(db.dataSource()).schema(schema).build();
+    PostgresFencing.builder(db.dataSource()).schema(schema).build().queue();
   }
 
   /**

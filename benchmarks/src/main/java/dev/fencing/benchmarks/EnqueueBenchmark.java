@@ -63,7 +63,7 @@ public final class EnqueueBenchmark {
       throws InterruptedException {
     BenchDatabase.freshQueueSchema(db, SCHEMA);
     try (HikariDataSource ds = BenchDatabase.pool(db, threads)) {
-      FencedQueue queue = PostgresFencing.builder(ds).schema(SCHEMA).install(false).build();
+      FencedQueue queue = PostgresFencing.builder(ds).schema(SCHEMA).install(false).build().queue();
       AtomicLong nextKey = new AtomicLong();
       long keys = Long.MAX_VALUE;
       if (mode.equals("keyed again")) {

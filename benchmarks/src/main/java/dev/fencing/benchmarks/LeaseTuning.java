@@ -108,7 +108,7 @@ public final class LeaseTuning {
     List<Duration> candidates = checkLeases(leases);
     String schema = db.freshSchema("lease_tuning");
     try {
-      FencedQueue queue = PostgresFencing.builder(ds).schema(schema).build();
+      FencedQueue queue = PostgresFencing.builder(ds).schema(schema).build().queue();
       return measure(ds, db, schema, queue, candidates, pauses, settings);
     } finally {
       db.dropSchema(schema);

@@ -228,7 +228,8 @@ final class LeaseTuningLive {
   static HeartbeatCost heartbeatCost(
       PostgresFixture.Database db, String schema, LeaseTuning.Settings settings) {
     try (HikariDataSource one = BenchDatabase.pool(db, 1)) {
-      FencedQueue queue = PostgresFencing.builder(one).schema(schema).install(false).build();
+      FencedQueue queue =
+          PostgresFencing.builder(one).schema(schema).install(false).build().queue();
       queue.enqueueAll("heartbeat", Collections.nCopies(100, "{}"));
       List<Lease> leases =
           new ArrayList<>(

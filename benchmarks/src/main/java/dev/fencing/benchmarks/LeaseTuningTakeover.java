@@ -66,7 +66,7 @@ final class LeaseTuningTakeover implements AutoCloseable {
   static LeaseTuningTakeover start(
       PostgresFixture.Database db, String schema, List<Duration> leases, int kills, long seed) {
     HikariDataSource pool = BenchDatabase.pool(db, Math.max(1, leases.size() * kills));
-    FencedQueue queue = PostgresFencing.builder(pool).schema(schema).install(false).build();
+    FencedQueue queue = PostgresFencing.builder(pool).schema(schema).install(false).build().queue();
     Random random = new Random(seed);
     List<Future<Trial>> starting = new ArrayList<>();
     try (ExecutorService starter = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -196,7 +196,7 @@ final class LeaseTuningTakeover implements AutoCloseable {
 
     @Override
     public FencedQueue queue(DataSource dataSource, String schema) {
-      return PostgresFencing.builder(dataSource).schema(schema).install(false).build();
+      return PostgresFencing.builder(dataSource).schema(schema).install(false).build().queue();
     }
 
     @Override

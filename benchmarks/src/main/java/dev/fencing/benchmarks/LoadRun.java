@@ -5,7 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.FencedQueue;
 import dev.fencing.KeyedJob;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.postgres.PostgresMaintenance;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.PostgresFixture;
@@ -82,7 +81,7 @@ public final class LoadRun {
     }
     try (HikariDataSource pool = new HikariDataSource(config);
         Connection stats = db.dataSource().getConnection()) {
-      FencedQueue queue = PostgresFencing.builder(pool).schema(schema).build();
+      FencedQueue queue = PostgresFencing.builder(pool).schema(schema).build().queue();
       LoadRun load =
           new LoadRun(
               queue, shape, Args.intArg(args, "--rate", 800), Args.intArg(args, "--depth", 4000));
@@ -118,7 +117,12 @@ public final class LoadRun {
             .prefetch(400)
             .leaseLength(Duration.ofSeconds(30))
             .maintenance(
-                PostgresMaintenance.builder(pool).schema(schema).install(false).build(),
+                PostgresFencing.builder(pool)
+                    .schema(schema)
+                    .install(false)
+                    .build()
+                    .maintenance()
+                    .build(),
                 Duration.ofSeconds(maintenanceSeconds))
             .handler(
                 (job, cancellation) -> {

@@ -33,7 +33,8 @@ public final class PoolWorkerMain {
     long warmup = args.length > 9 ? Long.parseLong(args[9]) : 0;
     try (HikariDataSource ds = BenchDatabase.pool(db, 3)) {
       CountingQueue queue =
-          new CountingQueue(PostgresFencing.builder(ds).schema(args[3]).install(false).build());
+          new CountingQueue(
+              PostgresFencing.builder(ds).schema(args[3]).install(false).build().queue());
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       System.out.println("ready");

@@ -205,13 +205,15 @@ public final class RetentionBenchmark {
         if (maintained) {
           loop =
               new MaintenanceLoop(
-                  PostgresMaintenance.builder(pool)
+                  PostgresFencing.builder(pool)
                       .schema(schema)
+                      .install(false)
+                      .build()
+                      .maintenance()
                       .keepFinished(KEEP_FINISHED)
                       .archive(false)
                       .batchSize(settings.batch())
                       .vacuumEvery(VACUUM_EVERY)
-                      .install(false)
                       .build());
         }
         try {
@@ -371,7 +373,7 @@ public final class RetentionBenchmark {
       boolean longTransaction,
       Settings settings)
       throws Exception {
-    FencedQueue queue = PostgresFencing.builder(ds).schema(schema).install(false).build();
+    FencedQueue queue = PostgresFencing.builder(ds).schema(schema).install(false).build().queue();
     Connection holder = null;
     if (longTransaction) {
       holder = ds.getConnection();

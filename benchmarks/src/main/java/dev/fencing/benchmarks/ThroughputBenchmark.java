@@ -107,7 +107,7 @@ public class ThroughputBenchmark {
     BenchDatabase.freshQueueSchema(db, SCHEMA);
     ds = BenchDatabase.pool(db, params.getThreads() + 3);
     BenchDatabase.seed(ds, SCHEMA, QUEUE, depth);
-    queue = PostgresFencing.builder(ds).schema(SCHEMA).install(false).build();
+    queue = PostgresFencing.builder(ds).schema(SCHEMA).install(false).build().queue();
     raw = new RawSql(ds, SCHEMA);
     label = mode + "-b" + batch + "-t" + params.getThreads();
     if (mode.equals("pool")) {

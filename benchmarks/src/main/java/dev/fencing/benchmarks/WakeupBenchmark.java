@@ -74,7 +74,8 @@ public final class WakeupBenchmark {
                 .schema(SCHEMA)
                 .install(false)
                 .notifications(m.notify)
-                .build();
+                .build()
+                .queue();
         runtimes.add(
             FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE)
                 .queue(m.queue)
@@ -153,7 +154,8 @@ public final class WakeupBenchmark {
                 .schema(SCHEMA)
                 .install(false)
                 .notifications(notify == 1)
-                .build();
+                .build()
+                .queue();
         enqueueFor(queues[notify], batch, seconds, threads); // warm-up
       }
       // without, with, with, without: a drift of the machine during the run favours neither

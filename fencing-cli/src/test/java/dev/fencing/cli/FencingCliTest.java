@@ -307,7 +307,8 @@ class FencingCliTest {
     return PostgresFencing.builder(schema.dataSource())
         .schema(schema.name())
         .maxAttempts(maxAttempts)
-        .build();
+        .build()
+        .queue();
   }
 
   private static void execute(TestSchema schema, String sql) throws Exception {

@@ -3,7 +3,6 @@ package dev.fencing.demo;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.receiver.Receivers;
 import dev.fencing.testkit.FencingBackend;
 import javax.sql.DataSource;
 
@@ -12,11 +11,11 @@ public class PostgresBackend implements FencingBackend {
 
   @Override
   public FencedQueue queue(DataSource dataSource, String schema) {
-    return PostgresFencing.builder(dataSource).schema(schema).build();
+    return PostgresFencing.builder(dataSource).schema(schema).build().queue();
   }
 
   @Override
   public FencedReceiver receiver(DataSource dataSource, String schema) {
-    return Receivers.postgres(dataSource).schema(schema).build();
+    return PostgresFencing.builder(dataSource).schema(schema).build().receiver("default");
   }
 }

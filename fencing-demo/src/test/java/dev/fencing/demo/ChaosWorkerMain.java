@@ -7,7 +7,6 @@ import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.receiver.Receivers;
 import dev.fencing.runtime.Cancellation;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.WorkOutcome;
@@ -63,8 +62,9 @@ public final class ChaosWorkerMain {
       FencedQueue queue =
           args[12].equals("no-cas")
               ? new BrokenVariants.NoCompareAndSet().queue(pool, args[3])
-              : PostgresFencing.builder(pool).schema(args[3]).install(false).build();
-      FencedReceiver receiver = Receivers.postgres(pool).schema(args[3]).name(RECEIVER).build();
+              : PostgresFencing.builder(pool).schema(args[3]).install(false).build().queue();
+      FencedReceiver receiver =
+          PostgresFencing.builder(pool).schema(args[3]).build().receiver(RECEIVER);
       log.comment(
           "start worker=" + worker + " owner=" + owner + " pid=" + ProcessHandle.current().pid());
       FencedRuntime runtime =

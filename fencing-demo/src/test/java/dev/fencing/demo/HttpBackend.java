@@ -29,7 +29,7 @@ public class HttpBackend implements FencingBackend {
 
   @Override
   public FencedQueue queue(DataSource dataSource, String schema) {
-    return PostgresFencing.builder(dataSource).schema(schema).build();
+    return PostgresFencing.builder(dataSource).schema(schema).build().queue();
   }
 
   @Override

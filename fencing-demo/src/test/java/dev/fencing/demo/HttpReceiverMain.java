@@ -1,7 +1,7 @@
 package dev.fencing.demo;
 
 import dev.fencing.http.HttpReceiverServer;
-import dev.fencing.receiver.Receivers;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.PostgresFixture;
 import java.io.IOException;
 import java.util.HexFormat;
@@ -21,7 +21,8 @@ public final class HttpReceiverMain {
     DataSource database =
         new PostgresFixture.Database(args[0], args[1], args[2], "arguments").dataSource();
     try (HttpReceiverServer server =
-        HttpReceiverServer.builder(Receivers.postgres(database).schema(args[3]).build())
+        HttpReceiverServer.builder(
+                PostgresFencing.builder(database).schema(args[3]).build().receiver("default"))
             .sharedKey(HexFormat.of().parseHex(args[4]))
             .port(0)
             .start()) {

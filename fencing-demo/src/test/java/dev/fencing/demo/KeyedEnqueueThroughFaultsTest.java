@@ -35,7 +35,7 @@ class KeyedEnqueueThroughFaultsTest {
   void everyKeyIsEnqueuedExactlyOnceThroughTerminationsAndRestarts(TestSchema schema)
       throws Exception {
     DataSource db = schema.dataSource();
-    PostgresFencing.builder(db).schema(schema.name()).build();
+    PostgresFencing.builder(db).schema(schema.name()).build().queue();
     Path logs = Files.createDirectories(Path.of("target", "keyed-faults", schema.name()));
     StringBuilder why = new StringBuilder();
     Optional<PostgresRestarter> restarter =

@@ -32,7 +32,12 @@ public final class KeyedProducerMain {
     try (HikariDataSource pool = pool(args[0], args[1], args[2])) {
       // no retries inside the library: every failure reaches this loop, which retries it blindly
       FencedQueue queue =
-          PostgresFencing.builder(pool).schema(schema).install(false).transientRetries(0).build();
+          PostgresFencing.builder(pool)
+              .schema(schema)
+              .install(false)
+              .transientRetries(0)
+              .build()
+              .queue();
       long created = 0;
       long existed = 0;
       long failedCalls = 0;

@@ -15,7 +15,11 @@ class NoEpochContract extends FencedQueueContract {
   @Override
   protected FencedQueue queue(TestSchema schema) {
     FencedQueue real =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).maxAttempts(3).build();
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .maxAttempts(3)
+            .build()
+            .queue();
     return BrokenVariants.NoEpochInCompareAndSet.wrap(real, schema.dataSource(), schema.name());
   }
 }

@@ -7,7 +7,7 @@ import dev.fencing.FencedReceiver;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
-import dev.fencing.postgres.PostgresOwnership;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.OwnershipBackend;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +26,7 @@ final class OwnershipBackends {
   public static class Postgres implements OwnershipBackend {
     @Override
     public ResourceOwnership ownership(String address, DataSource database) {
-      return PostgresOwnership.builder(database).schema(address).build();
+      return PostgresFencing.builder(database).schema(address).build().ownership();
     }
 
     @Override

@@ -43,7 +43,8 @@ public final class RuntimeEmailWorkerMain {
                 new PostgresFixture.Database(args[0], args[1], args[2], "args").pooledDataSource(4))
             .schema(args[3])
             .install(false)
-            .build();
+            .build()
+            .queue();
     FencedQueue queue =
         new ForwardingQueue(real) {
           @Override

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.receiver.Receivers;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.TestSchema;
 import java.nio.file.Files;
@@ -121,8 +120,9 @@ class RuntimeFaultTest {
         PostgresFencing.builder(db)
             .schema(schema.name())
             .maxAttempts(settings.maxAttempts())
-            .build();
-    Receivers.postgres(db).schema(schema.name()).name(ChaosWorkerMain.RECEIVER).build();
+            .build()
+            .queue();
+    PostgresFencing.builder(db).schema(schema.name()).build().receiver(ChaosWorkerMain.RECEIVER);
     Path logs = Files.createDirectories(Path.of("target", "chaos", schema.name()));
     StringBuilder skipped = new StringBuilder();
     Optional<PostgresRestarter> restarter =

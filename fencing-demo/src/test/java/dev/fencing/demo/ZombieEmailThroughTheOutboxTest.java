@@ -7,7 +7,6 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.OutboxMessage;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.postgres.PostgresOutbox;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.HandlerResult;
 import dev.fencing.testkit.FencingDatabase;
@@ -67,9 +66,9 @@ class ZombieEmailThroughTheOutboxTest {
    */
   private Run run(TestSchema schema, String freezeAt) throws Exception {
     FencedQueue queue =
-        PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build();
+        PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build().queue();
     FencedOutbox outbox =
-        PostgresOutbox.builder(schema.pooledDataSource(2)).schema(schema.name()).build();
+        PostgresFencing.builder(schema.pooledDataSource(2)).schema(schema.name()).build().outbox();
     long id = queue.enqueue(QUEUE, "{\"to\": \"ada@example.com\"}");
     List<FencedOutbox.Envelope> sent = new CopyOnWriteArrayList<>();
     List<String> lines;

@@ -16,7 +16,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * try (HttpReceiverServer server =
- *     HttpReceiverServer.builder(Receivers.postgres(dataSource).build())
+ *     HttpReceiverServer.builder(PostgresFencing.builder(dataSource).build().receiver("ledger"))
  *         .port(8080).sharedKey(key).start()) { ... }
  * }</pre>
  *

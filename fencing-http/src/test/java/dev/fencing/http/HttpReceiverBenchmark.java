@@ -3,7 +3,7 @@ package dev.fencing.http;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
-import dev.fencing.receiver.Receivers;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.PostgresFixture;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -36,7 +36,11 @@ public final class HttpReceiverBenchmark {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     PostgresFixture.Database db = PostgresFixture.urlOrEmbedded();
     String schema = db.freshSchema("http_bench");
-    FencedReceiver store = Receivers.postgres(db.pooledDataSource(POOL)).schema(schema).build();
+    FencedReceiver store =
+        PostgresFencing.builder(db.pooledDataSource(POOL))
+            .schema(schema)
+            .build()
+            .receiver("default");
     List<Row> rows = new ArrayList<>();
     try (HttpReceiverServer server = HttpReceiverServer.builder(store).sharedKey(KEY).start()) {
       FencedReceiver client = HttpReceiverClient.builder(server.uri(), KEY).build();

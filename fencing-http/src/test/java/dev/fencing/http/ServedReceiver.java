@@ -1,7 +1,7 @@
 package dev.fencing.http;
 
 import dev.fencing.FencedReceiver;
-import dev.fencing.receiver.Receivers;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.TestSchema;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -25,7 +25,11 @@ abstract class ServedReceiver {
 
   @BeforeEach
   void serve(TestSchema schema) {
-    store = Receivers.postgres(schema.dataSource()).schema(schema.name()).build();
+    store =
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .build()
+            .receiver("default");
     counted = new CountingReceiver(store);
     server = configure(HttpReceiverServer.builder(counted).sharedKey(KEY)).start();
     client = clientBuilder().build();

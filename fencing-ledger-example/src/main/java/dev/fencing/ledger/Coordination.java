@@ -2,7 +2,7 @@ package dev.fencing.ledger;
 
 import dev.fencing.ResourceOwnership;
 import dev.fencing.etcd.EtcdOwnership;
-import dev.fencing.postgres.PostgresOwnership;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.zookeeper.ZooKeeperOwnership;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -23,7 +23,8 @@ final class Coordination {
     String backend = colon < 0 ? spec : spec.substring(0, colon);
     String address = colon < 0 ? "" : spec.substring(colon + 1);
     return switch (backend) {
-      case "postgres" -> PostgresOwnership.builder(ledgerDatabase).schema(address).build();
+      case "postgres" ->
+          PostgresFencing.builder(ledgerDatabase).schema(address).build().ownership();
       case "etcd" -> EtcdOwnership.builder(address.split(",")).build();
       case "zookeeper" ->
           ZooKeeperOwnership.builder(address).sessionTimeout(Duration.ofSeconds(2)).build();

@@ -1,11 +1,11 @@
 package dev.fencing.ledger;
 
 import dev.fencing.Acquisition;
-import dev.fencing.CoordinationException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.StoreUnavailableException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -110,7 +110,7 @@ public final class Producer {
     for (Owned held : owned.values()) {
       try {
         ownership.release(held.ownership);
-      } catch (CoordinationException e) {
+      } catch (StoreUnavailableException e) {
         say("UNAVAILABLE " + held.ownership.resource() + " " + e.getMessage());
       }
     }
@@ -155,7 +155,7 @@ public final class Producer {
     Acquisition acquisition;
     try {
       acquisition = ownership.acquire(account, name, lease);
-    } catch (CoordinationException e) {
+    } catch (StoreUnavailableException e) {
       // outcome unknown (a session that expired while this process was frozen, say): an
       // ownership that was granted all the same ends with its lease; try again later
       say("UNAVAILABLE " + account + " " + e.getMessage());

@@ -3,7 +3,7 @@ package dev.fencing.ledger;
 import dev.fencing.FencedReceiver;
 import dev.fencing.ResourceOwnership;
 import dev.fencing.etcd.EtcdOwnership;
-import dev.fencing.receiver.Receivers;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.OwnershipBackend;
 import javax.sql.DataSource;
 
@@ -21,6 +21,6 @@ public final class EtcdPropertiesBackend implements OwnershipBackend {
 
   @Override
   public FencedReceiver receiver(DataSource dataSource, String schema) {
-    return Receivers.postgres(dataSource).schema(schema).build();
+    return PostgresFencing.builder(dataSource).schema(schema).build().receiver("default");
   }
 }

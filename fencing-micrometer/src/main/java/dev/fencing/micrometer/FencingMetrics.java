@@ -26,8 +26,9 @@ import java.util.Set;
  * <pre>{@code
  * FencingMetrics metrics = FencingMetrics.builder(registry)
  *     .tags("service", "billing").watchDepth("emails").build();
- * FencedQueue queue = metrics.queue(PostgresFencing.builder(dataSource).build());
- * FencedReceiver receiver = metrics.receiver(Receivers.postgres(dataSource).build());
+ * PostgresFencing fencing = PostgresFencing.builder(dataSource).schema("jobs").build();
+ * FencedQueue queue = metrics.queue(fencing.queue());
+ * FencedReceiver receiver = metrics.receiver(fencing.receiver("ledger"));
  * }</pre>
  *
  * <p>Meters are named {@code fencing.*} and tagged with low-cardinality values only: a queue's

@@ -34,7 +34,11 @@ class DepthGaugesTest {
   @BeforeEach
   void build(TestSchema schema) {
     real =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).maxAttempts(1).build();
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .maxAttempts(1)
+            .build()
+            .queue();
     queue =
         FencingMetrics.builder(registry)
             .watchDepth("emails", "reports")

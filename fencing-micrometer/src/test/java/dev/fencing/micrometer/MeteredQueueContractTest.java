@@ -12,7 +12,11 @@ class MeteredQueueContractTest extends FencedQueueContract {
   @Override
   protected FencedQueue queue(TestSchema schema) {
     FencedQueue real =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).maxAttempts(3).build();
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .maxAttempts(3)
+            .build()
+            .queue();
     return FencingMetrics.builder(new SimpleMeterRegistry()).watchDepth(QUEUE).build().queue(real);
   }
 }

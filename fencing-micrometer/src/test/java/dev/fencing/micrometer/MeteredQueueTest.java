@@ -41,7 +41,7 @@ class MeteredQueueTest {
 
   @BeforeEach
   void build(TestSchema schema) {
-    real = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    real = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
     queue = FencingMetrics.builder(registry).tags("service", "test").build().queue(real);
   }
 

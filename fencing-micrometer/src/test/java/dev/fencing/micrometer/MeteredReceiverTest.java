@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
-import dev.fencing.receiver.Receivers;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.TestSchema;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -22,7 +22,11 @@ class MeteredReceiverTest {
 
   @BeforeEach
   void build(TestSchema schema) {
-    real = Receivers.postgres(schema.dataSource()).schema(schema.name()).build();
+    real =
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .build()
+            .receiver("default");
     receiver = FencingMetrics.builder(registry).build().receiver(real);
   }
 

@@ -31,7 +31,10 @@ class RuntimeMetricsTest {
     FencingMetrics metrics = FencingMetrics.builder(registry).build();
     FencedQueue queue =
         metrics.queue(
-            PostgresFencing.builder(schema.pooledDataSource(4)).schema(schema.name()).build());
+            PostgresFencing.builder(schema.pooledDataSource(4))
+                .schema(schema.name())
+                .build()
+                .queue());
     FencedReceiver real = Receivers.inMemory();
     List<Long> ids = queue.enqueueAll("q", IntStream.range(0, JOBS).mapToObj(i -> "{}").toList());
     // a newer epoch reached the receiver first: the runtime's delivery for this job is refused

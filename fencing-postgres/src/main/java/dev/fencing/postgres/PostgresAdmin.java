@@ -1,30 +1,26 @@
 package dev.fencing.postgres;
 
-import dev.fencing.CoordinationException;
-import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.internal.Admin;
-import dev.fencing.postgres.internal.Config;
-import dev.fencing.postgres.internal.PostgresComponent;
+import dev.fencing.postgres.internal.Boundary;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
-import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The PostgreSQL backend's front door for operators: list queues, show a job with its epoch
- * history, requeue or fail a job, purge old finished jobs.
+ * The operators' view of one schema, from {@link PostgresFencing#admin()}: list queues, show a job
+ * with its epoch history, requeue or fail a job, purge old finished jobs.
  *
  * <pre>{@code
- * PostgresAdmin admin = PostgresAdmin.builder(dataSource).schema("jobs").build();
+ * PostgresAdmin admin = PostgresFencing.builder(dataSource).schema("jobs").install(false).build().admin();
  * admin.queues(false).forEach(System.out::println);
  * }</pre>
  *
- * <p>Building installs nothing: it checks that the schema holds the fencing tables of this version.
- * Changes are compare-and-sets on the job's state and never lower or bump an epoch, so a claim
- * after a requeue takes a larger epoch than any before it, and the holder of a job failed here is
- * refused at its next commit or renewal. Immutable and safe for concurrent use.
+ * <p>{@link PostgresFencing#admin()} checks that the schema holds the fencing tables of this
+ * version. Changes are compare-and-sets on the job's state and never lower or bump an epoch, so a
+ * claim after a requeue takes a larger epoch than any before it, and the holder of a job failed
+ * here is refused at its next commit or renewal. Immutable and safe for concurrent use.
  */
 public final class PostgresAdmin {
 
@@ -32,18 +28,11 @@ public final class PostgresAdmin {
   public static final int PURGE_BATCH = 1_000;
 
   private final Admin admin;
+  private final Boundary boundary;
 
-  private PostgresAdmin(Admin admin) {
+  PostgresAdmin(Admin admin, Boundary boundary) {
     this.admin = admin;
-  }
-
-  /**
-   * Starts configuring an admin on {@code dataSource}.
-   *
-   * @throws NullPointerException if {@code dataSource} is null
-   */
-  public static Builder builder(DataSource dataSource) {
-    return new Builder(Objects.requireNonNull(dataSource, "dataSource"));
+    this.boundary = boundary;
   }
 
   /** Returns the schema this admin reads and changes. */
@@ -57,10 +46,10 @@ public final class PostgresAdmin {
    * {@code countCompleted}, by one scan of the table (it may hold millions of completed rows), and
    * a queue whose jobs all completed is then listed too.
    *
-   * @throws CoordinationException if the database failed after the transient retries
+   * @throws StoreUnavailableException if the database failed after the transient retries
    */
   public List<QueueSummary> queues(boolean countCompleted) {
-    return admin.queues(countCompleted);
+    return boundary.run("PostgresAdmin.queues", () -> admin.queues(countCompleted));
   }
 
   /**
@@ -69,7 +58,7 @@ public final class PostgresAdmin {
    * @throws IllegalArgumentException if {@code jobId} is not positive
    */
   public Optional<JobDetails> job(long jobId) {
-    return admin.job(jobId);
+    return boundary.run("PostgresAdmin.job", () -> admin.job(jobId));
   }
 
   /**
@@ -80,7 +69,7 @@ public final class PostgresAdmin {
    * @throws IllegalArgumentException if {@code jobId} is not positive
    */
   public AdminChange requeue(long jobId) {
-    return admin.requeue(jobId);
+    return boundary.run("PostgresAdmin.requeue", () -> admin.requeue(jobId));
   }
 
   /**
@@ -92,7 +81,7 @@ public final class PostgresAdmin {
    *     nothing is written
    */
   public AdminChange fail(long jobId, String reason) {
-    return admin.fail(jobId, reason);
+    return boundary.run("PostgresAdmin.fail", () -> admin.fail(jobId, reason));
   }
 
   /**
@@ -106,41 +95,6 @@ public final class PostgresAdmin {
    *     {@code queue} is not a plain identifier; nothing is deleted
    */
   public long purge(Duration olderThan, @Nullable String queue) {
-    return admin.purge(olderThan, queue, PURGE_BATCH);
-  }
-
-  /** Configures a {@link PostgresAdmin}; {@link #build()} checks every setting and the schema. */
-  public static final class Builder {
-    private final DataSource dataSource;
-    private String schema = PostgresFencing.DEFAULT_SCHEMA;
-
-    private Builder(DataSource dataSource) {
-      this.dataSource = dataSource;
-    }
-
-    /**
-     * The schema the tables live in: a plain identifier; default {@value
-     * PostgresFencing#DEFAULT_SCHEMA}.
-     */
-    public Builder schema(String schema) {
-      this.schema = schema;
-      return this;
-    }
-
-    /**
-     * Returns the admin, after checking that the schema holds this version's tables.
-     *
-     * @throws IllegalArgumentException if the schema is not a plain identifier
-     * @throws SchemaNotInstalledException if the schema has no fencing tables or older ones, saying
-     *     how to install them
-     * @throws CoordinationException if the database could not be reached or refused
-     */
-    public PostgresAdmin build() {
-      // maxAttempts is the queue's; it is not read here
-      Config config = new Config(schema, 5, 3, Duration.ofMillis(100));
-      Admin admin = PostgresComponent.create(dataSource, config).admin();
-      admin.checkInstalled();
-      return new PostgresAdmin(admin);
-    }
+    return boundary.run("PostgresAdmin.purge", () -> admin.purge(olderThan, queue, PURGE_BATCH));
   }
 }

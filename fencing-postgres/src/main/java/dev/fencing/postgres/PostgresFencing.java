@@ -1,6 +1,12 @@
 package dev.fencing.postgres;
 
+import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
+import dev.fencing.FencedReceiver;
+import dev.fencing.ResourceOwnership;
+import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.StoreUnavailableException;
+import dev.fencing.postgres.internal.Boundary;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.Installer;
 import dev.fencing.postgres.internal.PostgresComponent;
@@ -9,26 +15,60 @@ import java.util.Objects;
 import javax.sql.DataSource;
 
 /**
- * The PostgreSQL backend's front door.
+ * The PostgreSQL backend's one front door: the queue, receivers, resource ownership, the outbox
+ * relay, maintenance and the operators' admin, all in one schema, on one data source, with one
+ * retry policy.
  *
  * <pre>{@code
- * FencedQueue queue = PostgresFencing.builder(dataSource).schema("jobs").build();
+ * PostgresFencing fencing = PostgresFencing.builder(dataSource).schema("jobs").build();
+ * FencedQueue queue = fencing.queue();
+ * FencedReceiver ledger = fencing.receiver("ledger");
+ * Maintenance maintenance = fencing.maintenance().keepFinished(Duration.ofDays(7)).build();
  * }</pre>
  *
  * <p>Claims bump the job's epoch and set the lease from the database clock; complete, fail, renew
  * and release are compare-and-sets on owner and epoch. Transient failures (a dropped connection, a
- * serialization failure) are retried; a retried commit whose first try landed is accepted as a
- * repeat.
+ * serialization failure, a deadlock, a server shutting down, too many connections: SQLSTATE class
+ * 08, 40001, 40P01, 57P01-57P03, 53300) are retried by every part alike ({@link
+ * Builder#transientRetries}, {@link Builder#retryWait}); a retried commit whose first try landed is
+ * accepted as a repeat.
+ *
+ * <p>No failure of the driver or of jOOQ escapes a method of anything this handle gives: the
+ * database unreachable or refusing after the retries is a {@link StoreUnavailableException}, a
+ * schema without the tables a {@link SchemaNotInstalledException}, a write whose outcome cannot be
+ * known and cannot be retried safely a {@link dev.fencing.OutcomeUnknownException}; the driver's
+ * failure is the cause, and the message names the operation and the schema.
+ *
+ * <p>Not {@link AutoCloseable}: the data source is the caller's, and the one thing the handle holds
+ * besides, the connection and daemon thread that listen for new work (see {@link
+ * Builder#notifications}), goes back by itself {@link Builder#listenerLinger} after the last wait.
+ * Immutable and safe for concurrent use.
  */
 public final class PostgresFencing {
 
   /** The schema used when none is given. */
   public static final String DEFAULT_SCHEMA = "fencing";
 
-  private PostgresFencing() {}
+  private final PostgresComponent graph;
+  private final Config config;
+  private final Boundary boundary;
+  private final FencedQueue queue;
+  private final ResourceOwnership ownership;
+  private final FencedOutbox outbox;
+
+  private PostgresFencing(PostgresComponent graph, Config config) {
+    this.graph = graph;
+    this.config = config;
+    this.boundary = Boundary.of(config);
+    this.queue = boundary.guard(FencedQueue.class, graph.queue());
+    this.ownership = boundary.guard(ResourceOwnership.class, graph.ownership());
+    this.outbox = boundary.guard(FencedOutbox.class, graph.outbox());
+  }
 
   /**
-   * Starts configuring a queue on {@code dataSource}. Bring a pool (HikariCP, say) for production.
+   * Starts configuring the backend on {@code dataSource}. Bring a pool (HikariCP, say) for
+   * production, with a connection timeout: it bounds how long a call waits for an unreachable
+   * database (each try; see {@link Builder#transientRetries}).
    *
    * @throws NullPointerException if {@code dataSource} is null
    */
@@ -37,14 +77,95 @@ public final class PostgresFencing {
   }
 
   /**
-   * Returns the schema SQL this jar installs, for those who run their own migrations. It creates
-   * its objects unqualified: run it with {@code search_path} set to your schema.
+   * Returns the schema SQL this jar installs (every table: jobs, resources, outbox, receipts), for
+   * those who run their own migrations. It creates its objects unqualified: run it with {@code
+   * search_path} set to your schema.
    */
   public static String schemaSql() {
     return Installer.schemaSql();
   }
 
-  /** Configures a PostgreSQL {@link FencedQueue}; {@link #build()} checks every setting. */
+  /** Returns the schema every part of this handle uses. */
+  public String schema() {
+    return config.schema();
+  }
+
+  /** Returns the job queue; the same instance on every call. */
+  public FencedQueue queue() {
+    return queue;
+  }
+
+  /**
+   * Returns the receiver named {@code name}, which keeps the newest epoch per key in {@code
+   * fencing_receipt}. Receivers with different names share the table but not their keys.
+   *
+   * <p>Payloads are stored as {@code jsonb}, so {@link FencedReceiver#newest} returns them in
+   * PostgreSQL's normalised form (object keys sorted and deduplicated, whitespace changed). A
+   * payload that {@code jsonb} refuses raises {@link IllegalArgumentException} naming {@code
+   * payload} and the server's reason, at once and without retrying; nothing is written.
+   *
+   * @param name a plain identifier ({@code [a-z_][a-z0-9_]{0,62}})
+   * @throws IllegalArgumentException if it is not
+   */
+  public FencedReceiver receiver(String name) {
+    return boundary.guard(FencedReceiver.class, graph.receivers().named(name));
+  }
+
+  /**
+   * Returns resource ownership: one row of {@code fencing_resource} per resource, whose epoch one
+   * statement bumps at each acquisition, only if the previous lease ran out on the database clock;
+   * the row is never deleted, so a resource's epoch only grows. An acquire whose first try
+   * committed but whose reply was lost returns that very acquisition; a renewal that cannot reach
+   * the database after the retries reports the ownership {@link
+   * dev.fencing.OwnershipRenewal.Why#UNREACHABLE lost}. {@link ResourceOwnership#close()} leaves
+   * the data source open. The same instance on every call.
+   */
+  public ResourceOwnership ownership() {
+    return ownership;
+  }
+
+  /**
+   * Returns the relay of the outbox, whose messages {@link FencedQueue#complete(dev.fencing.Lease,
+   * String, java.util.List)} writes in the transaction of its compare-and-set, only if it matched.
+   * The relay sends each at least once, at the epoch of the commit, and keeps the row with the
+   * outcome once sent. The same instance on every call.
+   */
+  public FencedOutbox outbox() {
+    return outbox;
+  }
+
+  /**
+   * Starts configuring retention and storage upkeep of this schema's jobs (see {@link
+   * PostgresMaintenance}).
+   */
+  public PostgresMaintenance.Builder maintenance() {
+    return new PostgresMaintenance.Builder(graph.retention(), boundary);
+  }
+
+  /**
+   * Returns the operators' view: list queues, show a job with its epoch history, requeue or fail a
+   * job, purge old finished jobs.
+   *
+   * @throws SchemaNotInstalledException if the schema has no fencing tables or older ones, saying
+   *     how to install them
+   * @throws StoreUnavailableException if the database could not be reached or refused
+   */
+  public PostgresAdmin admin() {
+    return boundary.run(
+        "PostgresFencing.admin",
+        () -> {
+          var admin = graph.admin();
+          admin.checkInstalled();
+          return new PostgresAdmin(admin, boundary);
+        });
+  }
+
+  @Override
+  public String toString() {
+    return "PostgresFencing[schema=" + config.schema() + "]";
+  }
+
+  /** Configures the backend; {@link #build()} checks every setting. */
   public static final class Builder {
     private final DataSource dataSource;
     private String schema = DEFAULT_SCHEMA;
@@ -59,7 +180,10 @@ public final class PostgresFencing {
       this.dataSource = dataSource;
     }
 
-    /** The schema the tables live in: a plain identifier; default {@value #DEFAULT_SCHEMA}. */
+    /**
+     * The schema every table lives in: a plain identifier; default {@value #DEFAULT_SCHEMA}. The
+     * one place it is named: everything the handle gives uses it.
+     */
     public Builder schema(String schema) {
       this.schema = schema;
       return this;
@@ -71,7 +195,10 @@ public final class PostgresFencing {
       return this;
     }
 
-    /** How many times a statement is retried after a transient failure, 0 to 100; default 3. */
+    /**
+     * How many times a statement is retried after a transient failure, 0 to 100; default 3. The
+     * queue, the receivers, ownership, maintenance and admin all retry alike.
+     */
     public Builder transientRetries(int transientRetries) {
       this.transientRetries = transientRetries;
       return this;
@@ -83,7 +210,10 @@ public final class PostgresFencing {
       return this;
     }
 
-    /** Whether {@link #build()} installs the schema (idempotently); default true. */
+    /**
+     * Whether {@link #build()} installs the schema (every table, idempotently, safe while workers
+     * run and from many processes at once); default true.
+     */
     public Builder install(boolean install) {
       this.install = install;
       return this;
@@ -116,19 +246,27 @@ public final class PostgresFencing {
     }
 
     /**
-     * Returns the queue, after installing the schema if asked to.
+     * Returns the handle, after installing the schema if asked to.
      *
-     * @throws IllegalArgumentException naming the first setting out of range
+     * @throws IllegalArgumentException naming the first setting out of range; nothing is written
+     * @throws StoreUnavailableException if the schema could not be installed (the database could
+     *     not be reached, or refused)
      */
-    public FencedQueue build() {
+    public PostgresFencing build() {
       Config config =
           new Config(
               schema, maxAttempts, transientRetries, retryWait, notifications, listenerLinger);
       PostgresComponent graph = PostgresComponent.create(dataSource, config);
       if (install) {
-        graph.schemaSetup().install();
+        Boundary.of(config)
+            .run(
+                "installing the schema",
+                () -> {
+                  graph.schemaSetup().install();
+                  return null;
+                });
       }
-      return graph.queue();
+      return new PostgresFencing(graph, config);
     }
   }
 }

@@ -1,25 +1,22 @@
 package dev.fencing.postgres;
 
-import dev.fencing.CoordinationException;
 import dev.fencing.Maintenance;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
-import dev.fencing.postgres.internal.Config;
-import dev.fencing.postgres.internal.PostgresComponent;
+import dev.fencing.postgres.internal.Boundary;
 import dev.fencing.postgres.internal.Retention;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import javax.sql.DataSource;
 
 /**
- * Retention and storage upkeep for a PostgreSQL queue, so that it can run for months with a claim
- * that costs the same as on the first day.
+ * Retention and storage upkeep for a PostgreSQL queue, from {@link PostgresFencing#maintenance()},
+ * so that it can run for months with a claim that costs the same as on the first day.
  *
  * <pre>{@code
- * Maintenance maintenance =
- *     PostgresMaintenance.builder(dataSource).schema("jobs").keepFinished(Duration.ofDays(7)).build();
+ * Maintenance maintenance = fencing.maintenance().keepFinished(Duration.ofDays(7)).build();
  * FencedRuntime.builder(queue, receiver).maintenance(maintenance, Duration.ofMinutes(1))...
  * }</pre>
  *
@@ -59,6 +56,7 @@ public final class PostgresMaintenance implements Maintenance {
   public static final Duration DEFAULT_VACUUM_EVERY = Duration.ofSeconds(10);
 
   private final Retention retention;
+  private final Boundary boundary;
   private final Duration keepFinished;
   private final boolean archive;
   private final int batchSize;
@@ -66,34 +64,31 @@ public final class PostgresMaintenance implements Maintenance {
   private final LongSupplier nanoClock;
   private final AtomicLong lastVacuum;
 
-  private PostgresMaintenance(Builder b, Retention retention, LongSupplier nanoClock) {
-    this.retention = retention;
+  private PostgresMaintenance(Builder b) {
+    this.retention = b.retention;
+    this.boundary = b.boundary;
     this.keepFinished = b.keepFinished;
     this.archive = b.archive;
     this.batchSize = b.batchSize;
     this.vacuumEveryNanos = b.vacuumEvery.toNanos();
-    this.nanoClock = nanoClock;
+    this.nanoClock = b.nanoClock;
     // the first round vacuums
     this.lastVacuum = new AtomicLong(nanoClock.getAsLong() - vacuumEveryNanos);
   }
 
   /**
-   * Starts configuring maintenance on {@code dataSource}.
-   *
-   * @throws NullPointerException if {@code dataSource} is null
-   */
-  public static Builder builder(DataSource dataSource) {
-    return new Builder(Objects.requireNonNull(dataSource, "dataSource"));
-  }
-
-  /**
    * {@inheritDoc}
    *
-   * @throws CoordinationException if the database failed after the transient retries; nothing of
-   *     the failed batch was removed
+   * @throws StoreUnavailableException if the database failed after the transient retries; nothing
+   *     of the failed batch was removed
+   * @throws dev.fencing.SchemaNotInstalledException if the schema has no fencing tables
    */
   @Override
   public Report runRound() {
+    return boundary.run("Maintenance.runRound", this::round);
+  }
+
+  private Report round() {
     Retention.Batch batch = retention.batch(keepFinished, null, batchSize, archive);
     if (vacuumDue()) {
       retention.vacuum();
@@ -134,26 +129,17 @@ public final class PostgresMaintenance implements Maintenance {
 
   /** Configures {@link PostgresMaintenance}; {@link #build()} checks every setting. */
   public static final class Builder {
-    private final DataSource dataSource;
-    private String schema = PostgresFencing.DEFAULT_SCHEMA;
+    private final Retention retention;
+    private final Boundary boundary;
     private Duration keepFinished = DEFAULT_KEEP_FINISHED;
     private boolean archive;
     private int batchSize = DEFAULT_BATCH_SIZE;
     private Duration vacuumEvery = DEFAULT_VACUUM_EVERY;
-    private boolean install = true;
     private LongSupplier nanoClock = System::nanoTime;
 
-    private Builder(DataSource dataSource) {
-      this.dataSource = dataSource;
-    }
-
-    /**
-     * The schema the tables live in: a plain identifier; default {@value
-     * PostgresFencing#DEFAULT_SCHEMA}.
-     */
-    public Builder schema(String schema) {
-      this.schema = schema;
-      return this;
+    Builder(Retention retention, Boundary boundary) {
+      this.retention = retention;
+      this.boundary = boundary;
     }
 
     /**
@@ -190,12 +176,6 @@ public final class PostgresMaintenance implements Maintenance {
       return this;
     }
 
-    /** Whether {@link #build()} installs the schema (idempotently); default true. */
-    public Builder install(boolean install) {
-      this.install = install;
-      return this;
-    }
-
     /** The clock that times VACUUMs, for tests. */
     Builder nanoClock(LongSupplier nanoClock) {
       this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
@@ -203,22 +183,15 @@ public final class PostgresMaintenance implements Maintenance {
     }
 
     /**
-     * Returns the maintenance, after installing the schema if asked to.
+     * Returns the maintenance of the handle's schema.
      *
      * @throws IllegalArgumentException naming the first setting out of range
-     * @throws CoordinationException if the schema could not be installed
      */
     public PostgresMaintenance build() {
-      // maxAttempts is the queue's; it is not read here
-      Config config = new Config(schema, 5, 3, Duration.ofMillis(100));
       Validate.keepFinished("keepFinished", keepFinished);
       Validate.batchSize(batchSize);
       Validate.delay("vacuumEvery", vacuumEvery);
-      PostgresComponent graph = PostgresComponent.create(dataSource, config);
-      if (install) {
-        graph.schemaSetup().install();
-      }
-      return new PostgresMaintenance(this, graph.retention(), nanoClock);
+      return new PostgresMaintenance(this);
     }
   }
 }

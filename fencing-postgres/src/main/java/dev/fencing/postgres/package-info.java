@@ -1,7 +1,7 @@
 /**
- * The PostgreSQL backend: {@link dev.fencing.postgres.PostgresFencing} is the front door of the job
- * queue, {@link dev.fencing.postgres.PostgresOwnership} that of resource ownership, {@link
- * dev.fencing.postgres.PostgresAdmin} that of inspection and operator changes.
+ * The PostgreSQL backend: {@link dev.fencing.postgres.PostgresFencing} is its one front door (the
+ * queue, receivers, resource ownership, the outbox relay, maintenance and the operators' admin, in
+ * one schema).
  */
 @NullMarked
 package dev.fencing.postgres;

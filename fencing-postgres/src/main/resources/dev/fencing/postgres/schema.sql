@@ -1,6 +1,8 @@
--- The fencing tables: jobs, and owned resources. This file is the single source of the schema: the
+-- The fencing tables: jobs, owned resources, the outbox and receivers' receipts. This file is the single source of the schema: the
 -- installer runs it (after CREATE SCHEMA and SET LOCAL search_path to the schema the user chose), and
--- jOOQ classes are generated from it at build time. Every statement is idempotent.
+-- jOOQ classes are generated from it at build time. Every statement is idempotent, and none
+-- takes an ACCESS EXCLUSIVE lock on an existing table, so an install never waits for (or stops) running
+-- workers.
 
 CREATE TABLE IF NOT EXISTS fencing_job (
     id               bigserial     NOT NULL,
@@ -39,26 +41,18 @@ CREATE TABLE IF NOT EXISTS fencing_job (
     -- the keyed enqueue call that wrote the row, so that a retried call after a lost
     -- acknowledgement reports the jobs its first try wrote as its own
     enqueue_token    uuid,
+    -- the owners of the last 16 claims, oldest first: every claim bumps the epoch by exactly 1 and
+    -- appends its owner, so the last element held the current epoch and element i (from 1) held epoch
+    -- epoch - cardinality(owners) + i
+    owners           varchar(200)[] NOT NULL DEFAULT '{}',
     CONSTRAINT fencing_job_pk PRIMARY KEY (id),
     CONSTRAINT fencing_job_status_ck CHECK (status IN ('pending', 'running', 'completed', 'failed')),
     CONSTRAINT fencing_job_epoch_ck CHECK (epoch >= 0),
     CONSTRAINT fencing_job_running_ck CHECK (status <> 'running' OR (owner IS NOT NULL AND lease_expires_at IS NOT NULL AND epoch >= 1))
 );
 
--- Installations made before idempotency keys gain the columns (a no-op on new ones).
--- [jooq ignore start]
-ALTER TABLE fencing_job ADD COLUMN IF NOT EXISTS idempotency_key varchar(200);
-ALTER TABLE fencing_job ADD COLUMN IF NOT EXISTS enqueue_token uuid;
--- [jooq ignore stop]
-
 -- One job per key and queue.
 CREATE UNIQUE INDEX IF NOT EXISTS fencing_job_key_uq ON fencing_job (queue, idempotency_key) WHERE idempotency_key IS NOT NULL;
-
--- The owners of the last 16 claims, oldest first: every claim bumps the epoch by exactly 1 and appends
--- its owner, so the last element held the current epoch and element i (from 1) held epoch
--- epoch - cardinality(owners) + i. Added by ALTER so that an existing installation gains it at the next
--- install; rows claimed before that start their history then.
-ALTER TABLE fencing_job ADD COLUMN IF NOT EXISTS owners varchar(200)[] NOT NULL DEFAULT '{}';
 
 -- Claimable rows only: pending jobs by due time, and running jobs by lease expiry.
 CREATE INDEX IF NOT EXISTS fencing_job_pending_ix ON fencing_job (queue, run_at, id) WHERE status = 'pending';
@@ -68,7 +62,7 @@ CREATE INDEX IF NOT EXISTS fencing_job_running_ix ON fencing_job (queue, lease_e
 CREATE INDEX IF NOT EXISTS fencing_job_failed_ix ON fencing_job (queue, finished_at) WHERE status = 'failed';
 
 -- Finished jobs by finish time, so that retention finds the oldest without reading the table
--- (PostgresMaintenance). Only a commit or a terminal fail enters it, one entry per job.
+-- (PostgresFencing.maintenance()). Only a commit or a terminal fail enters it, one entry per job.
 CREATE INDEX IF NOT EXISTS fencing_job_finished_ix ON fencing_job (finished_at) WHERE status IN ('completed', 'failed');
 
 -- Storage settings for a table where every claim, renewal and commit writes a new row version:
@@ -85,7 +79,7 @@ CREATE INDEX IF NOT EXISTS fencing_job_finished_ix ON fencing_job (finished_at) 
 ALTER TABLE fencing_job SET (fillfactor = 90, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000, autovacuum_analyze_scale_factor = 0.02, autovacuum_analyze_threshold = 1000);
 -- [jooq ignore stop]
 
--- Finished jobs moved out by retention when archiving is chosen (PostgresMaintenance.archive): the row
+-- Finished jobs moved out by retention when archiving is chosen (PostgresMaintenance.Builder.archive): the row
 -- as it was (to_jsonb, so that later columns need no change here) and its outbox messages. Nothing
 -- reads or deletes this table: it is the user's record, to keep, copy elsewhere or drop.
 CREATE TABLE IF NOT EXISTS fencing_job_archive (
@@ -99,9 +93,9 @@ CREATE TABLE IF NOT EXISTS fencing_job_archive (
     CONSTRAINT fencing_job_archive_pk PRIMARY KEY (id)
 );
 
--- Named resources owned one at a time (PostgresOwnership): one row per resource, created by its first
+-- Named resources owned one at a time (PostgresFencing.ownership()): one row per resource, created by its first
 -- acquisition and never deleted, so its epoch only grows, across owners, clients and database
--- restarts. An installation made before this table existed gains it at the next install.
+-- restarts.
 CREATE TABLE IF NOT EXISTS fencing_resource (
     name             varchar(200)  NOT NULL,
     -- the holder, or the last holder once its lease ran out or was released
@@ -120,7 +114,6 @@ CREATE TABLE IF NOT EXISTS fencing_resource (
 -- The outbox: messages a commit wrote together with its job's result, in the same transaction as the
 -- compare-and-set, so a refused commit wrote none. A job commits once, so (job_id, idx) names a message
 -- for good: it is the idempotency key a relay sends. Rows are kept once delivered, with the outcome.
--- An installation made before this table existed gains it at the next install.
 CREATE TABLE IF NOT EXISTS fencing_outbox (
     id               bigserial     NOT NULL,
     job_id           bigint        NOT NULL,
@@ -144,3 +137,16 @@ CREATE TABLE IF NOT EXISTS fencing_outbox (
 
 -- Undelivered messages by destination, oldest first.
 CREATE INDEX IF NOT EXISTS fencing_outbox_undelivered_ix ON fencing_outbox (destination, id) WHERE delivered_at IS NULL;
+
+-- Receivers' receipts (PostgresFencing.receiver(name)): the newest accepted epoch and payload per
+-- (receiver, key). Rows are never deleted, so a key's epoch only grows.
+CREATE TABLE IF NOT EXISTS fencing_receipt (
+    receiver         varchar(63)   NOT NULL,
+    key              varchar(500)  NOT NULL,
+    epoch            bigint        NOT NULL,
+    payload          jsonb         NOT NULL,
+    accepted_at      timestamptz   NOT NULL DEFAULT now(),
+    updated_at       timestamptz   NOT NULL DEFAULT now(),
+    CONSTRAINT fencing_receipt_pk PRIMARY KEY (receiver, key),
+    CONSTRAINT fencing_receipt_epoch_ck CHECK (epoch >= 1)
+);

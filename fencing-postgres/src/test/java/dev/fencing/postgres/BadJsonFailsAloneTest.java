@@ -44,7 +44,7 @@ class BadJsonFailsAloneTest {
   @BeforeEach
   void build(TestSchema schema) {
     this.schema = schema;
-    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
   }
 
   @Test

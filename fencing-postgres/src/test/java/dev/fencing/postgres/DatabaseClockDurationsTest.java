@@ -23,7 +23,7 @@ class DatabaseClockDurationsTest {
 
   @BeforeEach
   void build(TestSchema schema) {
-    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
   }
 
   @Test

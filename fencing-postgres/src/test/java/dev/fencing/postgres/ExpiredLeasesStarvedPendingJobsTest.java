@@ -26,7 +26,11 @@ class ExpiredLeasesStarvedPendingJobsTest {
   void pendingJobsAreClaimedInReadyOrderWhileLeasesKeepRunningOut(TestSchema schema)
       throws Exception {
     FencedQueue queue =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).maxAttempts(100).build();
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .maxAttempts(100)
+            .build()
+            .queue();
     List<Long> poison = queue.enqueueAll("q", Collections.nCopies(10, "{\"kills\": true}"));
     assertThat(queue.claimBatch("q", "dies", DYING, 10)).hasSize(10);
     List<Long> fresh = queue.enqueueAll("q", Collections.nCopies(10, "{}"));

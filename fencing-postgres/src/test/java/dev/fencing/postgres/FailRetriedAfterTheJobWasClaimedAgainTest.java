@@ -9,11 +9,11 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobState;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.FlakyProxy;
 import dev.fencing.testkit.TestSchema;
 import java.time.Duration;
-import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +37,8 @@ class FailRetriedAfterTheJobWasClaimedAgainTest {
         PostgresFencing.builder(proxy.database().dataSource())
             .schema(schema.name())
             .transientRetries(0)
-            .build();
+            .build()
+            .queue();
   }
 
   @AfterEach
@@ -51,7 +52,7 @@ class FailRetriedAfterTheJobWasClaimedAgainTest {
     Job first = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
     proxy.loseNextAcknowledgement("UPDATE");
     assertThatThrownBy(() -> queue.fail(first.lease(), "boom", Duration.ZERO))
-        .isInstanceOf(DataAccessException.class);
+        .isInstanceOf(StoreUnavailableException.class);
     Job second = queue.claim("q", "w2", Duration.ofMinutes(5)).orElseThrow();
 
     FencedOutcome.Accepted retried = queue.fail(first.lease(), "boom", Duration.ZERO);
@@ -68,7 +69,7 @@ class FailRetriedAfterTheJobWasClaimedAgainTest {
     Job first = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
     proxy.loseNextAcknowledgement("UPDATE");
     assertThatThrownBy(() -> queue.fail(first.lease(), "boom", Duration.ZERO))
-        .isInstanceOf(DataAccessException.class);
+        .isInstanceOf(StoreUnavailableException.class);
     queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
 
     assertThat(queue.fail(first.lease(), "boom", Duration.ZERO).repeat()).isTrue();
@@ -80,7 +81,8 @@ class FailRetriedAfterTheJobWasClaimedAgainTest {
     queue.enqueue("q", "{}");
     Job first = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
     proxy.loseNextAcknowledgement("UPDATE");
-    assertThatThrownBy(() -> queue.release(first.lease())).isInstanceOf(DataAccessException.class);
+    assertThatThrownBy(() -> queue.release(first.lease()))
+        .isInstanceOf(StoreUnavailableException.class);
     queue.claim("q", "w2", Duration.ofMinutes(5)).orElseThrow();
 
     assertThat(queue.release(first.lease()).repeat()).isTrue();

@@ -31,7 +31,7 @@ class KeyedEnqueueTest {
   void setUp(TestSchema schema) {
     this.schema = schema;
     this.ds = schema.pooledDataSource(8);
-    this.queue = PostgresFencing.builder(ds).schema(schema.name()).build();
+    this.queue = PostgresFencing.builder(ds).schema(schema.name()).build().queue();
   }
 
   @Test
@@ -159,7 +159,7 @@ class KeyedEnqueueTest {
       for (int p = 0; p < 4; p++) {
         List<KeyedJob> mine = p % 2 == 0 ? batch : reversed;
         FencedQueue producer =
-            PostgresFencing.builder(ds).schema(schema.name()).install(false).build();
+            PostgresFencing.builder(ds).schema(schema.name()).install(false).build().queue();
         Callable<List<Enqueued>> call = () -> producer.enqueueKeyed("q", mine);
         results.add(pool.submit(call));
       }

@@ -24,7 +24,11 @@ class LeaseRunsOutEveryTimeTest {
   void aJobWhoseLeaseRunsOutOnEveryAttemptEndsFailedAfterMaxAttempts(TestSchema schema)
       throws Exception {
     FencedQueue queue =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).maxAttempts(3).build();
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .maxAttempts(3)
+            .build()
+            .queue();
     long id = queue.enqueue("q", "{\"kills\": \"its worker\"}");
     for (int attempt = 1; attempt <= 3; attempt++) {
       Job job = queue.claim("q", "w" + attempt, Duration.ofMillis(150)).orElseThrow();
@@ -52,7 +56,11 @@ class LeaseRunsOutEveryTimeTest {
   void aSpentLeaseTakesNoPlaceInTheBatchAndOnlyClaimedJobsAreReturned(TestSchema schema)
       throws Exception {
     FencedQueue queue =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).maxAttempts(1).build();
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .maxAttempts(1)
+            .build()
+            .queue();
     long spent = queue.enqueue("q", "{}");
     queue.claim("q", "dies", Duration.ofMillis(100)).orElseThrow();
     Thread.sleep(250);

@@ -39,10 +39,11 @@ class LostAcknowledgementOfAcquireTest {
     this.schema = schema;
     proxy = FlakyProxy.inFrontOf(schema.database());
     owners =
-        PostgresOwnership.builder(proxy.database().dataSource())
+        PostgresFencing.builder(proxy.database().dataSource())
             .schema(schema.name())
             .retryWait(Duration.ofMillis(10))
-            .build();
+            .build()
+            .ownership();
   }
 
   @AfterEach

@@ -43,7 +43,8 @@ class LostAcknowledgementOfClaimTest {
             .schema(schema.name())
             .transientRetries(3)
             .retryWait(Duration.ofMillis(10))
-            .build();
+            .build()
+            .queue();
     List<Long> ids = queue.enqueueAll("q", Collections.nCopies(5, "{}"));
 
     proxy.loseNextAcknowledgement("UPDATE");

@@ -8,12 +8,12 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobState;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.FlakyProxy;
 import dev.fencing.testkit.TestSchema;
 import java.time.Duration;
 import javax.sql.DataSource;
-import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,7 +62,7 @@ class LostAcknowledgementOfCommitTest {
 
     proxy.loseNextAcknowledgement("UPDATE");
     assertThatThrownBy(() -> queue.complete(job.lease(), "{\"done\": true}"))
-        .isInstanceOf(DataAccessException.class);
+        .isInstanceOf(StoreUnavailableException.class);
     assertThat(queue.find(id).orElseThrow().state())
         .as("the commit landed although its acknowledgement was lost")
         .isEqualTo(JobState.COMPLETED);
@@ -88,6 +88,7 @@ class LostAcknowledgementOfCommitTest {
         .schema(schema.name())
         .transientRetries(transientRetries)
         .retryWait(Duration.ofMillis(10))
-        .build();
+        .build()
+        .queue();
   }
 }

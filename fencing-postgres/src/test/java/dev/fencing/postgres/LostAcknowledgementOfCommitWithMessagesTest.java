@@ -10,12 +10,12 @@ import dev.fencing.FencedQueue.Completion;
 import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.OutboxMessage;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.FlakyProxy;
 import dev.fencing.testkit.TestSchema;
 import java.time.Duration;
 import java.util.List;
-import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,7 +69,7 @@ class LostAcknowledgementOfCommitWithMessagesTest {
 
     proxy.loseNextAcknowledgement("COMMIT");
     assertThatThrownBy(() -> queue.complete(job.lease(), "{\"done\": true}", MESSAGES))
-        .isInstanceOf(DataAccessException.class);
+        .isInstanceOf(StoreUnavailableException.class);
     assertThat(queue.find(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
     assertThat(messageCount(id)).as("the messages landed with the commit").isEqualTo(2);
 
@@ -118,6 +118,7 @@ class LostAcknowledgementOfCommitWithMessagesTest {
         .schema(schema.name())
         .transientRetries(transientRetries)
         .retryWait(Duration.ofMillis(10))
-        .build();
+        .build()
+        .queue();
   }
 }

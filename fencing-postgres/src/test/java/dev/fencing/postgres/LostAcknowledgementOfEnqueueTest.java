@@ -120,6 +120,7 @@ class LostAcknowledgementOfEnqueueTest {
         .schema(schema.name())
         .transientRetries(transientRetries)
         .retryWait(Duration.ofMillis(10))
-        .build();
+        .build()
+        .queue();
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobState;
+import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.TestSchema;
 import java.time.Duration;
@@ -29,14 +30,18 @@ class OneConnectionWithoutAPoolTest {
   @BeforeEach
   void build(TestSchema schema) {
     this.schema = schema;
-    observer = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    observer = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
   }
 
   @Test
   void withAutoCommitOffEveryWriteCommitsAndEveryFailureRollsBack() throws Exception {
     try (OneConnection one = new OneConnection(schema.dataSource(), false)) {
       FencedQueue queue =
-          PostgresFencing.builder(one.dataSource()).schema(schema.name()).install(false).build();
+          PostgresFencing.builder(one.dataSource())
+              .schema(schema.name())
+              .install(false)
+              .build()
+              .queue();
 
       List<Long> ids = queue.enqueueAll("q", List.of("{}", "{}"));
       assertThat(one.connection().getAutoCommit()).isFalse();
@@ -62,7 +67,11 @@ class OneConnectionWithoutAPoolTest {
   void withAutoCommitOnTheConnectionIsHandedBackWithAutoCommitOn() throws Exception {
     try (OneConnection one = new OneConnection(schema.dataSource(), true)) {
       FencedQueue queue =
-          PostgresFencing.builder(one.dataSource()).schema(schema.name()).install(false).build();
+          PostgresFencing.builder(one.dataSource())
+              .schema(schema.name())
+              .install(false)
+              .build()
+              .queue();
 
       long id = queue.enqueueAll("q", List.of("{}")).getFirst();
 
@@ -85,9 +94,10 @@ class OneConnectionWithoutAPoolTest {
     String empty = schema.database().freshSchema("e");
     try {
       FencedQueue uninstalled =
-          PostgresFencing.builder(schema.dataSource()).schema(empty).install(false).build();
+          PostgresFencing.builder(schema.dataSource()).schema(empty).install(false).build().queue();
       assertThatThrownBy(() -> uninstalled.enqueue("q", "{}"))
-          .isInstanceOf(org.jooq.exception.DataAccessException.class)
+          .isInstanceOf(SchemaNotInstalledException.class)
+          .hasMessageContaining("FencedQueue.enqueue")
           .hasMessageContaining("fencing_job");
     } finally {
       schema.database().dropSchema(empty);
@@ -101,17 +111,20 @@ class OneConnectionWithoutAPoolTest {
                 .schema(schema.name())
                 .install(false)
                 .transientRetries(0)
-                .build())
+                .build()
+                .queue())
         .isNotNull();
     assertThat(
             PostgresFencing.builder(schema.dataSource())
                 .schema(schema.name())
                 .install(false)
                 .transientRetries(100)
-                .build())
+                .build()
+                .queue())
         .isNotNull();
     assertThatThrownBy(
-            () -> PostgresFencing.builder(schema.dataSource()).transientRetries(101).build())
+            () ->
+                PostgresFencing.builder(schema.dataSource()).transientRetries(101).build().queue())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("transientRetries must be between 0 and 100, but was 101");
   }

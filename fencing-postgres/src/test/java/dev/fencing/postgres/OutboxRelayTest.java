@@ -29,8 +29,8 @@ class OutboxRelayTest {
 
   @BeforeEach
   void setUp(TestSchema schema) {
-    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
-    outbox = PostgresOutbox.builder(schema.dataSource()).schema(schema.name()).build();
+    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
+    outbox = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().outbox();
     jobId = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w", Duration.ofMinutes(5)).orElseThrow();
     queue.complete(
@@ -58,7 +58,8 @@ class OutboxRelayTest {
     assertThatThrownBy(() -> outbox.relay("mail", (FencedOutbox.Sender) null, 1))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("sender");
-    assertThatThrownBy(() -> PostgresOutbox.builder(null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> PostgresFencing.builder(null))
+        .isInstanceOf(NullPointerException.class);
     assertThat(outbox.relay("mail", OutboxRelayTest::accept, 10)).hasSize(2);
   }
 

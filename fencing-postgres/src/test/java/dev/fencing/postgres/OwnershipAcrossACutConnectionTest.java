@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.Acquisition;
-import dev.fencing.CoordinationException;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.FlakyProxy;
 import dev.fencing.testkit.PostgresFixture;
@@ -52,11 +52,12 @@ class OwnershipAcrossACutConnectionTest {
     FlakyProxy first = proxy(schema);
     AtomicReference<DataSource> database = new AtomicReference<>(first.database().dataSource());
     ResourceOwnership owners =
-        PostgresOwnership.builder(Switchable.dataSource(database))
+        PostgresFencing.builder(Switchable.dataSource(database))
             .schema(schema.name())
             .transientRetries(3)
             .retryWait(Duration.ofMillis(50))
-            .build();
+            .build()
+            .ownership();
     Ownership owned = acquired(owners.acquire("account-cut", "p1", LEASE));
 
     // Out of reach: new connections go to a port nobody listens on, the open ones are dropped.
@@ -89,7 +90,7 @@ class OwnershipAcrossACutConnectionTest {
             () -> owners.holder("account-cut"),
             () -> owners.release(owned))) {
       assertThatThrownBy(call::run)
-          .isInstanceOf(CoordinationException.class)
+          .isInstanceOf(StoreUnavailableException.class)
           .hasMessageContaining(schema.name())
           .hasMessageContaining("127.0.0.1:" + nowhere);
     }
@@ -103,7 +104,7 @@ class OwnershipAcrossACutConnectionTest {
     Ownership next = awaitAcquired(owners, "account-cut", "p2", LEASE.multipliedBy(3));
     assertThat(next.epoch()).isGreaterThan(owned.epoch());
     ResourceOwnership restarted =
-        PostgresOwnership.builder(schema.dataSource()).schema(schema.name()).build();
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().ownership();
     assertThat(restarted.holder("account-cut").orElseThrow().epoch()).isEqualTo(next.epoch());
     OwnershipRenewal late = restarted.renew(owned, LEASE);
     assertThat(((OwnershipRenewal.Lost) late).why()).isEqualTo(OwnershipRenewal.Why.SUPERSEDED);
@@ -115,10 +116,11 @@ class OwnershipAcrossACutConnectionTest {
     DataSource pool = proxy.database().pooledDataSource(2);
     try {
       ResourceOwnership owners =
-          PostgresOwnership.builder(pool)
+          PostgresFencing.builder(pool)
               .schema(schema.name())
               .retryWait(Duration.ofMillis(10))
-              .build();
+              .build()
+              .ownership();
       Ownership owned = acquired(owners.acquire("account-drop", "p1", LEASE));
       proxy.dropAllConnections();
       OwnershipRenewal renewal = owners.renew(owned, LEASE);

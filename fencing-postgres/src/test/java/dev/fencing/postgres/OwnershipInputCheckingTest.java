@@ -3,10 +3,10 @@ package dev.fencing.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fencing.CoordinationException;
 import dev.fencing.Epoch;
 import dev.fencing.Ownership;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.PostgresFixture;
 import dev.fencing.testkit.TestSchema;
@@ -25,7 +25,7 @@ class OwnershipInputCheckingTest {
   @Test
   void badNamesOwnersAndLeaseLengthsAreRefusedByNameAndWriteNothing(TestSchema schema) {
     ResourceOwnership owners =
-        PostgresOwnership.builder(schema.dataSource()).schema(schema.name()).build();
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().ownership();
     String tooLong = "r".repeat(201);
     refused(() -> owners.acquire(tooLong, "p1", LONG), "resource", "'" + "r".repeat(120) + "...'");
     refused(() -> owners.acquire("007", "p1", LONG), "resource", "'007'");
@@ -59,26 +59,33 @@ class OwnershipInputCheckingTest {
   @Test
   void badSettingsAreRefusedByNameBeforeAnySql(TestSchema schema) throws Exception {
     for (String bad : List.of("y; drop table", "Owners", "1abc", "", "y\"b", "y".repeat(64))) {
-      assertThatThrownBy(() -> PostgresOwnership.builder(schema.dataSource()).schema(bad).build())
+      assertThatThrownBy(
+              () -> PostgresFencing.builder(schema.dataSource()).schema(bad).build().ownership())
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("schema must")
           .hasMessageEndingWith("but was '" + bad + "'");
     }
-    assertThatThrownBy(() -> PostgresOwnership.builder(schema.dataSource()).schema(null).build())
+    assertThatThrownBy(
+            () -> PostgresFencing.builder(schema.dataSource()).schema(null).build().ownership())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageEndingWith("but was null");
     assertThatThrownBy(
-            () -> PostgresOwnership.builder(schema.dataSource()).transientRetries(101).build())
+            () ->
+                PostgresFencing.builder(schema.dataSource())
+                    .transientRetries(101)
+                    .build()
+                    .ownership())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("transientRetries must be between 0 and 100, but was 101");
     assertThatThrownBy(
             () ->
-                PostgresOwnership.builder(schema.dataSource())
+                PostgresFencing.builder(schema.dataSource())
                     .retryWait(Duration.ofMillis(-1))
-                    .build())
+                    .build()
+                    .ownership())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("retryWait must");
-    assertThatThrownBy(() -> PostgresOwnership.builder(null))
+    assertThatThrownBy(() -> PostgresFencing.builder(null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("dataSource");
     assertThat(
@@ -98,7 +105,7 @@ class OwnershipInputCheckingTest {
   }
 
   @Test
-  void anUnreachableDatabaseIsACoordinationExceptionNamingItWithinTheConnectTimeout()
+  void anUnreachableDatabaseIsAStoreUnavailableExceptionNamingItWithinTheConnectTimeout()
       throws Exception {
     int port;
     try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -111,15 +118,15 @@ class OwnershipInputCheckingTest {
             "",
             "nowhere");
     long started = System.nanoTime();
-    assertThatThrownBy(() -> PostgresOwnership.builder(nowhere.dataSource()).build())
-        .isInstanceOf(CoordinationException.class)
+    assertThatThrownBy(() -> PostgresFencing.builder(nowhere.dataSource()).build().ownership())
+        .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining("schema fencing")
         .hasMessageContaining("127.0.0.1:" + port);
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
     ResourceOwnership uninstalled =
-        PostgresOwnership.builder(nowhere.dataSource()).install(false).build();
+        PostgresFencing.builder(nowhere.dataSource()).install(false).build().ownership();
     assertThatThrownBy(() -> uninstalled.holder("account"))
-        .isInstanceOf(CoordinationException.class)
+        .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining("127.0.0.1:" + port);
   }
 

@@ -32,7 +32,8 @@ class PlanCachedWhileTheTableWasEmptyTest {
   void claimBatchedCommitAndRenewalAreNeverLeftPreparedOnTheServer(TestSchema schema)
       throws Exception {
     try (OneConnection one = new OneConnection(schema.dataSource(), true)) {
-      FencedQueue queue = PostgresFencing.builder(one.dataSource()).schema(schema.name()).build();
+      FencedQueue queue =
+          PostgresFencing.builder(one.dataSource()).schema(schema.name()).build().queue();
       for (int i = 0; i < 20; i++) {
         assertThat(queue.claimBatch("q", "w1", LONG, 10)).isEmpty();
       }

@@ -50,10 +50,14 @@ class PoolWithAutoCommitOffTest {
     config.setMaximumPoolSize(4);
     config.setPoolName("autocommit-off");
     pool = new HikariDataSource(config);
-    queue = PostgresFencing.builder(pool).schema(schema.name()).build();
+    queue = PostgresFencing.builder(pool).schema(schema.name()).build().queue();
     // reads through connections of its own, in autocommit: sees only what was committed
     observer =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .install(false)
+            .build()
+            .queue();
   }
 
   @AfterEach
@@ -163,7 +167,12 @@ class PoolWithAutoCommitOffTest {
               + id);
     }
     dev.fencing.Maintenance m =
-        PostgresMaintenance.builder(pool).schema(schema.name()).install(false).build();
+        PostgresFencing.builder(pool)
+            .schema(schema.name())
+            .install(false)
+            .build()
+            .maintenance()
+            .build();
     // the first round also runs VACUUM, which cannot run inside a transaction block
     assertThat(m.runRound().jobsRemoved()).isEqualTo(1);
     assertThat(observer.find(id)).isEmpty();

@@ -29,7 +29,8 @@ class PostgresFencingTest {
   void schemaNamesThatAreNotPlainIdentifiersAreRefusedBeforeAnySql(TestSchema schema)
       throws Exception {
     for (String bad : List.of("x; drop table", "Jobs", "1abc", "", "a\"b", "x".repeat(64))) {
-      assertThatThrownBy(() -> PostgresFencing.builder(schema.dataSource()).schema(bad).build())
+      assertThatThrownBy(
+              () -> PostgresFencing.builder(schema.dataSource()).schema(bad).build().queue())
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("schema")
           .hasMessageContaining("'" + bad + "'");
@@ -45,12 +46,13 @@ class PostgresFencingTest {
 
   @Test
   void settingsOutOfRangeAreRefusedByName(TestSchema schema) {
-    assertThatThrownBy(() -> PostgresFencing.builder(schema.dataSource()).maxAttempts(0).build())
+    assertThatThrownBy(
+            () -> PostgresFencing.builder(schema.dataSource()).maxAttempts(0).build().queue())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxAttempts")
         .hasMessageContaining("0");
     assertThatThrownBy(
-            () -> PostgresFencing.builder(schema.dataSource()).transientRetries(-1).build())
+            () -> PostgresFencing.builder(schema.dataSource()).transientRetries(-1).build().queue())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("transientRetries");
   }
@@ -63,7 +65,11 @@ class PostgresFencingTest {
       for (int i = 0; i < 4; i++) {
         installs.add(
             pool.submit(
-                () -> PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build()));
+                () ->
+                    PostgresFencing.builder(schema.dataSource())
+                        .schema(schema.name())
+                        .build()
+                        .queue()));
       }
       for (Future<FencedQueue> install : installs) {
         assertThat(install.get()).isNotNull();
@@ -71,13 +77,15 @@ class PostgresFencingTest {
     } finally {
       pool.shutdownNow();
     }
-    FencedQueue queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    FencedQueue queue =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
     assertThat(queue.claim("q", "w", Duration.ofSeconds(1))).isEmpty();
   }
 
   @Test
   void enqueueAllTakesMoreJobsThanOneStatementCanBindAllOrNone(TestSchema schema) {
-    FencedQueue queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    FencedQueue queue =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
     List<Long> ids = queue.enqueueAll("big", java.util.Collections.nCopies(25_000, "{}"));
     assertThat(ids).hasSize(25_000).doesNotHaveDuplicates();
     List<String> withBadLast = new ArrayList<>(java.util.Collections.nCopies(20_000, "{}"));
@@ -96,7 +104,8 @@ class PostgresFencingTest {
   @Test
   void manyThreadsNeverHoldTheSameJobAtTheSameEpochAndFinishEachOnce(TestSchema schema)
       throws Exception {
-    FencedQueue queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    FencedQueue queue =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
     int jobs = 400;
     List<Long> ids =
         queue.enqueueAll(

@@ -19,6 +19,6 @@ class PostgresOwnershipContractTest extends ResourceOwnershipContract {
 
   @Override
   protected ResourceOwnership open() {
-    return PostgresOwnership.builder(schema.dataSource()).schema(schema.name()).build();
+    return PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().ownership();
   }
 }

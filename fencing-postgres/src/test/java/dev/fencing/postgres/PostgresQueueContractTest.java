@@ -11,6 +11,7 @@ class PostgresQueueContractTest extends FencedQueueContract {
     return PostgresFencing.builder(schema.dataSource())
         .schema(schema.name())
         .maxAttempts(3)
-        .build();
+        .build()
+        .queue();
   }
 }

@@ -7,6 +7,7 @@ import dev.fencing.Epoch;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.Lease;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.TestSchema;
 import java.time.Duration;
@@ -17,7 +18,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +35,7 @@ class PreciseInputCheckingTest {
   @BeforeEach
   void build(TestSchema schema) {
     this.schema = schema;
-    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
   }
 
   @Test
@@ -78,15 +78,16 @@ class PreciseInputCheckingTest {
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
     DataSource pool = schema.pooledDataSource(1);
-    FencedQueue closed = PostgresFencing.builder(pool).schema(schema.name()).install(false).build();
+    FencedQueue closed =
+        PostgresFencing.builder(pool).schema(schema.name()).install(false).build().queue();
     ((AutoCloseable) pool).close();
 
     assertThatThrownBy(() -> closed.enqueue("q", "{}"))
-        .isInstanceOf(DataAccessException.class)
+        .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining("closed");
     assertThatThrownBy(
             () -> closed.completeAll(List.of(new FencedQueue.Completion(job.lease(), "{}"))))
-        .isInstanceOf(DataAccessException.class)
+        .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining("closed");
     assertThat(queue.find(id).orElseThrow().result()).isNull();
   }
@@ -98,7 +99,8 @@ class PreciseInputCheckingTest {
         PostgresFencing.builder(Rows.counting(schema.dataSource(), statements))
             .schema(schema.name())
             .install(false)
-            .build();
+            .build()
+            .queue();
     List<String> payloads = new ArrayList<>(Collections.nCopies(64, "{}"));
     payloads.set(0, "{bad");
     payloads.set(63, "{bad too");

@@ -27,7 +27,7 @@ class RefusalKindsTest {
 
   @BeforeEach
   void build(TestSchema schema) {
-    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
   }
 
   @Test

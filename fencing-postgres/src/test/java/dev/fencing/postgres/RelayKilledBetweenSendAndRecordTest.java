@@ -9,7 +9,6 @@ import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.OutboxMessage;
-import dev.fencing.receiver.Receivers;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.JavaProcess;
 import dev.fencing.testkit.PostgresFixture;
@@ -35,9 +34,10 @@ class RelayKilledBetweenSendAndRecordTest {
   @Test
   void theResendIsARepeatAtTheReceiverAndTheOutcomeIsRecorded(TestSchema schema) {
     DataSource ds = schema.dataSource();
-    FencedQueue queue = PostgresFencing.builder(ds).schema(schema.name()).build();
-    FencedOutbox outbox = PostgresOutbox.builder(ds).schema(schema.name()).build();
-    FencedReceiver receiver = Receivers.postgres(ds).schema(schema.name()).build();
+    FencedQueue queue = PostgresFencing.builder(ds).schema(schema.name()).build().queue();
+    FencedOutbox outbox = PostgresFencing.builder(ds).schema(schema.name()).build().outbox();
+    FencedReceiver receiver =
+        PostgresFencing.builder(ds).schema(schema.name()).build().receiver("default");
     receiver.deliver("acc-2", Epoch.of(5), "{\"from\": \"a newer source\"}");
 
     long id = queue.enqueue("q", "{}");
@@ -96,8 +96,8 @@ class RelayKilledBetweenSendAndRecordTest {
   @Test
   void theResendHasNoSecondEffectAtAServiceThatDeduplicatesOnTheKey(TestSchema schema) {
     DataSource ds = schema.dataSource();
-    FencedQueue queue = PostgresFencing.builder(ds).schema(schema.name()).build();
-    FencedOutbox outbox = PostgresOutbox.builder(ds).schema(schema.name()).build();
+    FencedQueue queue = PostgresFencing.builder(ds).schema(schema.name()).build().queue();
+    FencedOutbox outbox = PostgresFencing.builder(ds).schema(schema.name()).build().outbox();
     KeyedService.install(ds, schema.name());
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w", Duration.ofMinutes(5)).orElseThrow();

@@ -3,7 +3,6 @@ package dev.fencing.postgres;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
-import dev.fencing.receiver.Receivers;
 import dev.fencing.testkit.PostgresFixture;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -27,8 +26,10 @@ public final class RelayProcess {
   public static void main(String[] args) throws IOException {
     DataSource ds = new PostgresFixture.Database(args[0], args[1], args[2], "url").dataSource();
     String schema = args[3];
-    FencedOutbox outbox = PostgresOutbox.builder(ds).schema(schema).install(false).build();
-    FencedReceiver receiver = Receivers.postgres(ds).schema(schema).install(false).build();
+    FencedOutbox outbox =
+        PostgresFencing.builder(ds).schema(schema).install(false).build().outbox();
+    FencedReceiver receiver =
+        PostgresFencing.builder(ds).schema(schema).install(false).build().receiver("default");
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     System.out.println("READY");

@@ -31,7 +31,8 @@ class RenewAllInOneStatementTest {
     FencedQueue queue =
         PostgresFencing.builder(Rows.counting(schema.dataSource(), statements))
             .schema(schema.name())
-            .build();
+            .build()
+            .queue();
     queue.enqueueAll("q", Collections.nCopies(50, "{}"));
     List<Job> jobs = queue.claimBatch("q", "w1", Duration.ofSeconds(30), 50);
     List<Lease> leases = jobs.stream().map(Job::lease).toList();
@@ -52,7 +53,8 @@ class RenewAllInOneStatementTest {
 
   @Test
   void aMixedBatchRenewsWhatItOwnsAndExplainsTheRest(TestSchema schema) throws Exception {
-    FencedQueue queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    FencedQueue queue =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
     List<Long> ids = queue.enqueueAll("q", List.of("{}", "{}", "{}"));
     Job expiring = queue.claim("q", "w1", Duration.ofMillis(200)).orElseThrow();
     List<Job> live = queue.claimBatch("q", "w1", Duration.ofSeconds(30), 2);

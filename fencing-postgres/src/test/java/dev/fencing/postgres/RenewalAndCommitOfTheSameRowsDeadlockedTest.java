@@ -36,7 +36,8 @@ class RenewalAndCommitOfTheSameRowsDeadlockedTest {
         PostgresFencing.builder(schema.pooledDataSource(4))
             .schema(schema.name())
             .transientRetries(0)
-            .build();
+            .build()
+            .queue();
     for (int round = 0; round < 10; round++) {
       queue.enqueueAll("q", Collections.nCopies(200, "{}"));
       List<Lease> leases = queue.claimBatch("q", "w1", LONG, 200).stream().map(Job::lease).toList();

@@ -46,7 +46,11 @@ class RetentionTest {
     assertThat(outbox.relay("mail", e -> new FencedOutcome.Accepted(e.key(), e.epoch(), false), 10))
         .hasSize(1);
     FencedQueue oneAttempt =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).maxAttempts(1).build();
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .maxAttempts(1)
+            .build()
+            .queue();
     long failed = oneAttempt.enqueue("q", "{}");
     oneAttempt.fail(oneAttempt.claim("q", "w", LONG).orElseThrow().lease(), "boom", Duration.ZERO);
     long owed = finish(queue, "q", List.of(new OutboxMessage("sms", "k", "{}")));
@@ -274,11 +278,16 @@ class RetentionTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("vacuumEvery must be between");
     assertThatThrownBy(
-            () -> PostgresMaintenance.builder(schema.dataSource()).schema("Bad Name").build())
+            () ->
+                PostgresFencing.builder(schema.dataSource())
+                    .schema("Bad Name")
+                    .build()
+                    .maintenance()
+                    .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("schema")
         .hasMessageContaining("Bad Name");
-    assertThatThrownBy(() -> PostgresMaintenance.builder(null))
+    assertThatThrownBy(() -> PostgresFencing.builder(null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("dataSource");
     assertThat(maintenance(schema).build().toString())
@@ -288,15 +297,15 @@ class RetentionTest {
   }
 
   private static FencedQueue queue(TestSchema schema) {
-    return PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    return PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
   }
 
   private static FencedOutbox outbox(TestSchema schema) {
-    return PostgresOutbox.builder(schema.dataSource()).schema(schema.name()).build();
+    return PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().outbox();
   }
 
   private static PostgresMaintenance.Builder maintenance(TestSchema schema) {
-    return PostgresMaintenance.builder(schema.dataSource()).schema(schema.name());
+    return PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().maintenance();
   }
 
   /** Enqueues, claims and completes one job with {@code messages}; returns its id. */

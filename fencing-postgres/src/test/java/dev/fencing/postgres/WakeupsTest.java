@@ -42,7 +42,7 @@ class WakeupsTest {
   @BeforeEach
   void build(TestSchema schema) {
     this.schema = schema;
-    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
   }
 
   @AfterEach
@@ -81,7 +81,8 @@ class WakeupsTest {
   @Test
   void aSignalWakesOnlyWaitersOfItsQueueInItsSchema() throws Exception {
     String other = schema.database().freshSchema("wakeups");
-    FencedQueue neighbour = PostgresFencing.builder(schema.dataSource()).schema(other).build();
+    FencedQueue neighbour =
+        PostgresFencing.builder(schema.dataSource()).schema(other).build().queue();
     queue.awaitWork("a", Duration.ZERO);
     awaitListening(queue, schema.name());
     queue.awaitWork("a", Duration.ofSeconds(10)); // the listener's first signal, to everyone
@@ -130,7 +131,8 @@ class WakeupsTest {
         PostgresFencing.builder(schema.dataSource())
             .schema(schema.name())
             .notifications(false)
-            .build();
+            .build()
+            .queue();
     try (Connection c = schema.dataSource().getConnection()) {
       listen(c, schema.name());
       quiet.enqueue("q", "{}");
@@ -147,7 +149,10 @@ class WakeupsTest {
       throws Exception {
     AtomicReference<DataSource> target = new AtomicReference<>(schema.dataSource());
     FencedQueue listening =
-        PostgresFencing.builder(Switchable.dataSource(target)).schema(schema.name()).build();
+        PostgresFencing.builder(Switchable.dataSource(target))
+            .schema(schema.name())
+            .build()
+            .queue();
     IdleWorker worker = idle(listening, "q");
     int first = awaitListening(listening, schema.name());
 
@@ -173,7 +178,8 @@ class WakeupsTest {
         PostgresFencing.builder(schema.dataSource())
             .schema(schema.name())
             .listenerLinger(Duration.ofSeconds(1))
-            .build();
+            .build()
+            .queue();
     // the first wait ends on the listener's first signal, sent once it listens
     assertThat(lingering.awaitWork("q", Duration.ofSeconds(10))).isTrue();
     assertThat(listeners(schema.name())).hasSize(1);
@@ -202,7 +208,8 @@ class WakeupsTest {
                 PostgresFencing.builder(schema.dataSource())
                     .schema(schema.name())
                     .listenerLinger(Duration.ofSeconds(-1))
-                    .build())
+                    .build()
+                    .queue())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("listenerLinger")
         .hasMessageContaining("PT-1S");

@@ -40,7 +40,7 @@ class ZombieOutboxMessagesNeverExistTest {
   void setUp(TestSchema testSchema) {
     ds = testSchema.dataSource();
     schema = testSchema.name();
-    queue = PostgresFencing.builder(ds).schema(schema).build();
+    queue = PostgresFencing.builder(ds).schema(schema).build().queue();
   }
 
   @Test

@@ -2,15 +2,14 @@ package dev.fencing.receiver;
 
 import dev.fencing.FencedReceiver;
 import dev.fencing.receiver.internal.ReceiverFactory;
-import java.util.Objects;
-import javax.sql.DataSource;
 
 /**
  * The module's front door: receivers that keep the newest epoch per key, accept a newer or equal
- * epoch and refuse an older one.
+ * epoch and refuse an older one, with no database. The PostgreSQL receiver comes from {@code
+ * PostgresFencing.receiver(name)} in {@code fencing-postgres}.
  *
  * <pre>{@code
- * FencedReceiver receiver = Receivers.postgres(dataSource).schema("billing").name("ledger").build();
+ * FencedReceiver receiver = Receivers.inMemory();
  * FencedOutcome outcome = receiver.deliver("acc-1", lease.epoch(), "{\"debit\": 100}");
  * }</pre>
  */
@@ -25,14 +24,5 @@ public final class Receivers {
    */
   public static FencedReceiver inMemory() {
     return ReceiverFactory.inMemory();
-  }
-
-  /**
-   * Starts a receiver that keeps its receipts in PostgreSQL, safe for many processes at once.
-   *
-   * @throws NullPointerException if {@code dataSource} is null
-   */
-  public static PostgresReceiverBuilder postgres(DataSource dataSource) {
-    return new PostgresReceiverBuilder(Objects.requireNonNull(dataSource, "dataSource"));
   }
 }

@@ -1,7 +1,4 @@
-/**
- * Fenced receivers: {@link dev.fencing.receiver.Receivers#inMemory()} and {@link
- * dev.fencing.receiver.Receivers#postgres(javax.sql.DataSource)}.
- */
+/** Fenced receivers with no database: {@link dev.fencing.receiver.Receivers#inMemory()}. */
 @NullMarked
 package dev.fencing.receiver;
 

@@ -5,28 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
-import dev.fencing.testkit.FencingDatabase;
-import dev.fencing.testkit.TestSchema;
 import org.junit.jupiter.api.Test;
 
 /**
  * A producer that paused while owning an account wakes after another took over and resends its
  * debit: the ledger must debit the account once.
  */
-@FencingDatabase
 class ZombieProducerLedgerTest {
 
   @Test
   void inMemory() {
     assertThat(zombieScenario(Receivers.inMemory())).isEqualTo(900);
-  }
-
-  @Test
-  void onPostgres(TestSchema schema) {
-    FencedReceiver receiver =
-        Receivers.postgres(schema.dataSource()).schema(schema.name()).name("ledger").build();
-
-    assertThat(zombieScenario(receiver)).isEqualTo(900);
   }
 
   @Test

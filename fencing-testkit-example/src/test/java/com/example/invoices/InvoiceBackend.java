@@ -15,7 +15,7 @@ public final class InvoiceBackend implements FencingBackend {
 
   @Override
   public FencedQueue queue(DataSource dataSource, String schema) {
-    return PostgresFencing.builder(dataSource).schema(schema).build();
+    return PostgresFencing.builder(dataSource).schema(schema).build().queue();
   }
 
   @Override

@@ -2,7 +2,7 @@ package dev.fencing.zookeeper;
 
 import dev.fencing.FencedReceiver;
 import dev.fencing.ResourceOwnership;
-import dev.fencing.receiver.Receivers;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.OwnershipBackend;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -19,6 +19,6 @@ public final class ZooKeeperPropertiesBackend implements OwnershipBackend {
 
   @Override
   public FencedReceiver receiver(DataSource dataSource, String schema) {
-    return Receivers.postgres(dataSource).schema(schema).build();
+    return PostgresFencing.builder(dataSource).schema(schema).build().receiver("default");
   }
 }

@@ -15,7 +15,7 @@ public final class QuickStart {
   /** Runs the quick start against {@code dataSource}, printing the commit's outcome. */
   public static void run(DataSource dataSource) {
     // README quick-start: begin
-    FencedQueue queue = PostgresFencing.builder(dataSource).schema("jobs").build();
+    FencedQueue queue = PostgresFencing.builder(dataSource).schema("jobs").build().queue();
     long id = queue.enqueue("emails", "{\"to\": \"ada@example.com\"}");
 
     // the claim takes a new, larger epoch and a lease judged on the database's clock

@@ -1,7 +1,7 @@
 package dev.fencing.cli.internal;
 
-import dev.fencing.CoordinationException;
 import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.cli.FencingCli;
 import dev.fencing.postgres.PostgresAdmin;
 import dev.fencing.postgres.PostgresFencing;
@@ -76,10 +76,10 @@ public final class DatabaseOptions {
           "cannot connect to " + withoutPassword(url) + ": " + oneLine(e.getMessage()));
     }
     try {
-      return PostgresAdmin.builder(ds).schema(schema).build();
+      return PostgresFencing.builder(ds).schema(schema).install(false).build().admin();
     } catch (SchemaNotInstalledException e) {
       throw new CliException(FencingCli.NO_SCHEMA, e.getMessage());
-    } catch (CoordinationException e) {
+    } catch (StoreUnavailableException e) {
       throw new CliException(FencingCli.UNREACHABLE, e.getMessage());
     }
   }

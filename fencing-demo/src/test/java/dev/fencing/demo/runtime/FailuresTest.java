@@ -86,6 +86,9 @@ class FailuresTest {
   }
 
   private static FencedQueue queue(TestSchema schema) {
-    return PostgresFencing.builder(schema.pooledDataSource(8)).schema(schema.name()).build();
+    return PostgresFencing.builder(schema.pooledDataSource(8))
+        .schema(schema.name())
+        .build()
+        .queue();
   }
 }

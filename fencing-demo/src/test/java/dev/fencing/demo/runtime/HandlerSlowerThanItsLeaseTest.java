@@ -28,9 +28,12 @@ class HandlerSlowerThanItsLeaseTest {
   void everyJobCompletesAtItsFirstEpochWhenHeartbeatsRenewTheLease(TestSchema schema)
       throws Exception {
     FencedQueue queue =
-        PostgresFencing.builder(schema.pooledDataSource(8)).schema(schema.name()).build();
+        PostgresFencing.builder(schema.pooledDataSource(8)).schema(schema.name()).build().queue();
     FencedReceiver receiver =
-        Receivers.postgres(schema.pooledDataSource(4)).schema(schema.name()).build();
+        PostgresFencing.builder(schema.pooledDataSource(4))
+            .schema(schema.name())
+            .build()
+            .receiver("default");
     List<Long> ids = queue.enqueueAll("slow", IntStream.range(0, 20).mapToObj(i -> "{}").toList());
     Outcomes outcomes = new Outcomes();
     FencedRuntime.Stats stats;
@@ -69,7 +72,7 @@ class HandlerSlowerThanItsLeaseTest {
   @Test
   void handlersAroundTheLeaseLengthStarveNoJob(TestSchema schema) throws Exception {
     FencedQueue queue =
-        PostgresFencing.builder(schema.pooledDataSource(8)).schema(schema.name()).build();
+        PostgresFencing.builder(schema.pooledDataSource(8)).schema(schema.name()).build().queue();
     List<Long> ids = queue.enqueueAll("mixed", IntStream.range(0, 30).mapToObj(i -> "{}").toList());
     Outcomes outcomes = new Outcomes();
     try (FencedRuntime runtime =

@@ -31,7 +31,7 @@ class HeartbeatTest {
   void aRefusedRenewalCancelsAndInterruptsTheHandlerAndNothingIsDeliveredOrCommitted(
       TestSchema schema) throws Exception {
     FencedQueue queue =
-        PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build();
+        PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build().queue();
     FencedReceiver receiver = Receivers.inMemory();
     long id = queue.enqueue("q", "{}");
     CountDownLatch running = new CountDownLatch(1);
@@ -79,7 +79,10 @@ class HeartbeatTest {
       throws Exception {
     FaultyQueue queue =
         new FaultyQueue(
-            PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build());
+            PostgresFencing.builder(schema.pooledDataSource(6))
+                .schema(schema.name())
+                .build()
+                .queue());
     queue.renewalsFail = true;
     FencedReceiver receiver = Receivers.inMemory();
     long id = queue.enqueue("q", "{}");
@@ -115,7 +118,10 @@ class HeartbeatTest {
       throws Exception {
     FaultyQueue queue =
         new FaultyQueue(
-            PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build());
+            PostgresFencing.builder(schema.pooledDataSource(6))
+                .schema(schema.name())
+                .build()
+                .queue());
     queue.claimAnswerDelay = Duration.ofMillis(700); // of a 1 s lease; the margin is 500 ms
     long id = queue.enqueue("q", "{}");
     AtomicInteger handled = new AtomicInteger();
@@ -146,9 +152,15 @@ class HeartbeatTest {
       TestSchema schema) throws Exception {
     FaultyQueue queue =
         new FaultyQueue(
-            PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build());
+            PostgresFencing.builder(schema.pooledDataSource(6))
+                .schema(schema.name())
+                .build()
+                .queue());
     FencedReceiver receiver =
-        Receivers.postgres(schema.pooledDataSource(2)).schema(schema.name()).build();
+        PostgresFencing.builder(schema.pooledDataSource(2))
+            .schema(schema.name())
+            .build()
+            .receiver("default");
     long id = queue.enqueue("q", "{}");
     queue.renewalsFail = true;
     CountDownLatch secondClaim = new CountDownLatch(1);
@@ -195,7 +207,7 @@ class HeartbeatTest {
   @Test
   void onlyLeasesOlderThanHalfAnIntervalAreRenewed(TestSchema schema) throws Exception {
     FencedQueue queue =
-        PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build();
+        PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build().queue();
     long longJob = queue.enqueue("q", "{\"sleep\": 2600}");
     queue.enqueueAll("q", java.util.Collections.nCopies(60, "{\"sleep\": 150}"));
     Outcomes outcomes = new Outcomes();

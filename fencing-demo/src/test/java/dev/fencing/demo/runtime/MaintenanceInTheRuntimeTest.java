@@ -7,7 +7,6 @@ import dev.fencing.CoordinationException;
 import dev.fencing.FencedQueue;
 import dev.fencing.Maintenance;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.postgres.PostgresMaintenance;
 import dev.fencing.receiver.Receivers;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.WorkOutcome;
@@ -40,8 +39,10 @@ class MaintenanceInTheRuntimeTest {
     }
     execute(schema, "update fencing_job set finished_at = finished_at - interval '8 days'");
     Maintenance maintenance =
-        PostgresMaintenance.builder(schema.dataSource())
+        PostgresFencing.builder(schema.dataSource())
             .schema(schema.name())
+            .build()
+            .maintenance()
             .keepFinished(Duration.ofDays(7))
             .batchSize(100)
             .build();
@@ -146,7 +147,10 @@ class MaintenanceInTheRuntimeTest {
   }
 
   private static FencedQueue queue(TestSchema schema) {
-    return PostgresFencing.builder(schema.pooledDataSource(8)).schema(schema.name()).build();
+    return PostgresFencing.builder(schema.pooledDataSource(8))
+        .schema(schema.name())
+        .build()
+        .queue();
   }
 
   private static void execute(TestSchema schema, String sql) throws Exception {

@@ -13,7 +13,6 @@ import dev.fencing.OutboxMessage;
 import dev.fencing.demo.ForwardingQueue;
 import dev.fencing.demo.OutboxRows;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.postgres.PostgresOutbox;
 import dev.fencing.receiver.Receivers;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.HandlerResult;
@@ -315,11 +314,17 @@ class OutboxInTheRuntimeTest {
   }
 
   private static FencedQueue queue(TestSchema schema) {
-    return PostgresFencing.builder(schema.pooledDataSource(8)).schema(schema.name()).build();
+    return PostgresFencing.builder(schema.pooledDataSource(8))
+        .schema(schema.name())
+        .build()
+        .queue();
   }
 
   private static FencedOutbox outbox(TestSchema schema) {
-    return PostgresOutbox.builder(schema.pooledDataSource(2)).schema(schema.name()).build();
+    return PostgresFencing.builder(schema.pooledDataSource(2))
+        .schema(schema.name())
+        .build()
+        .outbox();
   }
 
   private static void awaitEnded(Outcomes outcomes, int count) throws InterruptedException {

@@ -174,7 +174,10 @@ class ShutdownTest {
   }
 
   private static FencedQueue queue(TestSchema schema) {
-    return PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build();
+    return PostgresFencing.builder(schema.pooledDataSource(6))
+        .schema(schema.name())
+        .build()
+        .queue();
   }
 
   private static void assertNoRuntimeThreadLeft() {

@@ -73,6 +73,7 @@ class WakeUpsTest {
     return PostgresFencing.builder(schema.pooledDataSource(8))
         .schema(schema.name())
         .notifications(notifications)
-        .build();
+        .build()
+        .queue();
   }
 }

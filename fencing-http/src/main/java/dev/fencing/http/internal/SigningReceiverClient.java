@@ -16,7 +16,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -78,7 +77,10 @@ public final class SigningReceiverClient implements FencedReceiver {
   @Override
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
     Validate.key(key);
-    Objects.requireNonNull(epoch, "epoch");
+    if (epoch == null) {
+      // as every receiver refuses it (FencedReceiverContract)
+      throw new IllegalArgumentException("epoch must not be null, but was null");
+    }
     Validate.json("payload", payload);
     byte[] body =
         Wire.write(

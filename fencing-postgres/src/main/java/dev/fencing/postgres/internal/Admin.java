@@ -6,9 +6,9 @@ import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.val;
 
-import dev.fencing.CoordinationException;
 import dev.fencing.JobState;
 import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
@@ -62,7 +62,7 @@ public final class Admin {
    * Checks that the schema holds the job table with every column this jar reads.
    *
    * @throws SchemaNotInstalledException if it does not, saying how to install
-   * @throws CoordinationException if the database could not be reached or refused
+   * @throws StoreUnavailableException if the database could not be reached or refused
    */
   public void checkInstalled() {
     List<String> columns;
@@ -77,7 +77,7 @@ public final class Admin {
                           config.schema())
                       .fetch(0, String.class));
     } catch (DataAccessException e) {
-      throw new CoordinationException(
+      throw new StoreUnavailableException(
           "PostgreSQL: could not read schema " + config.schema() + ": " + JooqOwnership.describe(e),
           e);
     }

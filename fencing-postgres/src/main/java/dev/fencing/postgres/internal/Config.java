@@ -24,11 +24,6 @@ public record Config(
   /** The default of {@link #listenerLinger}. */
   public static final Duration DEFAULT_LINGER = Duration.ofSeconds(30);
 
-  /** Settings with notifications on and the default linger. */
-  public Config(String schema, int maxAttempts, int transientRetries, Duration retryWait) {
-    this(schema, maxAttempts, transientRetries, retryWait, true, DEFAULT_LINGER);
-  }
-
   /**
    * @throws IllegalArgumentException naming the first setting out of range
    */

@@ -1,12 +1,12 @@
 package dev.fencing.postgres.internal;
 
 import dev.fencing.Acquisition;
-import dev.fencing.CoordinationException;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
 import jakarta.inject.Inject;
 import java.sql.SQLException;
@@ -196,8 +196,8 @@ public final class JooqOwnership implements ResourceOwnership {
     return new OwnershipRenewal.Lost(ownership, OwnershipRenewal.Why.ENDED, current, detail);
   }
 
-  private CoordinationException failed(String what, DataAccessException e) {
-    return new CoordinationException(
+  private StoreUnavailableException failed(String what, DataAccessException e) {
+    return new StoreUnavailableException(
         "PostgreSQL (schema "
             + config.schema()
             + ") failed to "

@@ -28,6 +28,9 @@ public interface PostgresComponent {
   /** Removal of old finished jobs and storage upkeep, in the same schema as the queue. */
   Retention retention();
 
+  /** The receivers, in the same schema as the queue. */
+  Receivers receivers();
+
   /** Installs the schema. */
   SchemaSetup schemaSetup();
 

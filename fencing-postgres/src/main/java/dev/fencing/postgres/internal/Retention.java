@@ -8,8 +8,8 @@ import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.val;
 
-import dev.fencing.CoordinationException;
 import dev.fencing.JobState;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
@@ -78,7 +78,7 @@ public final class Retention {
   /**
    * Removes (or archives, then removes) one batch in one transaction, retried when transient.
    *
-   * @throws CoordinationException if the database failed after the transient retries; the batch
+   * @throws StoreUnavailableException if the database failed after the transient retries; the batch
    *     removed nothing
    */
   public Batch batch(Duration olderThan, @Nullable String queue, int batchSize, boolean archive) {
@@ -95,7 +95,7 @@ public final class Retention {
    * skips a table another VACUUM holds, so rounds in several processes never queue behind each
    * other. A user who does not own the tables gets PostgreSQL's warning and nothing done.
    *
-   * @throws CoordinationException if the database failed after the transient retries
+   * @throws StoreUnavailableException if the database failed after the transient retries
    */
   public void vacuum() {
     try {
@@ -135,8 +135,8 @@ public final class Retention {
                 }));
   }
 
-  private CoordinationException failed(String what, DataAccessException e) {
-    return new CoordinationException(
+  private StoreUnavailableException failed(String what, DataAccessException e) {
+    return new StoreUnavailableException(
         "PostgreSQL: " + what + " in schema " + config.schema() + ": " + JooqOwnership.describe(e),
         e);
   }

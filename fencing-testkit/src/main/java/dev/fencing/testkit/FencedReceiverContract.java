@@ -1,4 +1,4 @@
-package dev.fencing.receiver;
+package dev.fencing.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,18 +18,18 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.TestFactory;
 
 /**
- * The rules every {@link FencedReceiver} keeps; subclassed once per backend. The static checks are
- * shared with {@link BrokenReceiversTest}, which proves they fail for receivers that break a rule.
- * Payloads are written the way {@code jsonb} prints them, so every backend returns them unchanged.
+ * The rules every {@link FencedReceiver} keeps. A backend's test subclasses this once and says how
+ * to build its receiver, empty at the start of each test. The static checks are public so that a
+ * test can prove they fail for receivers that break a rule. Payloads are written the way {@code
+ * jsonb} prints them, so every backend returns them unchanged.
  */
-abstract class FencedReceiverContract {
+public abstract class FencedReceiverContract {
 
   /** Returns the receiver under test, empty at the start of each test. */
   protected abstract FencedReceiver receiver();
@@ -39,7 +39,8 @@ abstract class FencedReceiverContract {
     return 40;
   }
 
-  static String payload(long n) {
+  /** A JSON payload that names {@code n}, in the form {@code jsonb} prints. */
+  protected static String payload(long n) {
     return "{\"n\": " + n + "}";
   }
 
@@ -79,36 +80,58 @@ abstract class FencedReceiverContract {
     assertThat(receiver().newest("never-delivered")).isEmpty();
   }
 
-  static Stream<Arguments> badDeliveries() {
+  /** Key, epoch, payload, the parameter the refusal names, the value it shows. */
+  private record BadDelivery(
+      @Nullable String key,
+      @Nullable Epoch epoch,
+      @Nullable String payload,
+      String parameter,
+      String shown) {}
+
+  private static Stream<BadDelivery> badDeliveries() {
     String tooLong = "k".repeat(501);
     return Stream.of(
-        Arguments.of(null, Epoch.of(2), payload(2), "key", "null"),
-        Arguments.of("", Epoch.of(2), payload(2), "key", "''"),
-        Arguments.of("   ", Epoch.of(2), payload(2), "key", "'   '"),
-        Arguments.of(tooLong, Epoch.of(2), payload(2), "key", "'kkkk"),
-        Arguments.of("k", null, payload(2), "epoch", "null"),
-        Arguments.of("k", Epoch.of(2), null, "payload", "null"),
-        Arguments.of("k", Epoch.of(2), "{\"n\": ", "payload", "'{\"n\": '"),
-        Arguments.of("k", Epoch.of(2), "not json", "payload", "'not json'"),
-        Arguments.of("k", Epoch.of(2), "", "payload", "''"),
-        Arguments.of("k", Epoch.of(2), "   ", "payload", "'   '"),
-        Arguments.of("k", Epoch.of(2), "{", "payload", "'{'"),
-        Arguments.of("k", Epoch.of(2), "{'a':1}", "payload", "'{'a':1}'"),
-        Arguments.of("k", Epoch.of(2), "[1,]", "payload", "'[1,]'"),
-        Arguments.of("k", Epoch.of(2), "{} {}", "payload", "'{} {}'"),
-        Arguments.of("k", Epoch.of(2), "[1] x", "payload", "'[1] x'"),
-        Arguments.of("k", Epoch.of(2), "NaN", "payload", "'NaN'"),
-        Arguments.of("k", Epoch.of(2), "\"a\0b\"", "payload", "'\"a\\0b\"'"),
-        Arguments.of("k", Epoch.of(2), "[" + "1".repeat(200), "payload", "'[1111"),
+        new BadDelivery(null, Epoch.of(2), payload(2), "key", "null"),
+        new BadDelivery("", Epoch.of(2), payload(2), "key", "''"),
+        new BadDelivery("   ", Epoch.of(2), payload(2), "key", "'   '"),
+        new BadDelivery(tooLong, Epoch.of(2), payload(2), "key", "'kkkk"),
+        new BadDelivery("k", null, payload(2), "epoch", "null"),
+        new BadDelivery("k", Epoch.of(2), null, "payload", "null"),
+        new BadDelivery("k", Epoch.of(2), "{\"n\": ", "payload", "'{\"n\": '"),
+        new BadDelivery("k", Epoch.of(2), "not json", "payload", "'not json'"),
+        new BadDelivery("k", Epoch.of(2), "", "payload", "''"),
+        new BadDelivery("k", Epoch.of(2), "   ", "payload", "'   '"),
+        new BadDelivery("k", Epoch.of(2), "{", "payload", "'{'"),
+        new BadDelivery("k", Epoch.of(2), "{'a':1}", "payload", "'{'a':1}'"),
+        new BadDelivery("k", Epoch.of(2), "[1,]", "payload", "'[1,]'"),
+        new BadDelivery("k", Epoch.of(2), "{} {}", "payload", "'{} {}'"),
+        new BadDelivery("k", Epoch.of(2), "[1] x", "payload", "'[1] x'"),
+        new BadDelivery("k", Epoch.of(2), "NaN", "payload", "'NaN'"),
+        new BadDelivery("k", Epoch.of(2), "\"a\0b\"", "payload", "'\"a\\0b\"'"),
+        new BadDelivery("k", Epoch.of(2), "[" + "1".repeat(200), "payload", "'[1111"),
         // 120 characters are shown in full, with no "..."
-        Arguments.of(
+        new BadDelivery(
             "k", Epoch.of(2), "[" + "1".repeat(119), "payload", "'[" + "1".repeat(119) + "'"));
   }
 
-  @ParameterizedTest(name = "key={0}, epoch={1}, payload={2}")
-  @MethodSource("badDeliveries")
-  void badInputIsRefusedAndNothingWritten(
-      String key, Epoch epoch, String payload, String parameter, String shown) {
+  @TestFactory
+  Stream<DynamicTest> badInputIsRefusedAndNothingWritten() {
+    return badDeliveries()
+        .map(
+            bad ->
+                DynamicTest.dynamicTest(
+                    "key=" + bad.key() + ", epoch=" + bad.epoch() + ", payload=" + bad.payload(),
+                    () ->
+                        checkRefusedAndNothingWritten(
+                            bad.key(), bad.epoch(), bad.payload(), bad.parameter(), bad.shown())));
+  }
+
+  private void checkRefusedAndNothingWritten(
+      @Nullable String key,
+      @Nullable Epoch epoch,
+      @Nullable String payload,
+      String parameter,
+      String shown) {
     FencedReceiver receiver = receiver();
     receiver.deliver("k", Epoch.of(1), payload(1));
 
@@ -123,9 +146,16 @@ abstract class FencedReceiverContract {
    * An escaped NUL and a lone surrogate escape are JSON text that {@code jsonb} refuses: a backend
    * may accept them or refuse them as a bad payload, but never fail otherwise or half write.
    */
-  @ParameterizedTest(name = "payload={0}")
-  @ValueSource(strings = {"\"\\u0000\"", "\"\\ud800\"", "{\"a\": \"x\\udc00y\"}"})
-  void jsonThatJsonbRefusesIsAcceptedOrRefusedAsABadPayload(String payload) {
+  @TestFactory
+  Stream<DynamicTest> jsonThatJsonbRefusesIsAcceptedOrRefusedAsABadPayload() {
+    return Stream.of("\"\\u0000\"", "\"\\ud800\"", "{\"a\": \"x\\udc00y\"}")
+        .map(
+            payload ->
+                DynamicTest.dynamicTest(
+                    "payload=" + payload, () -> checkAcceptedOrRefusedAsABadPayload(payload)));
+  }
+
+  private void checkAcceptedOrRefusedAsABadPayload(String payload) {
     FencedReceiver receiver = receiver();
     receiver.deliver("k", Epoch.of(1), payload(1));
 
@@ -196,15 +226,17 @@ abstract class FencedReceiverContract {
     }
   }
 
-  // The checks below are static so that BrokenReceiversTest can run them on broken receivers.
+  // The checks below are public and static so that a test can run them on broken receivers.
 
-  static void checkFirstDeliveryIsAccepted(FencedReceiver receiver) {
+  /** A first delivery is accepted, not as a repeat, and is the newest. */
+  public static void checkFirstDeliveryIsAccepted(FencedReceiver receiver) {
     assertThat(receiver.deliver("job-1", Epoch.of(1), payload(1)))
         .isEqualTo(new FencedOutcome.Accepted("job-1", Epoch.of(1), false));
     assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(1), payload(1)));
   }
 
-  static void checkNewerEpochSupersedes(FencedReceiver receiver) {
+  /** A newer epoch is accepted and its payload replaces the older one. */
+  public static void checkNewerEpochSupersedes(FencedReceiver receiver) {
     receiver.deliver("job-1", Epoch.of(1), payload(1));
 
     assertThat(receiver.deliver("job-1", Epoch.of(3), payload(3)))
@@ -212,7 +244,8 @@ abstract class FencedReceiverContract {
     assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(3), payload(3)));
   }
 
-  static void checkSameEpochIsRepeat(FencedReceiver receiver) {
+  /** The same epoch again (a worker's retry) is accepted as a repeat. */
+  public static void checkSameEpochIsRepeat(FencedReceiver receiver) {
     receiver.deliver("job-1", Epoch.of(2), payload(20));
 
     assertThat(receiver.deliver("job-1", Epoch.of(2), payload(21)))
@@ -220,7 +253,8 @@ abstract class FencedReceiverContract {
     assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(2), payload(21)));
   }
 
-  static void checkOlderEpochIsRefused(FencedReceiver receiver) {
+  /** An older epoch is refused with the epoch that won, and changes nothing. */
+  public static void checkOlderEpochIsRefused(FencedReceiver receiver) {
     receiver.deliver("job-1", Epoch.of(4), payload(4));
 
     assertThat(receiver.deliver("job-1", Epoch.of(3), payload(3)))
@@ -228,12 +262,13 @@ abstract class FencedReceiverContract {
     assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(4), payload(4)));
   }
 
-  interface Task<T> {
+  /** Work that one thread of {@link #runAll} runs. */
+  protected interface Task<T> {
     T call() throws Exception;
   }
 
   /** Runs {@code task} on {@code threads} threads at once and returns their results. */
-  static <T> List<T> runAll(int threads, Task<T> task) throws Exception {
+  protected static <T> List<T> runAll(int threads, Task<T> task) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<T>> futures = new ArrayList<>();

@@ -1,4 +1,4 @@
-package dev.fencing.receiver;
+package dev.fencing.postgres;
 
 import java.io.PrintWriter;
 import java.sql.Connection;

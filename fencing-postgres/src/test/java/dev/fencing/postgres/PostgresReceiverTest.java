@@ -1,4 +1,4 @@
-package dev.fencing.receiver;
+package dev.fencing.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,8 +7,12 @@ import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
 import dev.fencing.FencedReceiver.Receipt;
+import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.StoreUnavailableException;
+import dev.fencing.testkit.FencedReceiverContract;
 import dev.fencing.testkit.FencingDatabase;
 import dev.fencing.testkit.TestSchema;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import javax.sql.DataSource;
@@ -26,7 +30,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
   @BeforeEach
   void install(TestSchema schema) {
     this.schema = schema;
-    this.receiver = builder().build();
+    this.receiver = fencing(schema.dataSource()).receiver("default");
   }
 
   @Override
@@ -34,14 +38,18 @@ class PostgresReceiverTest extends FencedReceiverContract {
     return receiver;
   }
 
-  private PostgresReceiverBuilder builder() {
-    return Receivers.postgres(schema.dataSource()).schema(schema.name());
+  private PostgresFencing.Builder builder(DataSource dataSource) {
+    return PostgresFencing.builder(dataSource).schema(schema.name());
+  }
+
+  private PostgresFencing fencing(DataSource dataSource) {
+    return builder(dataSource).build();
   }
 
   @Test
   void receiversWithDifferentNamesShareTheTableButNotTheKeys() {
-    FencedReceiver emails = builder().name("emails").build();
-    FencedReceiver ledger = builder().name("ledger").build();
+    FencedReceiver emails = fencing(schema.dataSource()).receiver("emails");
+    FencedReceiver ledger = fencing(schema.dataSource()).receiver("ledger");
     emails.deliver("k", Epoch.of(5), payload(5));
 
     assertThat(ledger.deliver("k", Epoch.of(1), payload(1)))
@@ -55,7 +63,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
   void installingAgainKeepsTheReceipts() {
     receiver.deliver("k", Epoch.of(2), payload(2));
 
-    FencedReceiver again = builder().build();
+    FencedReceiver again = fencing(schema.dataSource()).receiver("default");
 
     assertThat(again.newest("k")).contains(new Receipt("k", Epoch.of(2), payload(2)));
   }
@@ -70,7 +78,10 @@ class PostgresReceiverTest extends FencedReceiverContract {
               8,
               () -> {
                 start.await();
-                return Receivers.postgres(schema.dataSource()).schema(fresh).build();
+                return PostgresFencing.builder(schema.dataSource())
+                    .schema(fresh)
+                    .build()
+                    .receiver("default");
               });
 
       receivers.getFirst().deliver("k", Epoch.of(1), payload(1));
@@ -82,7 +93,8 @@ class PostgresReceiverTest extends FencedReceiverContract {
 
   @Test
   void aSchemaNameWithSqlInItIsRefused() {
-    assertThatThrownBy(() -> Receivers.postgres(schema.dataSource()).schema("x; drop table"))
+    assertThatThrownBy(
+            () -> PostgresFencing.builder(schema.dataSource()).schema("x; drop table").build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("schema must be a plain identifier")
         .hasMessageEndingWith("but was 'x; drop table'");
@@ -90,7 +102,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
 
   @Test
   void aReceiverNameThatIsNotAnIdentifierIsRefused() {
-    assertThatThrownBy(() -> Receivers.postgres(schema.dataSource()).name("Ledger A"))
+    assertThatThrownBy(() -> fencing(schema.dataSource()).receiver("Ledger A"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("name must be a plain identifier");
   }
@@ -99,20 +111,24 @@ class PostgresReceiverTest extends FencedReceiverContract {
   void withoutInstallAMissingTableFailsAtOnceWithoutRetrying() {
     FlakyDataSource counting = new FlakyDataSource(schema.dataSource(), 0);
     FencedReceiver uninstalled =
-        Receivers.postgres(counting).schema(schema.name() + "_missing").install(false).build();
+        PostgresFencing.builder(counting)
+            .schema(schema.name() + "_missing")
+            .install(false)
+            .build()
+            .receiver("default");
 
     assertThatThrownBy(() -> uninstalled.deliver("k", Epoch.of(1), payload(1)))
-        .isInstanceOf(ReceiverException.class)
-        .hasMessageContaining("could not deliver key 'k' at epoch 1: SQLState 42P01")
-        .hasMessageNotContaining("gave up");
+        .isInstanceOf(SchemaNotInstalledException.class)
+        .hasMessageContaining("FencedReceiver.deliver")
+        .hasMessageContaining("schema " + schema.name() + "_missing")
+        .hasRootCauseInstanceOf(java.sql.SQLException.class);
     assertThat(counting.connections()).isEqualTo(1);
   }
 
   @Test
   void aTerminatedConnectionIsRetriedAndTheDeliveryLandsOnce() {
     FlakyDataSource flaky = new FlakyDataSource(schema.dataSource(), 2);
-    FencedReceiver retrying =
-        Receivers.postgres(flaky).schema(schema.name()).install(false).build();
+    FencedReceiver retrying = builder(flaky).install(false).build().receiver("default");
 
     assertThat(retrying.deliver("k", Epoch.of(7), payload(7)))
         .isEqualTo(new FencedOutcome.Accepted("k", Epoch.of(7), false));
@@ -123,11 +139,12 @@ class PostgresReceiverTest extends FencedReceiverContract {
   @Test
   void aDatabaseThatStaysDownGivesUpAfterAFewAttempts() {
     FlakyDataSource down = new FlakyDataSource(schema.dataSource(), Integer.MAX_VALUE);
-    FencedReceiver failing = Receivers.postgres(down).schema(schema.name()).install(false).build();
+    FencedReceiver failing =
+        builder(down).install(false).retryWait(Duration.ofMillis(10)).build().receiver("default");
 
     assertThatThrownBy(() -> failing.deliver("k", Epoch.of(7), payload(7)))
-        .isInstanceOf(ReceiverException.class)
-        .hasMessageContaining("gave up after 4 attempts");
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessageContaining("FencedReceiver.deliver failed (transient failures retried 3 times)");
     assertThat(down.connections()).isEqualTo(4);
     assertThat(receiver.newest("k")).isEmpty();
   }
@@ -140,7 +157,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
   @ValueSource(strings = {"\"\\u0000\"", "\"\\ud800\"", "[\"\\udc00\\ud800\"]", "\"a\0b\""})
   void jsonThatJsonbRefusesIsRefusedAtOnceAndTheReceiptIsUnchanged(String payload) {
     FlakyDataSource counting = new FlakyDataSource(schema.dataSource(), 0);
-    FencedReceiver receiver = Receivers.postgres(counting).schema(schema.name()).build();
+    FencedReceiver receiver = fencing(counting).receiver("default");
     receiver.deliver("k", Epoch.of(1), payload(1));
     int before = counting.connections();
 
@@ -194,26 +211,24 @@ class PostgresReceiverTest extends FencedReceiverContract {
   @Test
   void aFailureWithoutAnSqlStateIsAStoreFailureAndIsNotRetried() throws Exception {
     DataSource pool = schema.pooledDataSource(1);
-    FencedReceiver closing = Receivers.postgres(pool).schema(schema.name()).install(false).build();
+    FencedReceiver closing = builder(pool).install(false).build().receiver("default");
     ((AutoCloseable) pool).close();
 
     assertThatThrownBy(() -> closing.deliver("k", Epoch.of(1), payload(1)))
-        .isInstanceOf(ReceiverException.class)
+        .isInstanceOf(StoreUnavailableException.class)
         .hasMessageStartingWith(
-            "receiver 'default' in schema "
-                + schema.name()
-                + ": could not deliver key 'k' at epoch 1: SQLState null: ")
+            "PostgreSQL (schema " + schema.name() + "): FencedReceiver.deliver failed: ")
         .hasMessageContaining("closed")
-        .hasMessageNotContaining("gave up");
+        .hasMessageNotContaining("retried");
     assertThatThrownBy(() -> closing.newest("k"))
-        .isInstanceOf(ReceiverException.class)
-        .hasMessageContaining(": could not read key 'k': SQLState null");
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessageContaining("FencedReceiver.newest failed: ");
   }
 
   @Test
   void aConnectionWithAutoCommitOffIsCommittedAndHandedBackInThatMode() throws Exception {
     try (OneConnection one = new OneConnection(schema.dataSource(), false)) {
-      FencedReceiver manual = Receivers.postgres(one.dataSource()).schema(schema.name()).build();
+      FencedReceiver manual = fencing(one.dataSource()).receiver("default");
 
       assertThat(manual.deliver("k", Epoch.of(3), payload(3)))
           .isEqualTo(new FencedOutcome.Accepted("k", Epoch.of(3), false));
@@ -229,8 +244,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
   @Test
   void installingOnAConnectionWithAutoCommitOnHandsItBackInThatMode() throws Exception {
     try (OneConnection one = new OneConnection(schema.dataSource(), true)) {
-      FencedReceiver installed =
-          Receivers.postgres(one.dataSource()).schema(schema.name()).name("fresh").build();
+      FencedReceiver installed = fencing(one.dataSource()).receiver("fresh");
 
       assertThat(one.connection().getAutoCommit()).isTrue();
       assertThat(installed.deliver("k", Epoch.of(1), payload(1)).isAccepted()).isTrue();
@@ -241,8 +255,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
   @Test
   void aRefusedPayloadIsRolledBackSoTheConnectionWorksAgain() throws Exception {
     try (OneConnection one = new OneConnection(schema.dataSource(), false)) {
-      FencedReceiver manual =
-          Receivers.postgres(one.dataSource()).schema(schema.name()).install(false).build();
+      FencedReceiver manual = builder(one.dataSource()).install(false).build().receiver("default");
 
       assertThatThrownBy(() -> manual.deliver("k", Epoch.of(1), "{'a': 1}"))
           .isInstanceOf(IllegalArgumentException.class);
@@ -255,7 +268,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
 
   @Test
   void aReceiverDescribesItselfByNameAndSchema() {
-    assertThat(builder().name("ledger").build())
-        .hasToString("receiver 'ledger' in schema " + schema.name());
+    assertThat(fencing(schema.dataSource()).receiver("ledger"))
+        .hasToString("PostgreSQL receiver 'ledger' in schema " + schema.name());
   }
 }

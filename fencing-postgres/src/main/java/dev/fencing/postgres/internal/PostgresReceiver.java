@@ -1,4 +1,4 @@
-package dev.fencing.receiver.internal;
+package dev.fencing.postgres.internal;
 
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
@@ -9,12 +9,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
+import org.jooq.exception.DataAccessException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps the newest receipt per (receiver, key) in {@code fencing_receipt}. Each delivery is one
- * statement, so it is atomic across processes. Every key PostgreSQL text can hold is a valid key:
- * {@link Validate#key} already refuses the NUL character that it cannot.
+ * Keeps the newest receipt per (receiver, key) in {@code fencing_receipt}, on the queue's
+ * connections and retries. Each delivery is one statement, so it is atomic across processes, and
+ * safe to retry: the same epoch again is a repeat. Every key PostgreSQL text can hold is a valid
+ * key: {@link Validate#key} already refuses the NUL character that it cannot.
  */
 final class PostgresReceiver implements FencedReceiver {
 
@@ -45,7 +47,8 @@ final class PostgresReceiver implements FencedReceiver {
   /** Rows are never deleted, so a second run always sees the row that raced the first. */
   private static final int MAX_RUNS = 3;
 
-  private final Database database;
+  private final Jdbc jdbc;
+  private final String description;
   private final String name;
   private final String deliverSql;
   private final String newestSql;
@@ -54,9 +57,11 @@ final class PostgresReceiver implements FencedReceiver {
    * @param schema a validated plain identifier
    * @param name a validated plain identifier
    */
-  PostgresReceiver(Database database, String schema, String name) {
-    this.database = database;
+  PostgresReceiver(Jdbc jdbc, String schema, String name) {
+    this.jdbc = jdbc;
     this.name = name;
+    this.description = "receiver '" + name + "' in schema " + schema;
+    // schema passed Validate.identifier: [a-z_][a-z0-9_]*, so quoting it is complete
     String table = "\"" + schema + "\".fencing_receipt";
     this.deliverSql = DELIVER.formatted(table);
     this.newestSql = NEWEST.formatted(table);
@@ -64,40 +69,53 @@ final class PostgresReceiver implements FencedReceiver {
 
   @Override
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
-    Inputs.delivery(key, epoch, payload);
+    Validate.key(key);
+    if (epoch == null) {
+      throw new IllegalArgumentException("epoch must not be null, but was null");
+    }
+    Validate.json("payload", payload);
     try {
       for (int run = 1; ; run++) {
-        FencedOutcome outcome = database.call(c -> deliverOnce(c, key, epoch, payload));
+        FencedOutcome outcome =
+            jdbc.guarded(() -> jdbc.run(c -> deliverOnce(c, key, epoch, payload)));
         if (outcome != null) {
           return outcome;
         }
         if (run == MAX_RUNS) {
           throw new IllegalStateException(
-              database.description() + ": key " + Inputs.quote(key) + " kept racing");
+              description + ": key " + Validate.quote(key) + " kept racing");
         }
       }
-    } catch (SQLException e) {
-      if (refusedPayload(e)) {
+    } catch (DataAccessException e) {
+      SQLException refused = refusedPayload(e);
+      if (refused != null) {
         throw new IllegalArgumentException(
             "payload must be JSON that PostgreSQL can store as jsonb ("
-                + reason(e)
+                + reason(refused)
                 + "), but was "
-                + Inputs.quote(payload),
+                + Validate.quote(payload),
             e);
       }
-      throw database.failed("deliver key " + Inputs.quote(key) + " at " + epoch, e);
+      throw e;
     }
   }
 
   /**
-   * Whether the server refused the payload: class 22 (data exception: {@code jsonb}'s syntax and
+   * The server's refusal of the payload: class 22 (data exception: {@code jsonb}'s syntax and
    * Unicode checks, or a NUL character in the text) or class 54 (program limit: nesting too deep
    * for the server's stack). Nothing else in the statement can raise them: key and name are checked
    * before, the epoch is a {@code bigint}. Neither class is transient, so it was not retried.
    */
-  private static boolean refusedPayload(SQLException e) {
-    String state = e.getSQLState();
-    return state != null && (state.startsWith("22") || state.startsWith("54"));
+  private static @Nullable SQLException refusedPayload(Throwable failure) {
+    Throwable t = failure;
+    for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
+      if (t instanceof SQLException sql
+          && sql.getSQLState() != null
+          && (sql.getSQLState().startsWith("22") || sql.getSQLState().startsWith("54"))) {
+        return sql;
+      }
+    }
+    return null;
   }
 
   /** The server's message on one line: the driver puts its detail and context on their own. */
@@ -136,26 +154,24 @@ final class PostgresReceiver implements FencedReceiver {
   @Override
   public Optional<Receipt> newest(String key) {
     Validate.key(key);
-    try {
-      return database.call(
-          connection -> {
-            try (PreparedStatement s = connection.prepareStatement(newestSql)) {
-              s.setString(1, name);
-              s.setString(2, key);
-              try (ResultSet rs = s.executeQuery()) {
-                return rs.next()
-                    ? Optional.of(new Receipt(key, Epoch.of(rs.getLong(1)), rs.getString(2)))
-                    : Optional.<Receipt>empty();
-              }
-            }
-          });
-    } catch (SQLException e) {
-      throw database.failed("read key " + Inputs.quote(key), e);
-    }
+    return jdbc.guarded(
+        () ->
+            jdbc.run(
+                connection -> {
+                  try (PreparedStatement s = connection.prepareStatement(newestSql)) {
+                    s.setString(1, name);
+                    s.setString(2, key);
+                    try (ResultSet rs = s.executeQuery()) {
+                      return rs.next()
+                          ? Optional.of(new Receipt(key, Epoch.of(rs.getLong(1)), rs.getString(2)))
+                          : Optional.<Receipt>empty();
+                    }
+                  }
+                }));
   }
 
   @Override
   public String toString() {
-    return database.description();
+    return "PostgreSQL " + description;
   }
 }

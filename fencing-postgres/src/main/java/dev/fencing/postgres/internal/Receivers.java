@@ -1,0 +1,27 @@
+package dev.fencing.postgres.internal;
+
+import dev.fencing.FencedReceiver;
+import dev.fencing.internal.Validate;
+import jakarta.inject.Inject;
+
+/** Makes the receivers of the configured schema, on the queue's connections and retries. */
+public final class Receivers {
+
+  private final Jdbc jdbc;
+  private final Config config;
+
+  @Inject
+  Receivers(Jdbc jdbc, Config config) {
+    this.jdbc = jdbc;
+    this.config = config;
+  }
+
+  /**
+   * Returns the receiver named {@code name}.
+   *
+   * @throws IllegalArgumentException if {@code name} is not a plain identifier
+   */
+  public FencedReceiver named(String name) {
+    return new PostgresReceiver(jdbc, config.schema(), Validate.identifier("name", name));
+  }
+}
