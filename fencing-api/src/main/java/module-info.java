@@ -3,6 +3,7 @@ module dev.fencing.api {
   requires static org.jspecify;
 
   exports dev.fencing;
+  exports dev.fencing.tuning;
   exports dev.fencing.internal to
       dev.fencing.postgres,
       dev.fencing.receiver,

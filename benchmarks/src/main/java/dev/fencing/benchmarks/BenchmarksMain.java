@@ -151,7 +151,7 @@ public final class BenchmarksMain {
           ds,
           db,
           settings.leases(),
-          LeaseTuning.PauseDistribution.parse(settings.pauses()),
+          LeaseTuningArguments.pauses(settings.pauses()),
           settings.quick());
     }
   }
@@ -233,7 +233,7 @@ public final class BenchmarksMain {
     List<Duration> leases() {
       List<Duration> list = new ArrayList<>();
       for (String part : leasesText.split(",")) {
-        list.add(LeaseTuning.PauseDistribution.parseDuration("--leases", part.trim()));
+        list.add(LeaseTuningArguments.duration("--leases", part.trim()));
       }
       return list;
     }
