@@ -4,6 +4,7 @@ module dev.fencing.api {
 
   exports dev.fencing;
   exports dev.fencing.tuning;
+  // dev.fencing.zookeeper has no module-info: its jar names itself so (Automatic-Module-Name)
   exports dev.fencing.internal to
       dev.fencing.postgres,
       dev.fencing.receiver,
@@ -11,5 +12,6 @@ module dev.fencing.api {
       dev.fencing.etcd,
       dev.fencing.http,
       dev.fencing.keyed,
-      dev.fencing.micrometer;
+      dev.fencing.micrometer,
+      dev.fencing.zookeeper;
 }

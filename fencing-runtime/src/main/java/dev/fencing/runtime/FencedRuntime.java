@@ -3,6 +3,7 @@ package dev.fencing.runtime;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Maintenance;
+import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -434,12 +435,8 @@ public final class FencedRuntime implements AutoCloseable {
               fallbackPoll);
       MaintenanceLoop maintenanceLoop = null;
       if (maintenance != null) {
-        if (maintenanceEvery == null
-            || maintenanceEvery.compareTo(Duration.ofSeconds(1)) < 0
-            || maintenanceEvery.compareTo(Duration.ofHours(24)) > 0) {
-          throw new IllegalArgumentException(
-              "maintenance every must be between 1 s and 24 h, but was " + maintenanceEvery);
-        }
+        Validate.between(
+            "maintenance every", maintenanceEvery, Duration.ofSeconds(1), Validate.MAX_LEASE);
         maintenanceLoop = new MaintenanceLoop(maintenance, maintenanceEvery);
       }
       return new FencedRuntime(
