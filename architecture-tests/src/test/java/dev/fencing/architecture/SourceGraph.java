@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * Which top-level class of a source tree refers to which, read from the Java sources: its imports
  * (static ones too, and wildcards), the simple names of classes of its own package, and fully
  * qualified names in code. Comments and literals are left out, so a name in a Javadoc link or a
- * message is no reference.
+ * message is no reference; so is a sealed type's {@code permits} clause, which Java requires.
  */
 final class SourceGraph {
 
@@ -29,6 +29,7 @@ final class SourceGraph {
       Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
   private static final Pattern IMPORT =
       Pattern.compile("^\\s*import\\s+(static\\s+)?([\\w.]+?)(\\.\\*)?\\s*;", Pattern.MULTILINE);
+  private static final Pattern PERMITS = Pattern.compile("\\bpermits\\s+[\\w.,\\s]+(?=\\{)");
   private static final Pattern IDENTIFIER =
       Pattern.compile("[A-Za-z_$][\\w$]*(?:\\s*\\.\\s*[A-Za-z_$][\\w$]*)*");
 
@@ -106,7 +107,8 @@ final class SourceGraph {
         owner(name, known).ifPresent(found::add);
       }
     }
-    String body = IMPORT.matcher(code).replaceAll("");
+    // a sealed type must name its subtypes: that back-reference is the language's, not a design's
+    String body = PERMITS.matcher(IMPORT.matcher(code).replaceAll("")).replaceAll(" ");
     Matcher names = IDENTIFIER.matcher(body);
     while (names.find()) {
       String name = names.group().replaceAll("\\s", "");
