@@ -50,17 +50,7 @@ class NoImportCirclesTest {
               "dev.fencing.postgres.internal.Commits",
               "dev.fencing.postgres.internal.JooqQueue",
               "dev.fencing.postgres.internal.Renewals"),
-          Set.of("dev.fencing.testkit.Containers", "dev.fencing.testkit.PostgresFixture"),
-          // the loops and the runtime that starts them share its counters and pipeline
-          Set.of(
-              "dev.fencing.runtime.ClaimLoop",
-              "dev.fencing.runtime.CommitLoop",
-              "dev.fencing.runtime.Counters",
-              "dev.fencing.runtime.FencedRuntime",
-              "dev.fencing.runtime.HandlerLoop",
-              "dev.fencing.runtime.Heartbeat",
-              "dev.fencing.runtime.MaintenanceLoop",
-              "dev.fencing.runtime.Pipeline"));
+          Set.of("dev.fencing.testkit.Containers", "dev.fencing.testkit.PostgresFixture"));
 
   @Test
   void mainCodeHasNoCircleBeyondTheKnownOnes() {

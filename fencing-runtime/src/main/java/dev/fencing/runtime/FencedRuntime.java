@@ -125,14 +125,33 @@ public final class FencedRuntime implements AutoCloseable {
 
   /** Returns the counters so far. */
   public Stats stats() {
-    return pipeline.counters.snapshot(pipeline.inFlight.size());
+    Counters c = pipeline.counters;
+    return new Stats(
+        c.claimed.get(),
+        c.completed.get(),
+        c.fencedOff.get(),
+        c.failed.get(),
+        c.released.get(),
+        c.abandoned.get(),
+        pipeline.inFlight.size(),
+        c.claimStatements.get(),
+        c.commitStatements.get(),
+        c.renewStatements.get(),
+        c.renewed.get(),
+        c.storeErrors.get(),
+        c.callbackErrors.get());
   }
 
   /** Returns what the runtime's maintenance did so far. */
   public MaintenanceStats maintenanceStats() {
     return maintenanceLoop == null
         ? new MaintenanceStats(0, 0, 0, 0, 0)
-        : maintenanceLoop.snapshot();
+        : new MaintenanceStats(
+            maintenanceLoop.rounds.get(),
+            maintenanceLoop.jobsRemoved.get(),
+            maintenanceLoop.jobsArchived.get(),
+            maintenanceLoop.messagesRemoved.get(),
+            maintenanceLoop.failures.get());
   }
 
   /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */

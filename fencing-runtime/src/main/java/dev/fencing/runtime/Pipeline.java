@@ -16,7 +16,10 @@ import java.util.function.Consumer;
  */
 final class Pipeline {
 
-  private static final System.Logger LOG = System.getLogger(FencedRuntime.class.getName());
+  /** The logger the runtime's warnings go to: named after the class a user starts. */
+  static final String LOGGER = "dev.fencing.runtime.FencedRuntime";
+
+  private static final System.Logger LOG = System.getLogger(LOGGER);
 
   /** A handler's result, delivered and waiting for the batched commit. */
   record Result(InFlight claim, String result, FencedOutcome.Accepted delivery) {}
