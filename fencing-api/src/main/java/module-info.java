@@ -3,6 +3,8 @@ module dev.fencing.api {
   requires static org.jspecify;
 
   exports dev.fencing;
+  exports dev.fencing.tuning;
+  // dev.fencing.zookeeper has no module-info: its jar names itself so (Automatic-Module-Name)
   exports dev.fencing.internal to
       dev.fencing.postgres,
       dev.fencing.receiver,

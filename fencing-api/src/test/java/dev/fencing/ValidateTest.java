@@ -221,4 +221,27 @@ class ValidateTest {
     assertThat(Validate.identifier("name", longest)).isSameAs(longest);
     assertThat(Validate.identifier("name", "_")).isEqualTo("_");
   }
+
+  @Test
+  void betweenAcceptsBothEndsAndRefusesOneBeyondNamingTheParameterAndValue() {
+    assertThat(Validate.between("n", 2, 2, 5)).isEqualTo(2);
+    assertThat(Validate.between("n", 5, 2, 5)).isEqualTo(5);
+    assertThatThrownBy(() -> Validate.between("n", 1, 2, 5))
+        .hasMessage("n must be between 2 and 5, but was 1");
+    assertThatThrownBy(() -> Validate.between("n", 6, 2, 5))
+        .hasMessage("n must be between 2 and 5, but was 6");
+    assertThat(Validate.between("size", 2L, 2L, 5L)).isEqualTo(2L);
+    assertThat(Validate.between("size", 5L, 2L, 5L)).isEqualTo(5L);
+    assertThatThrownBy(() -> Validate.between("size", 1L, 2L, 5L))
+        .hasMessage("size must be between 2 and 5, but was 1");
+    assertThatThrownBy(() -> Validate.between("size", 6L, 2L, 5L))
+        .hasMessage("size must be between 2 and 5, but was 6");
+  }
+
+  @Test
+  void aMissingSchemaNamesTheSchemaLookedIn() {
+    SchemaNotInstalledException e = new SchemaNotInstalledException("jobs", "no tables in jobs");
+    assertThat(e.schema()).isEqualTo("jobs");
+    assertThat(e).hasMessage("no tables in jobs").isInstanceOf(FencingException.class);
+  }
 }

@@ -1,6 +1,8 @@
 package dev.fencing.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.fencing.benchmarks.Report.Peer;
+import dev.fencing.benchmarks.Report.Throughput;
 import dev.fencing.testkit.PostgresFixture;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,18 +65,6 @@ public final class BenchmarksMain {
     md.append(leaseTuning(db, settings));
     return md.toString();
   }
-
-  /** One JMH result: jobs per second and claim latency percentiles. */
-  record Throughput(
-      String mode,
-      int batch,
-      int threads,
-      double jobsPerSecond,
-      String claimP50,
-      String claimP99) {}
-
-  /** db-scheduler and the worker pool at the same thread count. */
-  record Peer(int threads, double dbScheduler, double ours) {}
 
   private static List<Throughput> throughput(Settings settings)
       throws RunnerException, IOException {
@@ -151,7 +141,7 @@ public final class BenchmarksMain {
           ds,
           db,
           settings.leases(),
-          LeaseTuning.PauseDistribution.parse(settings.pauses()),
+          LeaseTuningArguments.pauses(settings.pauses()),
           settings.quick());
     }
   }
@@ -233,7 +223,7 @@ public final class BenchmarksMain {
     List<Duration> leases() {
       List<Duration> list = new ArrayList<>();
       for (String part : leasesText.split(",")) {
-        list.add(LeaseTuning.PauseDistribution.parseDuration("--leases", part.trim()));
+        list.add(LeaseTuningArguments.duration("--leases", part.trim()));
       }
       return list;
     }

@@ -5,9 +5,9 @@ import dev.fencing.FencedOffException;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.Lease;
-import dev.fencing.benchmarks.LeaseTuning.PauseDistribution;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.tuning.LeaseModel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,64 +50,27 @@ final class LeaseTuningLive {
   private record Plan(long pauseNanos, long pauseAtNanos, long startNanos) {}
 
   /**
-   * Returns the share of jobs fenced off although their worker was alive: each job pauses once, for
-   * a pause drawn from {@code pauses}, at a uniformly random moment of a heartbeat interval; it is
-   * fenced off when the pause outlasts what remained of its lease.
-   */
-  static double analyticRate(PauseDistribution pauses, Duration lease, int heartbeatsPerLease) {
-    double leaseMs = LeaseTuningReport.millis(lease);
-    double beatMs = leaseMs / heartbeatsPerLease;
-    int steps = 2_000;
-    double sum = 0;
-    // mean over the phase t in [0, beat) of P(pause > lease - t)
-    for (int i = 0; i < steps; i++) {
-      sum += pauses.exceeds(leaseMs - beatMs * (i + 0.5) / steps);
-    }
-    return sum / steps;
-  }
-
-  /** Returns the shortest lease whose {@link #analyticRate} is below {@code maxRate}, to 1 %. */
-  static Duration shortestSafeLease(
-      PauseDistribution pauses, int heartbeatsPerLease, double maxRate) {
-    double low = 0.001;
-    double high = Duration.ofHours(24).toMillis();
-    while (high / low > 1.01) {
-      double mid = Math.sqrt(low * high);
-      Duration lease = Duration.ofNanos((long) (mid * 1e6));
-      if (analyticRate(pauses, lease, heartbeatsPerLease) < maxRate) {
-        high = mid;
-      } else {
-        low = mid;
-      }
-    }
-    return Duration.ofNanos((long) (high * 1e6));
-  }
-
-  /**
-   * Runs {@link LeaseTuning.Settings#liveJobs()} jobs on real leases, each a worker that starts at
-   * a random moment of the first lease, heartbeats every lease / heartbeatsPerLease, pauses once
+   * Runs {@link LeaseTuningSettings#liveJobs()} jobs on real leases, each a worker that starts at a
+   * random moment of the first lease, heartbeats every lease / heartbeatsPerLease, pauses once
    * (heartbeats too) for a pause drawn from {@code pauses}, and commits at the end. Time is scaled
-   * down so that the lease is at most {@link LeaseTuning.Settings#scaledLeaseCap()}.
+   * down so that the lease is at most {@link LeaseTuningSettings#scaledLeaseCap()}.
    */
   static ZombieRun falseZombies(
       FencedQueue queue,
       String queueName,
       Duration lease,
-      PauseDistribution pauses,
-      LeaseTuning.Settings settings,
+      LeaseModel pauses,
+      LeaseTuningSettings settings,
       long seed) {
     int jobs = settings.liveJobs();
-    double scale =
-        Math.min(
-            1,
-            LeaseTuningReport.millis(settings.scaledLeaseCap()) / LeaseTuningReport.millis(lease));
+    double scale = Math.min(1, settings.scaledLeaseCap().toNanos() / (double) lease.toNanos());
     long scaled = (long) (lease.toNanos() * scale);
     long beat = scaled / settings.heartbeatsPerLease();
     Random random = new Random(seed);
     List<Plan> plans = new ArrayList<>();
     int predicted = 0;
     for (int i = 0; i < jobs; i++) {
-      long pause = (long) (pauses.sampleMillis(random) * 1e6 * scale);
+      long pause = (long) (pauses.sample(random).toNanos() * scale);
       Plan plan =
           new Plan(
               pause, (long) (random.nextDouble() * scaled), (long) (random.nextDouble() * scaled));
@@ -222,11 +185,11 @@ final class LeaseTuningLive {
   }
 
   /**
-   * Renews {@link LeaseTuning.Settings#renews()} leases one after another on a single connection,
+   * Renews {@link LeaseTuningSettings#renews()} leases one after another on a single connection,
    * after a warm-up, and returns the time per statement.
    */
   static HeartbeatCost heartbeatCost(
-      PostgresFixture.Database db, String schema, LeaseTuning.Settings settings) {
+      PostgresFixture.Database db, String schema, LeaseTuningSettings settings) {
     try (HikariDataSource one = BenchDatabase.pool(db, 1)) {
       FencedQueue queue =
           PostgresFencing.builder(one).schema(schema).install(false).build().queue();

@@ -1,11 +1,10 @@
 package dev.fencing.benchmarks;
 
-import dev.fencing.benchmarks.LeaseTuning.PauseDistribution;
-import dev.fencing.benchmarks.LeaseTuning.Settings;
 import dev.fencing.benchmarks.LeaseTuningLive.HeartbeatCost;
 import dev.fencing.benchmarks.LeaseTuningLive.ZombieRun;
 import dev.fencing.benchmarks.LeaseTuningTakeover.Kill;
 import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.tuning.LeaseModel;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -19,8 +18,8 @@ import java.util.Optional;
 record LeaseTuningReport(
     PostgresFixture.Database db,
     List<Duration> leases,
-    PauseDistribution pauses,
-    Settings settings,
+    LeaseModel pauses,
+    LeaseTuningSettings settings,
     List<Kill> kills,
     List<ZombieRun> zombies,
     HeartbeatCost cost) {
@@ -33,7 +32,12 @@ record LeaseTuningReport(
             "Pauses %s: log-normal through p50 and p99, capped at max; one pause per job, and it"
                 + " stops the whole worker, heartbeats included. Heartbeat = lease / %d."
                 + " PostgreSQL: %s. %s run; numbers are indicative (shared CPU).%n%n",
-            pauses,
+            "p50="
+                + show(pauses.p50())
+                + ", p99="
+                + show(pauses.p99())
+                + ", max="
+                + show(pauses.max()),
             settings.heartbeatsPerLease(),
             db.source(),
             settings.quick() ? "Quick" : "Full"));
@@ -111,7 +115,7 @@ record LeaseTuningReport(
   }
 
   private double rate(Duration lease) {
-    return LeaseTuningLive.analyticRate(pauses, lease, settings.heartbeatsPerLease());
+    return pauses.falseZombieRate(lease, settings.heartbeatsPerLease());
   }
 
   private Duration floor() {
@@ -135,8 +139,7 @@ record LeaseTuningReport(
     Optional<Duration> best = leases.stream().filter(l -> verdict(l).equals("yes")).findFirst();
     Duration needed =
         max(
-            LeaseTuningLive.shortestSafeLease(
-                pauses, settings.heartbeatsPerLease(), settings.maxFalseZombieRate()),
+            pauses.shortestLeaseBelow(settings.maxFalseZombieRate(), settings.heartbeatsPerLease()),
             floor());
     String head =
         best.map(
@@ -290,9 +293,5 @@ record LeaseTuningReport(
 
   static double millis(Duration d) {
     return d.toNanos() / 1e6;
-  }
-
-  static String quote(String text) {
-    return text == null ? "null" : "'" + text + "'";
   }
 }

@@ -8,9 +8,21 @@ import java.util.OptionalDouble;
 /** Formats benchmark results as Markdown tables, with ratios and the targets. */
 final class Report {
 
+  /** One JMH result: jobs per second and claim latency percentiles. */
+  record Throughput(
+      String mode,
+      int batch,
+      int threads,
+      double jobsPerSecond,
+      String claimP50,
+      String claimP99) {}
+
+  /** db-scheduler and the worker pool at the same thread count. */
+  record Peer(int threads, double dbScheduler, double ours) {}
+
   private Report() {}
 
-  static String throughputTable(List<BenchmarksMain.Throughput> rows) {
+  static String throughputTable(List<Throughput> rows) {
     StringBuilder md = new StringBuilder("## End to end: claim, no-op, complete\n\n");
     md.append(
         "`library`: each thread calls `claimBatch` and `complete`/`completeAll`. `raw`: the same"
@@ -21,7 +33,7 @@ final class Report {
             + " `pool` and `runtime`, whose claimer runs on its own thread).\n\n");
     md.append("| mode | batch | threads | jobs/s | claim p50 (ms) | claim p99 (ms) |\n");
     md.append("|---|---:|---:|---:|---:|---:|\n");
-    for (BenchmarksMain.Throughput r : rows) {
+    for (Throughput r : rows) {
       md.append(
           String.format(
               Locale.ROOT,
@@ -36,11 +48,11 @@ final class Report {
     md.append('\n');
     double logSum = 0;
     int pairs = 0;
-    for (BenchmarksMain.Throughput r : rows) {
+    for (Throughput r : rows) {
       if (!r.mode().equals("runtime")) {
         continue;
       }
-      for (BenchmarksMain.Throughput b : rows) {
+      for (Throughput b : rows) {
         if (b.mode().equals("pool") && b.batch() == r.batch() && b.threads() == r.threads()) {
           logSum += Math.log(r.jobsPerSecond() / b.jobsPerSecond());
           pairs++;
@@ -72,14 +84,14 @@ final class Report {
     return md.append('\n').toString();
   }
 
-  static String peerTable(List<BenchmarksMain.Peer> peers) {
+  static String peerTable(List<Peer> peers) {
     StringBuilder md = new StringBuilder("## db-scheduler at equal threads\n\n");
     md.append(
         "db-scheduler 16.12.0, lock-and-fetch polling, no-op one-time tasks inserted before the"
             + " scheduler starts; ours is the `runtime` row at the same thread count (batch 100).\n\n");
     md.append("| threads | db-scheduler jobs/s | ours jobs/s | ours / db-scheduler |\n");
     md.append("|---:|---:|---:|---:|\n");
-    for (BenchmarksMain.Peer p : peers) {
+    for (Peer p : peers) {
       md.append(
           String.format(
               Locale.ROOT,
@@ -197,14 +209,12 @@ final class Report {
   }
 
   static String targets(
-      List<BenchmarksMain.Throughput> rows,
-      List<BenchmarksMain.Peer> peers,
-      List<ProcessScaling.Row> processes) {
+      List<Throughput> rows, List<Peer> peers, List<ProcessScaling.Row> processes) {
     StringBuilder md =
         new StringBuilder("## Targets\n\n| target | measured | met |\n|---|---|---|\n");
     OptionalDouble runtime8 = rate(rows, "runtime", 100, 8);
     target(md, "≥ 15,000 jobs/s with batching at 8 threads", runtime8.orElse(Double.NaN), 15_000);
-    for (BenchmarksMain.Peer p : peers) {
+    for (Peer p : peers) {
       if (p.threads() >= 8) {
         target(
             md, "≥ 3× db-scheduler at " + p.threads() + " threads", p.ours() / p.dbScheduler(), 3);
@@ -221,7 +231,7 @@ final class Report {
     double best =
         rows.stream()
             .filter(r -> r.mode().equals("runtime") && r.batch() == 100)
-            .mapToDouble(BenchmarksMain.Throughput::jobsPerSecond)
+            .mapToDouble(Throughput::jobsPerSecond)
             .max()
             .orElse(Double.NaN);
     rate(rows, "runtime", 100, 32)
@@ -252,11 +262,10 @@ final class Report {
             measured >= goal ? "yes" : "**no**"));
   }
 
-  private static OptionalDouble rate(
-      List<BenchmarksMain.Throughput> rows, String mode, int batch, int threads) {
+  private static OptionalDouble rate(List<Throughput> rows, String mode, int batch, int threads) {
     return rows.stream()
         .filter(r -> r.mode().equals(mode) && r.batch() == batch && r.threads() == threads)
-        .mapToDouble(BenchmarksMain.Throughput::jobsPerSecond)
+        .mapToDouble(Throughput::jobsPerSecond)
         .findFirst();
   }
 }

@@ -4,16 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.fencing.benchmarks.LeaseTuning.PauseDistribution;
-import dev.fencing.benchmarks.LeaseTuning.Settings;
 import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.tuning.LeaseModel;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LeaseTuningTest {
 
-  private static final PauseDistribution GC = PauseDistribution.parse("p50=20ms,p99=800ms,max=2s");
+  private static final LeaseModel GC = LeaseTuningArguments.pauses("p50=20ms,p99=800ms,max=2s");
 
   @Test
   void quickRunReportsEveryLeaseAndRecommendsOne() {
@@ -40,7 +39,7 @@ class LeaseTuningTest {
             new PostgresFixture.Database("jdbc:postgresql://nowhere/x", "", "", "test"),
             leases,
             GC,
-            Settings.defaults(true),
+            LeaseTuningSettings.defaults(true),
             List.of(),
             leases.stream()
                 .map(l -> new LeaseTuningLive.ZombieRun(l, 60, 0, 0, 0.5, Duration.ofMillis(3)))
@@ -53,14 +52,8 @@ class LeaseTuningTest {
   }
 
   @Test
-  void modelFencesOffOnlyPausesThatOutlastTheRemainingLease() {
-    assertThat(LeaseTuningLive.analyticRate(GC, Duration.ofSeconds(1), 3)).isBetween(0.005, 0.02);
-    assertThat(LeaseTuningLive.analyticRate(GC, Duration.ofSeconds(3), 3)).isZero();
-  }
-
-  @Test
   void parsesPausesInAnyOrderAndUnit() {
-    PauseDistribution pauses = PauseDistribution.parse(" max=1.5s, p99 = 800ms,p50=500us");
+    LeaseModel pauses = LeaseTuningArguments.pauses(" max=1.5s, p99 = 800ms,p50=500us");
 
     assertThat(pauses.p50()).isEqualTo(Duration.ofNanos(500_000));
     assertThat(pauses.p99()).isEqualTo(Duration.ofMillis(800));
@@ -75,30 +68,32 @@ class LeaseTuningTest {
     assertRefused("p50=20ms,p50=30ms,p99=1s,max=2s", "pauses must name p50 once");
     assertRefused("p50,p99=800ms,max=2s", "pauses must be key=duration pairs", "'p50'");
     assertRefused("", "pauses must be like p50=20ms,p99=800ms,max=2s, but was ''");
-    assertRefused("p50=0ms,p99=800ms,max=2s", "p50 must be above zero, but was 0 ms");
+    assertRefused("p50=0ms,p99=800ms,max=2s", "p50 must be above zero, but was PT0S");
     assertRefused(
-        "p50=900ms,p99=800ms,max=2s", "p99 must be at least p50 (900 ms), but was 800 ms");
+        "p50=900ms,p99=800ms,max=2s", "p99 must be at least p50 (PT0.9S), but was PT0.8S");
     assertRefused(
-        "p50=20ms,p99=800ms,max=500ms", "max must be at least p99 (800 ms), but was 500 ms");
+        "p50=20ms,p99=800ms,max=500ms", "max must be at least p99 (PT0.8S), but was PT0.5S");
     assertRefused("p50=20ms,p99=800ms,max=25h", "max must be at most 24 h, but was '25h'");
   }
 
   @Test
   void refusesBadSettingsAndArguments() {
-    assertThatThrownBy(() -> new Settings(1, 0.001, 3, true))
+    assertThatThrownBy(() -> LeaseTuning.run(null, null, List.of(Duration.ofMillis(50)), GC, true))
+        .hasMessage("leases[0] must be between PT0.1S and PT24H, but was PT0.05S");
+    assertThatThrownBy(() -> new LeaseTuningSettings(1, 0.001, 3, true))
         .hasMessage("heartbeatsPerLease must be between 2 and 100, but was 1");
-    assertThatThrownBy(() -> new Settings(3, 0, 3, true))
+    assertThatThrownBy(() -> new LeaseTuningSettings(3, 0, 3, true))
         .hasMessage("maxFalseZombieRate must be above 0 and below 1, but was 0.0");
-    assertThatThrownBy(() -> LeaseTuning.Arguments.parse(new String[] {"--leases", "1s,soon"}))
+    assertThatThrownBy(() -> LeaseTuningArguments.parse(new String[] {"--leases", "1s,soon"}))
         .hasMessage("leases[1] must be a duration such as 800ms, 1.5s or 2m, but was 'soon'");
-    assertThatThrownBy(() -> LeaseTuning.Arguments.parse(new String[] {"--leases"}))
+    assertThatThrownBy(() -> LeaseTuningArguments.parse(new String[] {"--leases"}))
         .hasMessage("--leases needs a value, but had none");
-    assertThatThrownBy(() -> LeaseTuning.Arguments.parse(new String[] {"--lease", "1s"}))
+    assertThatThrownBy(() -> LeaseTuningArguments.parse(new String[] {"--lease", "1s"}))
         .hasMessage("unknown option '--lease'");
   }
 
   private static void assertRefused(String text, String... fragments) {
-    assertThatThrownBy(() -> PauseDistribution.parse(text))
+    assertThatThrownBy(() -> LeaseTuningArguments.pauses(text))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContainingAll(fragments);
   }

@@ -20,9 +20,7 @@ import picocli.CommandLine.Command;
  * java -jar fencing-cli.jar requeue 42
  * </pre>
  *
- * <p>Exit codes: {@value #OK} done; {@value #REFUSED} the change does not apply to the job's state;
- * {@value #USAGE} bad arguments; {@value #UNREACHABLE} the database could not be reached; {@value
- * #NO_SCHEMA} the schema has no fencing tables; {@value #UNKNOWN_JOB} no job has that id.
+ * <p>Exit codes: see {@link ExitCode}.
  */
 @Command(
     name = "fencing",
@@ -39,24 +37,6 @@ import picocli.CommandLine.Command;
     })
 public final class FencingCli implements Runnable {
 
-  /** The command did what it was asked. */
-  public static final int OK = 0;
-
-  /** Requeue or fail was refused: the job is in a state the change does not apply to. */
-  public static final int REFUSED = 1;
-
-  /** Bad arguments (picocli's usage errors). */
-  public static final int USAGE = 2;
-
-  /** The database could not be reached, or refused the login. */
-  public static final int UNREACHABLE = 3;
-
-  /** The schema holds no fencing tables, or tables of an older version. */
-  public static final int NO_SCHEMA = 4;
-
-  /** No job has the id given. */
-  public static final int UNKNOWN_JOB = 5;
-
   @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 
   private FencingCli() {}
@@ -70,7 +50,7 @@ public final class FencingCli implements Runnable {
   /**
    * Runs the command line in this JVM, writing to {@code out} and {@code err}.
    *
-   * @return the exit code, one of the constants of this class
+   * @return the exit code, one of the constants of {@link ExitCode}
    */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     quietLogs();
@@ -86,7 +66,7 @@ public final class FencingCli implements Runnable {
           if (e instanceof IllegalArgumentException) {
             err.println("fencing: " + e.getMessage());
             err.flush();
-            return USAGE;
+            return ExitCode.USAGE;
           }
           throw e;
         });

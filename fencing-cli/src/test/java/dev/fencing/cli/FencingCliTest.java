@@ -113,7 +113,7 @@ class FencingCliTest {
 
     Run run = run(schema, "requeue", Long.toString(id));
 
-    assertThat(run.code()).isEqualTo(FencingCli.REFUSED);
+    assertThat(run.code()).isEqualTo(ExitCode.REFUSED);
     assertThat(run.err())
         .isEqualTo(
             "fencing: job "
@@ -139,9 +139,9 @@ class FencingCliTest {
     assertThatThrownBy(() -> queue.complete(held.lease(), "{\"late\": true}"))
         .isInstanceOf(FencedOffException.class);
     assertThat(run(schema, "fail", Long.toString(id), "--reason", "again").code())
-        .isEqualTo(FencingCli.REFUSED);
+        .isEqualTo(ExitCode.REFUSED);
     Run noReason = run(schema, "fail", Long.toString(id));
-    assertThat(noReason.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(noReason.code()).isEqualTo(ExitCode.USAGE);
     assertThat(noReason.err()).contains("Missing required option: '--reason=<reason>'");
   }
 
@@ -163,14 +163,14 @@ class FencingCliTest {
             "purged 1 job finished more than 7d ago from queue q in schema "
                 + schema.name()
                 + "\n");
-    assertThat(run(schema, "job", Long.toString(old)).code()).isEqualTo(FencingCli.UNKNOWN_JOB);
+    assertThat(run(schema, "job", Long.toString(old)).code()).isEqualTo(ExitCode.UNKNOWN_JOB);
     assertThat(run(schema, "job", Long.toString(young)).code()).isZero();
     Run bad = run(schema, "purge", "--older-than", "7 days");
-    assertThat(bad.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(bad.code()).isEqualTo(ExitCode.USAGE);
     assertThat(bad.err())
         .contains("a duration must be like 7d, 12h, 30m, 10s, 800ms or P7D, but was '7 days'");
     Run tooYoung = run(schema, "purge", "--older-than", "5s");
-    assertThat(tooYoung.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(tooYoung.code()).isEqualTo(ExitCode.USAGE);
     assertThat(tooYoung.err())
         .isEqualTo("fencing: olderThan must be between 1 min and 3650 days, but was PT5S\n");
   }
@@ -180,7 +180,7 @@ class FencingCliTest {
     queue(schema, 5);
     for (String command : List.of("job", "requeue")) {
       Run run = run(schema, command, "424242");
-      assertThat(run.code()).isEqualTo(FencingCli.UNKNOWN_JOB);
+      assertThat(run.code()).isEqualTo(ExitCode.UNKNOWN_JOB);
       assertThat(run.err()).isEqualTo("fencing: no job 424242 in schema " + schema.name() + "\n");
     }
     assertThat(run(schema, "fail", "424242", "--reason", "x").err())
@@ -191,7 +191,7 @@ class FencingCliTest {
   void aSchemaWithoutFencingTablesSaysHowToInstallThem(TestSchema schema) {
     Run run = run(schema, "queues");
 
-    assertThat(run.code()).isEqualTo(FencingCli.NO_SCHEMA);
+    assertThat(run.code()).isEqualTo(ExitCode.NO_SCHEMA);
     assertThat(run.err())
         .startsWith(
             "fencing: schema "
@@ -204,13 +204,13 @@ class FencingCliTest {
     Run run =
         execute("queues", "--url", "jdbc:postgresql://127.0.0.1:1/app?user=ops&password=s3cret");
 
-    assertThat(run.code()).isEqualTo(FencingCli.UNREACHABLE);
+    assertThat(run.code()).isEqualTo(ExitCode.UNREACHABLE);
     assertThat(run.err())
         .startsWith(
             "fencing: cannot connect to jdbc:postgresql://127.0.0.1:1/app?user=ops&password=***: ")
         .doesNotContain("s3cret");
     Run notJdbc = execute("queues", "--url", "http://db.example/app");
-    assertThat(notJdbc.code()).isEqualTo(FencingCli.UNREACHABLE);
+    assertThat(notJdbc.code()).isEqualTo(ExitCode.UNREACHABLE);
     assertThat(notJdbc.err())
         .isEqualTo(
             "fencing: not a PostgreSQL JDBC URL: http://db.example/app (expected"
@@ -220,11 +220,11 @@ class FencingCliTest {
   @Test
   void badArgumentsGetPicocliMessagesAndExitCode2(TestSchema schema) {
     Run notANumber = run(schema, "job", "abc");
-    assertThat(notANumber.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(notANumber.code()).isEqualTo(ExitCode.USAGE);
     assertThat(notANumber.err())
         .contains("Invalid value for positional parameter at index 0 (<id>): 'abc' is not a long");
     Run unknown = execute("frobnicate");
-    assertThat(unknown.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(unknown.code()).isEqualTo(ExitCode.USAGE);
     assertThat(unknown.err()).contains("Unmatched argument at index 0: 'frobnicate'");
     Run badSchema =
         execute(
@@ -235,7 +235,7 @@ class FencingCliTest {
             schema.database().user(),
             "--schema",
             "Robert'); drop table x;--");
-    assertThat(badSchema.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(badSchema.code()).isEqualTo(ExitCode.USAGE);
     assertThat(badSchema.err()).startsWith("fencing: schema must be");
   }
 
@@ -252,7 +252,7 @@ class FencingCliTest {
     assertThat(needsLonger.out())
         .contains("RECOMMENDED: none of the candidates; try a lease of at least 64s");
     Run bad = execute("tune", "--p50", "900ms", "--p99", "800ms", "--max", "2s");
-    assertThat(bad.code()).isEqualTo(FencingCli.USAGE);
+    assertThat(bad.code()).isEqualTo(ExitCode.USAGE);
     assertThat(bad.err()).isEqualTo("fencing: p99 must be at least p50 (PT0.9S), but was PT0.8S\n");
   }
 

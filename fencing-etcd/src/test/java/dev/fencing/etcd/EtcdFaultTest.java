@@ -58,6 +58,15 @@ class EtcdFaultTest {
       assertThatThrownBy(() -> client.holder("killed"))
           .isInstanceOf(CoordinationException.class)
           .hasMessageContaining(etcd.endpoint(0));
+      // every other method gives its documented answer too, with the client's failure as cause
+      assertThatThrownBy(() -> client.acquire("other", "p1", Duration.ofSeconds(30)))
+          .isInstanceOf(CoordinationException.class)
+          .hasMessageContaining(etcd.endpoint(0))
+          .hasCauseInstanceOf(Throwable.class);
+      assertThatThrownBy(() -> client.release(owned))
+          .isInstanceOf(CoordinationException.class)
+          .hasMessageContaining(etcd.endpoint(0))
+          .hasCauseInstanceOf(Throwable.class);
 
       etcd.startMember(0);
       etcd.awaitUp(Duration.ofSeconds(20));

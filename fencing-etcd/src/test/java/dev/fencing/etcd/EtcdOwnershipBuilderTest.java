@@ -37,7 +37,7 @@ class EtcdOwnershipBuilderTest {
     refused(
         () -> EtcdOwnership.builder(OK).prefix("/" + "a".repeat(200)),
         "prefix",
-        "'/" + "a".repeat(200) + "'");
+        "'/" + "a".repeat(119) + "...'");
     EtcdOwnership.builder(OK).prefix("/apps/billing-1/fencing_v2.x");
   }
 

@@ -3,6 +3,7 @@ package dev.fencing.http;
 import dev.fencing.FencedReceiver;
 import dev.fencing.http.internal.ClientConfig;
 import dev.fencing.http.internal.SigningReceiverClient;
+import dev.fencing.internal.Validate;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -65,11 +66,7 @@ public final class HttpReceiverClient {
      * @throws IllegalArgumentException if it is not between 1 and 100
      */
     public Builder maxAttempts(int maxAttempts) {
-      if (maxAttempts < 1 || maxAttempts > 100) {
-        throw new IllegalArgumentException(
-            "maxAttempts must be between 1 and 100, but was " + maxAttempts);
-      }
-      this.maxAttempts = maxAttempts;
+      this.maxAttempts = Validate.between("maxAttempts", maxAttempts, 1, 100);
       return this;
     }
 
@@ -81,7 +78,7 @@ public final class HttpReceiverClient {
      */
     public Builder firstBackoff(Duration firstBackoff) {
       this.firstBackoff =
-          Durations.between(
+          Validate.between(
               "firstBackoff", firstBackoff, Duration.ofMillis(1), Duration.ofMinutes(1));
       return this;
     }
@@ -93,7 +90,7 @@ public final class HttpReceiverClient {
      */
     public Builder connectTimeout(Duration connectTimeout) {
       this.connectTimeout =
-          Durations.between(
+          Validate.between(
               "connectTimeout", connectTimeout, Duration.ofMillis(1), Duration.ofMinutes(10));
       return this;
     }
@@ -105,7 +102,7 @@ public final class HttpReceiverClient {
      */
     public Builder requestTimeout(Duration requestTimeout) {
       this.requestTimeout =
-          Durations.between(
+          Validate.between(
               "requestTimeout", requestTimeout, Duration.ofMillis(1), Duration.ofMinutes(10));
       return this;
     }

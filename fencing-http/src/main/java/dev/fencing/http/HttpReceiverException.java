@@ -1,12 +1,15 @@
 package dev.fencing.http;
 
+import dev.fencing.StoreUnavailableException;
+
 /**
  * An HTTP receiver refused a request for a reason other than its input or its epoch (401
  * unauthorised, an unexpected status), or could not be reached after the client's retries. After a
  * refusal nothing was written; after the retries ran out, whether the last attempt was written is
- * unknown, and delivering again at the same epoch is safe.
+ * unknown, and delivering again at the same epoch is safe. A {@link StoreUnavailableException}: the
+ * receiver is the store the delivery goes to.
  */
-public final class HttpReceiverException extends RuntimeException {
+public final class HttpReceiverException extends StoreUnavailableException {
 
   private static final long serialVersionUID = 1L;
 

@@ -3,6 +3,7 @@ package dev.fencing.http;
 import dev.fencing.FencedReceiver;
 import dev.fencing.http.internal.JettyReceiverServer;
 import dev.fencing.http.internal.ServerConfig;
+import dev.fencing.internal.Validate;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -87,10 +88,7 @@ public final class HttpReceiverServer implements AutoCloseable {
      * @throws IllegalArgumentException if it is not between 0 and 65535
      */
     public Builder port(int port) {
-      if (port < 0 || port > 65_535) {
-        throw new IllegalArgumentException("port must be between 0 and 65535, but was " + port);
-      }
-      this.port = port;
+      this.port = Validate.between("port", port, 0, 65_535);
       return this;
     }
 
@@ -111,7 +109,7 @@ public final class HttpReceiverServer implements AutoCloseable {
      * @throws IllegalArgumentException if it is not between 1 s and 1 h
      */
     public Builder window(Duration window) {
-      this.window = Durations.between("window", window, Duration.ofSeconds(1), Duration.ofHours(1));
+      this.window = Validate.between("window", window, Duration.ofSeconds(1), Duration.ofHours(1));
       return this;
     }
 
@@ -121,11 +119,7 @@ public final class HttpReceiverServer implements AutoCloseable {
      * @throws IllegalArgumentException if it is not between 1 KiB and 64 MiB
      */
     public Builder maxBodyBytes(int maxBodyBytes) {
-      if (maxBodyBytes < 1024 || maxBodyBytes > 64 << 20) {
-        throw new IllegalArgumentException(
-            "maxBodyBytes must be between 1024 and " + (64 << 20) + ", but was " + maxBodyBytes);
-      }
-      this.maxBodyBytes = maxBodyBytes;
+      this.maxBodyBytes = Validate.between("maxBodyBytes", maxBodyBytes, 1024, 64 << 20);
       return this;
     }
 
@@ -137,8 +131,7 @@ public final class HttpReceiverServer implements AutoCloseable {
      */
     public Builder idleTimeout(Duration idleTimeout) {
       this.idleTimeout =
-          Durations.between(
-              "idleTimeout", idleTimeout, Duration.ofMillis(100), Duration.ofHours(1));
+          Validate.between("idleTimeout", idleTimeout, Duration.ofMillis(100), Duration.ofHours(1));
       return this;
     }
 

@@ -1,5 +1,7 @@
 package dev.fencing.keyed;
 
+import static dev.fencing.internal.Validate.quote;
+
 import dev.fencing.Lease;
 import dev.fencing.Ownership;
 import java.util.Objects;
@@ -79,16 +81,5 @@ public record CallId(String job, String step) {
       }
     }
     return true;
-  }
-
-  private static String quote(@Nullable String value) {
-    if (value == null) {
-      return "null";
-    }
-    String shown =
-        value.length() > 40
-            ? value.substring(0, 40) + "... (" + value.length() + " characters)"
-            : value;
-    return "'" + shown.replaceAll("\\p{Cntrl}", "?") + "'";
   }
 }

@@ -1,5 +1,6 @@
 /**
- * Keyed calls to non-cooperating services: {@link dev.fencing.keyed.KeyedCalls} is the front door.
+ * Keyed calls to non-cooperating services: {@link dev.fencing.keyed.KeyedHttp} is the front door,
+ * {@link dev.fencing.keyed.KeyedCalls} what it builds.
  */
 @NullMarked
 package dev.fencing.keyed;

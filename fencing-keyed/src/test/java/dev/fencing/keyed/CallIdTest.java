@@ -16,9 +16,9 @@ class CallIdTest {
 
   @Test
   void theKeyIsTheHexSha256OfVersionNamespaceJobAndStepSeparatedByNul() {
-    try (KeyedCalls calls = KeyedCalls.builder(URI.create("http://127.0.0.1:9")).build();
+    try (KeyedCalls calls = KeyedHttp.builder(URI.create("http://127.0.0.1:9")).build();
         KeyedCalls payments =
-            KeyedCalls.builder(URI.create("http://127.0.0.1:9")).namespace("payments").build()) {
+            KeyedHttp.builder(URI.create("http://127.0.0.1:9")).namespace("payments").build()) {
       // python3: hashlib.sha256(b'fencing-keyed/v1\x00fencing\x0042\x00charge').hexdigest()
       assertThat(calls.keyOf(new CallId("42", "charge")))
           .isEqualTo("62756b3da6f9d799d243aa948fb8b9e7e0755a274eda1df239f16f846f505394");
@@ -31,7 +31,7 @@ class CallIdTest {
   void everyClaimOfAJobGivesTheSameIdAndKey() {
     Lease zombie = new Lease(42, "worker-a", Epoch.FIRST, SOON);
     Lease owner = new Lease(42, "worker-b", Epoch.of(2), SOON);
-    try (KeyedCalls calls = KeyedCalls.builder(URI.create("http://127.0.0.1:9")).build()) {
+    try (KeyedCalls calls = KeyedHttp.builder(URI.create("http://127.0.0.1:9")).build()) {
       assertThat(CallId.of(zombie, "charge")).isEqualTo(CallId.of(owner, "charge"));
       assertThat(calls.keyOf(CallId.of(owner, "charge")))
           .isEqualTo(calls.keyOf(new CallId("42", "charge")))
@@ -70,8 +70,10 @@ class CallIdTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("step must be 1 to 200 characters");
     }
+    // the one rendering of bad values (Validate.quote): cut at 120 characters, NUL shown as \0
     assertThatThrownBy(() -> new CallId("42", "s".repeat(201)))
-        .hasMessageEndingWith("(201 characters)'");
+        .hasMessageEndingWith("but was '" + "s".repeat(120) + "...'");
+    assertThatThrownBy(() -> new CallId("42", "a\0b")).hasMessageEndingWith("but was 'a\\0b'");
   }
 
   @Test

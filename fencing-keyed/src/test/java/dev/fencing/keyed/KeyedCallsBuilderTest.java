@@ -14,17 +14,17 @@ class KeyedCallsBuilderTest {
   @Test
   void aBaseUriMustBeHttpWithAHost() {
     for (String bad : new String[] {"ftp://h/x", "http:///x", "http://h/x?q=1", "http://u@h/"}) {
-      assertThatThrownBy(() -> KeyedCalls.builder(URI.create(bad)))
+      assertThatThrownBy(() -> KeyedHttp.builder(URI.create(bad)))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("baseUri must be an http(s)://host[:port][/path] URL")
           .hasMessageEndingWith("but was '" + bad + "'");
     }
-    assertThatThrownBy(() -> KeyedCalls.builder(null)).hasMessageEndingWith("but was null");
+    assertThatThrownBy(() -> KeyedHttp.builder(null)).hasMessageEndingWith("but was null");
   }
 
   @Test
   void eachSettingIsCheckedWhenSetAndNamed() {
-    KeyedCalls.Builder builder = KeyedCalls.builder(LOCAL);
+    KeyedHttp.Builder builder = KeyedHttp.builder(LOCAL);
     assertThatThrownBy(() -> builder.namespace("a b")).hasMessageStartingWith("namespace must be");
     assertThatThrownBy(() -> builder.namespace(null)).hasMessageStartingWith("namespace must be");
     assertThatThrownBy(() -> builder.callTimeout(Duration.ZERO))
@@ -49,7 +49,7 @@ class KeyedCallsBuilderTest {
 
   @Test
   void aPathMustStartWithASlash() {
-    try (KeyedCalls calls = KeyedCalls.builder(LOCAL).build()) {
+    try (KeyedCalls calls = KeyedHttp.builder(LOCAL).build()) {
       CallId id = new CallId("42", "charge");
       assertThatThrownBy(() -> calls.post(id, Epoch.FIRST, "charges", "{}"))
           .isInstanceOf(IllegalArgumentException.class)

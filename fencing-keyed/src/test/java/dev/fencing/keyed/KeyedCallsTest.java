@@ -268,8 +268,8 @@ class KeyedCallsTest {
     return builder(uri, attempts).build();
   }
 
-  private static KeyedCalls.Builder builder(URI uri, int attempts) {
-    return KeyedCalls.builder(uri)
+  private static KeyedHttp.Builder builder(URI uri, int attempts) {
+    return KeyedHttp.builder(uri)
         .callTimeout(TIMEOUT)
         .connectTimeout(TIMEOUT)
         .maxAttempts(attempts)

@@ -169,12 +169,9 @@ public final class FencingMetrics {
      */
     public Builder refreshInterval(Duration refreshInterval) {
       Objects.requireNonNull(refreshInterval, "refreshInterval");
-      if (refreshInterval.compareTo(Duration.ofSeconds(1)) < 0
-          || refreshInterval.compareTo(Duration.ofHours(1)) > 0) {
-        throw new IllegalArgumentException(
-            "refreshInterval must be between 1 s and 1 h, but was " + refreshInterval);
-      }
-      this.refreshInterval = refreshInterval;
+      this.refreshInterval =
+          Validate.between(
+              "refreshInterval", refreshInterval, Duration.ofSeconds(1), Duration.ofHours(1));
       return this;
     }
 

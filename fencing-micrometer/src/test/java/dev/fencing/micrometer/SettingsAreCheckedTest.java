@@ -15,7 +15,7 @@ class SettingsAreCheckedTest {
   void theRefreshIntervalIsBetweenOneSecondAndOneHour() {
     assertThatThrownBy(() -> builder.refreshInterval(Duration.ofSeconds(-5)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("refreshInterval must be between 1 s and 1 h, but was PT-5S");
+        .hasMessage("refreshInterval must be between PT1S and PT1H, but was PT-5S");
     assertThatThrownBy(() -> builder.refreshInterval(Duration.ofMillis(999)))
         .hasMessageContaining("PT0.999S");
     assertThatThrownBy(() -> builder.refreshInterval(Duration.ofHours(1).plusMillis(1)))

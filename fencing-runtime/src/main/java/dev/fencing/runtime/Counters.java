@@ -2,7 +2,7 @@ package dev.fencing.runtime;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The runtime's counters; {@link #snapshot()} reads them as {@link FencedRuntime.Stats}. */
+/** The runtime's counters; {@code FencedRuntime.stats()} reads them. */
 final class Counters {
   final AtomicLong claimed = new AtomicLong();
   final AtomicLong completed = new AtomicLong();
@@ -26,22 +26,5 @@ final class Counters {
           case WorkOutcome.Abandoned a -> abandoned;
         })
         .incrementAndGet();
-  }
-
-  FencedRuntime.Stats snapshot(int inFlight) {
-    return new FencedRuntime.Stats(
-        claimed.get(),
-        completed.get(),
-        fencedOff.get(),
-        failed.get(),
-        released.get(),
-        abandoned.get(),
-        inFlight,
-        claimStatements.get(),
-        commitStatements.get(),
-        renewStatements.get(),
-        renewed.get(),
-        storeErrors.get(),
-        callbackErrors.get());
   }
 }

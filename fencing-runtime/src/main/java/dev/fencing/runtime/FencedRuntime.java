@@ -166,14 +166,33 @@ public final class FencedRuntime implements AutoCloseable {
 
   /** Returns the counters so far. */
   public Stats stats() {
-    return pipeline.counters.snapshot(pipeline.inFlight.size());
+    Counters c = pipeline.counters;
+    return new Stats(
+        c.claimed.get(),
+        c.completed.get(),
+        c.fencedOff.get(),
+        c.failed.get(),
+        c.released.get(),
+        c.abandoned.get(),
+        pipeline.inFlight.size(),
+        c.claimStatements.get(),
+        c.commitStatements.get(),
+        c.renewStatements.get(),
+        c.renewed.get(),
+        c.storeErrors.get(),
+        c.callbackErrors.get());
   }
 
   /** Returns what the runtime's maintenance did so far. */
   public MaintenanceStats maintenanceStats() {
     return maintenanceLoop == null
         ? new MaintenanceStats(0, 0, 0, 0, 0)
-        : maintenanceLoop.snapshot();
+        : new MaintenanceStats(
+            maintenanceLoop.rounds.get(),
+            maintenanceLoop.jobsRemoved.get(),
+            maintenanceLoop.jobsArchived.get(),
+            maintenanceLoop.messagesRemoved.get(),
+            maintenanceLoop.failures.get());
   }
 
   /** Returns what the runtime's relay did so far. */
@@ -557,12 +576,8 @@ public final class FencedRuntime implements AutoCloseable {
               fallbackPoll);
       MaintenanceLoop maintenanceLoop = null;
       if (maintenance != null) {
-        if (maintenanceEvery == null
-            || maintenanceEvery.compareTo(Duration.ofSeconds(1)) < 0
-            || maintenanceEvery.compareTo(Duration.ofHours(24)) > 0) {
-          throw new IllegalArgumentException(
-              "maintenance every must be between 1 s and 24 h, but was " + maintenanceEvery);
-        }
+        Validate.between(
+            "maintenance every", maintenanceEvery, Duration.ofSeconds(1), Validate.MAX_LEASE);
         maintenanceLoop = new MaintenanceLoop(maintenance, maintenanceEvery);
       }
       return new FencedRuntime(

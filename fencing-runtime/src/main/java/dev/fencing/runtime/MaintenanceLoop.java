@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class MaintenanceLoop extends Loop {
 
-  private static final System.Logger LOG = System.getLogger(FencedRuntime.class.getName());
+  private static final System.Logger LOG = System.getLogger(Pipeline.LOGGER);
   private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
 
   private final Maintenance maintenance;
@@ -61,10 +61,5 @@ final class MaintenanceLoop extends Loop {
         pause(every.toNanos());
       }
     }
-  }
-
-  FencedRuntime.MaintenanceStats snapshot() {
-    return new FencedRuntime.MaintenanceStats(
-        rounds.get(), jobsRemoved.get(), jobsArchived.get(), messagesRemoved.get(), failures.get());
   }
 }

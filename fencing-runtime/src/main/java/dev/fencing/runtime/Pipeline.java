@@ -17,7 +17,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class Pipeline {
 
-  private static final System.Logger LOG = System.getLogger(FencedRuntime.class.getName());
+  /** The logger the runtime's warnings go to: named after the class a user starts. */
+  static final String LOGGER = "dev.fencing.runtime.FencedRuntime";
+
+  private static final System.Logger LOG = System.getLogger(LOGGER);
 
   /**
    * A handler's result, delivered (when there is a receiver) and waiting for the batched commit.

@@ -22,8 +22,8 @@ record Settings(
   Settings {
     Validate.identifier("queue", queueName);
     Validate.owner(owner);
-    between("concurrency", concurrency, 1, 10_000);
-    between("prefetch", prefetch, 0, Validate.MAX_BATCH);
+    Validate.between("concurrency", concurrency, 1, 10_000);
+    Validate.between("prefetch", prefetch, 0, Validate.MAX_BATCH);
     Validate.batchSize(batchSize);
     Validate.leaseLength(leaseLength);
     Validate.delay("heartbeatInterval", heartbeatInterval);
@@ -52,12 +52,5 @@ record Settings(
   /** How many claims may be in flight at once: running, waiting for a thread, or committing. */
   int capacity() {
     return concurrency + prefetch;
-  }
-
-  private static void between(String parameter, int value, int min, int max) {
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(
-          parameter + " must be between " + min + " and " + max + ", but was " + value);
-    }
   }
 }

@@ -57,6 +57,16 @@ class ZooKeeperFaultsTest {
       assertThat(((OwnershipRenewal.Lost) renewal).why())
           .isEqualTo(OwnershipRenewal.Why.UNREACHABLE);
       assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(3));
+      // every other method gives its documented answer too, with the client's failure as cause
+      assertThatThrownBy(() -> client.holder("killed-account"))
+          .isInstanceOf(CoordinationException.class)
+          .hasCauseInstanceOf(Throwable.class);
+      assertThatThrownBy(() -> client.acquire("other-account", "p1", LONG))
+          .isInstanceOf(CoordinationException.class)
+          .hasCauseInstanceOf(Throwable.class);
+      assertThatThrownBy(() -> client.release(owned))
+          .isInstanceOf(CoordinationException.class)
+          .hasCauseInstanceOf(Throwable.class);
 
       server.start(0);
       server.awaitServing(0);

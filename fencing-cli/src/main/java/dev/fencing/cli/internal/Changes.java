@@ -1,6 +1,6 @@
 package dev.fencing.cli.internal;
 
-import dev.fencing.cli.FencingCli;
+import dev.fencing.cli.ExitCode;
 import dev.fencing.postgres.AdminChange;
 import java.io.PrintWriter;
 
@@ -16,8 +16,8 @@ final class Changes {
         out.println();
         JobPrinter.print(c.job(), schema, out);
       }
-      case AdminChange.Refused r -> throw new CliException(FencingCli.REFUSED, r.reason());
-      case AdminChange.NotFound n -> throw new CliException(FencingCli.UNKNOWN_JOB, n.message());
+      case AdminChange.Refused r -> throw new CliException(ExitCode.REFUSED, r.reason());
+      case AdminChange.NotFound n -> throw new CliException(ExitCode.UNKNOWN_JOB, n.message());
     }
   }
 }

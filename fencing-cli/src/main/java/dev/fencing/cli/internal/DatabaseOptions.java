@@ -2,7 +2,7 @@ package dev.fencing.cli.internal;
 
 import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.StoreUnavailableException;
-import dev.fencing.cli.FencingCli;
+import dev.fencing.cli.ExitCode;
 import dev.fencing.postgres.PostgresAdmin;
 import dev.fencing.postgres.PostgresFencing;
 import java.sql.Connection;
@@ -44,18 +44,18 @@ public final class DatabaseOptions {
   /**
    * Connects once to check that the database answers, then returns the admin on the schema.
    *
-   * @throws CliException with {@link FencingCli#UNREACHABLE} or {@link FencingCli#NO_SCHEMA}
+   * @throws CliException with {@link ExitCode#UNREACHABLE} or {@link ExitCode#NO_SCHEMA}
    */
   PostgresAdmin admin() {
     if (url == null || url.isBlank()) {
-      throw new CliException(FencingCli.USAGE, "no database: give --url or set FENCING_JDBC_URL");
+      throw new CliException(ExitCode.USAGE, "no database: give --url or set FENCING_JDBC_URL");
     }
     PGSimpleDataSource ds = new PGSimpleDataSource();
     try {
       ds.setUrl(url);
     } catch (IllegalArgumentException e) {
       throw new CliException(
-          FencingCli.UNREACHABLE,
+          ExitCode.UNREACHABLE,
           "not a PostgreSQL JDBC URL: "
               + withoutPassword(url)
               + " (expected jdbc:postgresql://host:port/database)");
@@ -72,15 +72,15 @@ public final class DatabaseOptions {
       c.isValid(CONNECT_TIMEOUT_SECONDS);
     } catch (SQLException e) {
       throw new CliException(
-          FencingCli.UNREACHABLE,
+          ExitCode.UNREACHABLE,
           "cannot connect to " + withoutPassword(url) + ": " + oneLine(e.getMessage()));
     }
     try {
       return PostgresFencing.builder(ds).schema(schema).install(false).build().admin();
     } catch (SchemaNotInstalledException e) {
-      throw new CliException(FencingCli.NO_SCHEMA, e.getMessage());
+      throw new CliException(ExitCode.NO_SCHEMA, e.getMessage());
     } catch (StoreUnavailableException e) {
-      throw new CliException(FencingCli.UNREACHABLE, e.getMessage());
+      throw new CliException(ExitCode.UNREACHABLE, e.getMessage());
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.fencing.cli.internal;
 
-import dev.fencing.cli.FencingCli;
+import dev.fencing.cli.ExitCode;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.PostgresAdmin;
 import picocli.CommandLine.Command;
@@ -30,6 +30,6 @@ public final class JobCommand implements Runnable {
   }
 
   static CliException unknown(long id, String schema) {
-    return new CliException(FencingCli.UNKNOWN_JOB, "no job " + id + " in schema " + schema);
+    return new CliException(ExitCode.UNKNOWN_JOB, "no job " + id + " in schema " + schema);
   }
 }

@@ -1,5 +1,7 @@
 package dev.fencing.cli.internal;
 
+import dev.fencing.internal.Validate;
+import dev.fencing.tuning.LeaseModel;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -138,10 +140,7 @@ public final class TuneCommand implements Runnable {
   }
 
   private void checkSettings() {
-    if (heartbeatsPerLease < 2 || heartbeatsPerLease > 100) {
-      throw new IllegalArgumentException(
-          "heartbeats-per-lease must be between 2 and 100, but was " + heartbeatsPerLease);
-    }
+    Validate.between("heartbeats-per-lease", heartbeatsPerLease, 2, 100);
     if (!(maxZombiePercent > 0 && maxZombiePercent < 100)) {
       throw new IllegalArgumentException(
           "max-zombie-rate must be above 0 and below 100 (percent), but was " + maxZombiePercent);

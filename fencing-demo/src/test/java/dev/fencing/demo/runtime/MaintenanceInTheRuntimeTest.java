@@ -129,7 +129,7 @@ class MaintenanceInTheRuntimeTest {
                     .maintenance(nothing, Duration.ofMillis(999))
                     .start())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("maintenance every must be between 1 s and 24 h, but was PT0.999S");
+        .hasMessage("maintenance every must be between PT1S and PT24H, but was PT0.999S");
     assertThatThrownBy(() -> runtime(queue, new Outcomes(), null).maintenance(null, Duration.ZERO))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("maintenance");

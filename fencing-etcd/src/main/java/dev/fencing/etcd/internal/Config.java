@@ -1,5 +1,8 @@
 package dev.fencing.etcd.internal;
 
+import static dev.fencing.internal.Validate.quote;
+
+import dev.fencing.internal.Validate;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -107,20 +110,6 @@ public record Config(
   }
 
   private static Duration timeout(String parameter, @Nullable Duration value) {
-    if (value == null || value.compareTo(MIN_TIMEOUT) < 0 || value.compareTo(MAX_TIMEOUT) > 0) {
-      throw new IllegalArgumentException(
-          parameter
-              + " must be between "
-              + MIN_TIMEOUT
-              + " and "
-              + MAX_TIMEOUT
-              + ", but was "
-              + value);
-    }
-    return value;
-  }
-
-  private static String quote(@Nullable String value) {
-    return value == null ? "null" : "'" + value + "'";
+    return Validate.between(parameter, value, MIN_TIMEOUT, MAX_TIMEOUT);
   }
 }

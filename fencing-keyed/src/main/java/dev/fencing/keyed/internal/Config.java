@@ -1,5 +1,8 @@
 package dev.fencing.keyed.internal;
 
+import static dev.fencing.internal.Validate.quote;
+
+import dev.fencing.internal.Validate;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -62,21 +65,17 @@ public record Config(
 
   /** Returns {@code value} if it is between 1 ms and 10 min. */
   public static Duration timeout(String parameter, @Nullable Duration value) {
-    return between(parameter, value, Duration.ofMillis(1), MAX_TIMEOUT);
+    return Validate.between(parameter, value, Duration.ofMillis(1), MAX_TIMEOUT);
   }
 
   /** Returns {@code maxAttempts} if it is between 1 and 100. */
   public static int maxAttempts(int maxAttempts) {
-    if (maxAttempts < 1 || maxAttempts > 100) {
-      throw new IllegalArgumentException(
-          "maxAttempts must be between 1 and 100, but was " + maxAttempts);
-    }
-    return maxAttempts;
+    return Validate.between("maxAttempts", maxAttempts, 1, 100);
   }
 
   /** Returns {@code retryDelay} if it is between zero and 10 min. */
   public static Duration retryDelay(@Nullable Duration retryDelay) {
-    return between("retryDelay", retryDelay, Duration.ZERO, MAX_TIMEOUT);
+    return Validate.between("retryDelay", retryDelay, Duration.ZERO, MAX_TIMEOUT);
   }
 
   /** Checks both header names, and that they differ. */
@@ -161,21 +160,5 @@ public record Config(
           parameter + " must be " + what + ", but was " + quote(value));
     }
     return value;
-  }
-
-  private static Duration between(
-      String parameter, @Nullable Duration value, Duration min, Duration max) {
-    if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-      throw new IllegalArgumentException(
-          parameter + " must be between " + min + " and " + max + ", but was " + value);
-    }
-    return value;
-  }
-
-  static String quote(@Nullable String value) {
-    if (value == null) {
-      return "null";
-    }
-    return "'" + (value.length() > 120 ? value.substring(0, 120) + "..." : value) + "'";
   }
 }

@@ -1,8 +1,10 @@
 package dev.fencing.zookeeper.internal;
 
+import static dev.fencing.internal.Validate.quote;
+
+import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.regex.Pattern;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The settings of one ZooKeeper backend, checked once when built.
@@ -44,9 +46,9 @@ public record Config(
               + " starting with . or under /zookeeper, but was "
               + quote(root));
     }
-    between("sessionTimeout", sessionTimeout, Duration.ofSeconds(1));
-    between("connectTimeout", connectTimeout, Duration.ofMillis(1));
-    between("callTimeout", callTimeout, Duration.ofMillis(1));
+    Validate.between("sessionTimeout", sessionTimeout, Duration.ofSeconds(1), TEN_MINUTES);
+    Validate.between("connectTimeout", connectTimeout, Duration.ofMillis(1), TEN_MINUTES);
+    Validate.between("callTimeout", callTimeout, Duration.ofMillis(1), TEN_MINUTES);
   }
 
   /** The persistent node a resource's owner node lives under. */
@@ -57,16 +59,5 @@ public record Config(
   /** The ephemeral node that says who owns {@code resource}. */
   String ownerPath(String resource) {
     return resourcePath(resource) + "/owner";
-  }
-
-  private static void between(String parameter, @Nullable Duration value, Duration min) {
-    if (value == null || value.compareTo(min) < 0 || value.compareTo(TEN_MINUTES) > 0) {
-      throw new IllegalArgumentException(
-          parameter + " must be between " + min + " and " + TEN_MINUTES + ", but was " + value);
-    }
-  }
-
-  private static String quote(@Nullable String value) {
-    return value == null ? "null" : "'" + value + "'";
   }
 }
