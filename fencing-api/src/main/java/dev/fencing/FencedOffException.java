@@ -23,6 +23,20 @@ public final class FencedOffException extends FencingException {
     this.refusal = refusal;
   }
 
+  /**
+   * Returns {@code outcome} if it was accepted: {@code requireAccepted(ledger.deliver(lease,
+   * json))}.
+   *
+   * @throws FencedOffException if it was refused; the write has been dropped
+   * @throws NullPointerException if {@code outcome} is null
+   */
+  public static FencedOutcome.Accepted requireAccepted(FencedOutcome outcome) {
+    return switch (Objects.requireNonNull(outcome, "outcome")) {
+      case FencedOutcome.Accepted accepted -> accepted;
+      case FencedOutcome.Refused refused -> throw new FencedOffException(refused);
+    };
+  }
+
   /** Returns why the write was refused. */
   public FencedOutcome.Refused refusal() {
     return refusal;

@@ -26,18 +26,6 @@ public sealed interface FencedOutcome extends CommitOutcome
   }
 
   /**
-   * Returns this outcome if it was accepted.
-   *
-   * @throws FencedOffException if it was refused; the write has been dropped
-   */
-  default Accepted orThrow() {
-    return switch (this) {
-      case Accepted accepted -> accepted;
-      case Refused refused -> throw new FencedOffException(refused);
-    };
-  }
-
-  /**
    * The write took effect.
    *
    * @param repeat true when the same epoch had already written, so this was a retry of the same

@@ -1,5 +1,6 @@
 package dev.fencing;
 
+import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.List;
@@ -84,7 +85,7 @@ public interface FencedQueue {
    */
   default List<Enqueued> enqueueKeyed(String queue, List<KeyedJob> jobs) {
     Validate.identifier("queue", queue);
-    Validate.keyedJobs(jobs);
+    Batches.keyedJobs(jobs);
     throw new UnsupportedOperationException(
         getClass().getName() + " has no idempotency keys: it cannot enqueue keyed jobs");
   }
@@ -191,7 +192,7 @@ public interface FencedQueue {
    */
   default FencedOutcome.Accepted complete(
       Lease lease, String result, List<OutboxMessage> messages) {
-    Validate.messages("messages", messages);
+    Batches.messages("messages", messages);
     if (messages.isEmpty()) {
       return complete(lease, result);
     }
@@ -248,7 +249,7 @@ public interface FencedQueue {
     public Completion {
       java.util.Objects.requireNonNull(lease, "lease");
       java.util.Objects.requireNonNull(result, "result");
-      messages = List.copyOf(Validate.messages("messages", messages));
+      messages = List.copyOf(Batches.messages("messages", messages));
     }
 
     /** A result to commit without messages. */

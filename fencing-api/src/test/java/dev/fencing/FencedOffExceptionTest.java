@@ -67,15 +67,18 @@ class FencedOffExceptionTest {
   }
 
   @Test
-  void aRefusedOutcomeIsNotAcceptedAndThrowsItselfFromOrThrow() {
+  void aRefusedOutcomeIsNotAcceptedAndRequireAcceptedThrowsIt() {
     FencedOutcome.Superseded refused =
         new FencedOutcome.Superseded("k", Epoch.FIRST, Epoch.of(2), "w2");
     assertThat(refused.isAccepted()).isFalse();
-    assertThatThrownBy(refused::orThrow)
+    assertThatThrownBy(() -> FencedOffException.requireAccepted(refused))
         .isInstanceOfSatisfying(
             FencedOffException.class, e -> assertThat(e.refusal()).isSameAs(refused));
     FencedOutcome.Accepted accepted = new FencedOutcome.Accepted("k", Epoch.FIRST, true);
-    assertThat(accepted.orThrow()).isSameAs(accepted);
+    assertThat(FencedOffException.requireAccepted(accepted)).isSameAs(accepted);
+    assertThatThrownBy(() -> FencedOffException.requireAccepted(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("outcome");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.fencing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import java.util.Arrays;
 import java.util.Collections;
@@ -29,22 +30,22 @@ class KeyedJobTest {
   @Test
   void batchesAreCheckedByIndex() {
     List<KeyedJob> ok = List.of(new KeyedJob("a", "{}"), new KeyedJob("b", "{}"));
-    assertThat(Validate.keyedJobs(ok)).isSameAs(ok);
-    assertThat(Validate.keyedJobs(List.of())).isEmpty();
-    assertThatThrownBy(() -> Validate.keyedJobs(null))
+    assertThat(Batches.keyedJobs(ok)).isSameAs(ok);
+    assertThat(Batches.keyedJobs(List.of())).isEmpty();
+    assertThatThrownBy(() -> Batches.keyedJobs(null))
         .hasMessage("jobs must be a list, but was null");
-    assertThatThrownBy(() -> Validate.keyedJobs(Arrays.asList(ok.get(0), null)))
+    assertThatThrownBy(() -> Batches.keyedJobs(Arrays.asList(ok.get(0), null)))
         .hasMessage("jobs[1] must be a job, but was null");
-    assertThatThrownBy(() -> Validate.keyedJobs(List.of(ok.get(0), ok.get(1), ok.get(0))))
+    assertThatThrownBy(() -> Batches.keyedJobs(List.of(ok.get(0), ok.get(1), ok.get(0))))
         .hasMessage("jobs[2].key repeats jobs[0].key 'a': a key names one job");
-    assertThat(Validate.keyedJobs(Collections.nCopies(1, ok.get(0)))).hasSize(1);
+    assertThat(Batches.keyedJobs(Collections.nCopies(1, ok.get(0)))).hasSize(1);
     List<KeyedJob> tooMany = new java.util.ArrayList<>();
     for (int i = 0; i <= Validate.MAX_BATCH; i++) {
       tooMany.add(new KeyedJob("k" + i, "{}"));
     }
-    assertThatThrownBy(() -> Validate.keyedJobs(tooMany))
+    assertThatThrownBy(() -> Batches.keyedJobs(tooMany))
         .hasMessage("jobs must hold at most 10000 jobs, but held 10001");
-    assertThat(Validate.keyedJobs(tooMany.subList(0, Validate.MAX_BATCH))).hasSize(10_000);
+    assertThat(Batches.keyedJobs(tooMany.subList(0, Validate.MAX_BATCH))).hasSize(10_000);
   }
 
   @Test

@@ -102,7 +102,8 @@ class MaintenanceTest {
         .isEqualTo(
             "fenced off: 42 at epoch 3: the job finished and was removed after its retention time");
     assertThat(e.currentEpoch()).isEmpty();
-    assertThatThrownBy(removed::orThrow).isInstanceOf(FencedOffException.class);
+    assertThatThrownBy(() -> FencedOffException.requireAccepted(removed))
+        .isInstanceOf(FencedOffException.class);
     assertThatThrownBy(() -> new FencedOutcome.Removed(null, Epoch.FIRST))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("key");

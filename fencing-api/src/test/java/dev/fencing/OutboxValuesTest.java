@@ -3,6 +3,7 @@ package dev.fencing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,30 +46,30 @@ class OutboxValuesTest {
   void aListOfMessagesIsBoundedAndHasNoNulls() {
     OutboxMessage m = new OutboxMessage("mail", "k", "{}");
     List<OutboxMessage> full = Collections.nCopies(Validate.MAX_MESSAGES, m);
-    assertThat(Validate.messages("messages", full)).isSameAs(full);
+    assertThat(Batches.messages("messages", full)).isSameAs(full);
     List<OutboxMessage> tooMany = new ArrayList<>(full);
     tooMany.add(m);
-    assertThatThrownBy(() -> Validate.messages("messages", tooMany))
+    assertThatThrownBy(() -> Batches.messages("messages", tooMany))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("messages must hold at most 100 messages, but held 101");
     List<OutboxMessage> withNull = new ArrayList<>(List.of(m, m));
     withNull.add(null);
-    assertThatThrownBy(() -> Validate.messages("m", withNull))
+    assertThatThrownBy(() -> Batches.messages("m", withNull))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("m[2] must not be null");
-    assertThatThrownBy(() -> Validate.messages("m", null))
+    assertThatThrownBy(() -> Batches.messages("m", null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("m must be a list, but was null");
   }
 
   @Test
   void relayMaxIsBetweenOneAndTheLimit() {
-    assertThat(Validate.relayMax(1)).isEqualTo(1);
-    assertThat(Validate.relayMax(FencedOutbox.MAX_RELAY)).isEqualTo(FencedOutbox.MAX_RELAY);
-    assertThatThrownBy(() -> Validate.relayMax(0))
+    assertThat(Batches.relayMax(1)).isEqualTo(1);
+    assertThat(Batches.relayMax(FencedOutbox.MAX_RELAY)).isEqualTo(FencedOutbox.MAX_RELAY);
+    assertThatThrownBy(() -> Batches.relayMax(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("max must be between 1 and 10000, but was 0");
-    assertThatThrownBy(() -> Validate.relayMax(FencedOutbox.MAX_RELAY + 1))
+    assertThatThrownBy(() -> Batches.relayMax(FencedOutbox.MAX_RELAY + 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("max must be between 1 and 10000, but was 10001");
   }

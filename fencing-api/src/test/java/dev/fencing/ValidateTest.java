@@ -83,9 +83,14 @@ class ValidateTest {
     assertThat(e.getMessage())
         .isEqualTo("fenced off: 7 at epoch 1: a newer claim owns it (epoch 2, owner 'healthy')");
     assertThat(e.currentEpoch()).contains(Epoch.of(2));
-    assertThat(new FencedOutcome.Accepted("7", Epoch.FIRST, false).orThrow().isAccepted()).isTrue();
+    assertThat(
+            FencedOffException.requireAccepted(new FencedOutcome.Accepted("7", Epoch.FIRST, false))
+                .isAccepted())
+        .isTrue();
     assertThatThrownBy(
-            () -> new FencedOutcome.LeaseExpired("7", Epoch.FIRST, Instant.EPOCH).orThrow())
+            () ->
+                FencedOffException.requireAccepted(
+                    new FencedOutcome.LeaseExpired("7", Epoch.FIRST, Instant.EPOCH)))
         .isInstanceOf(FencedOffException.class)
         .hasMessageContaining("nobody has reclaimed it yet");
   }

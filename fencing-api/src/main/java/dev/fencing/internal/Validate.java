@@ -1,10 +1,6 @@
 package dev.fencing.internal;
 
-import dev.fencing.FencedOutbox;
-import dev.fencing.KeyedJob;
-import dev.fencing.OutboxMessage;
 import java.time.Duration;
-import java.util.List;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -12,7 +8,8 @@ import org.jspecify.annotations.Nullable;
  * The checks every module applies to its parameters, in one place so that every backend refuses the
  * same inputs with the same messages and renders a bad value the same way ({@link #quote}). Each
  * method throws {@link IllegalArgumentException} naming the parameter and the value, or returns the
- * value unchanged. Internal: exported only to the fencing modules, not an API.
+ * value unchanged. It names no type of the API, which validates through it: the checks of the API's
+ * lists are in {@link Batches}. Internal: exported only to the fencing modules, not an API.
  */
 public final class Validate {
 
@@ -116,41 +113,6 @@ public final class Validate {
   }
 
   /**
-   * Returns {@code jobs} if it holds 0 to {@value #MAX_BATCH} keyed jobs, none null, no key twice.
-   *
-   * @throws IllegalArgumentException naming the first offending index (and, for a repeated key, the
-   *     index it repeats)
-   */
-  public static List<KeyedJob> keyedJobs(@Nullable List<KeyedJob> jobs) {
-    if (jobs == null) {
-      throw new IllegalArgumentException("jobs must be a list, but was null");
-    }
-    if (jobs.size() > MAX_BATCH) {
-      throw new IllegalArgumentException(
-          "jobs must hold at most " + MAX_BATCH + " jobs, but held " + jobs.size());
-    }
-    java.util.Map<String, Integer> seen = new java.util.HashMap<>();
-    for (int i = 0; i < jobs.size(); i++) {
-      KeyedJob job = jobs.get(i);
-      if (job == null) {
-        throw new IllegalArgumentException("jobs[" + i + "] must be a job, but was null");
-      }
-      Integer first = seen.putIfAbsent(job.key(), i);
-      if (first != null) {
-        throw new IllegalArgumentException(
-            "jobs["
-                + i
-                + "].key repeats jobs["
-                + first
-                + "].key "
-                + quote(job.key())
-                + ": a key names one job");
-      }
-    }
-    return jobs;
-  }
-
-  /**
    * Returns {@code resource} if it is a resource name every coordination backend stores as it is: 1
    * to 200 ASCII letters, digits, {@code . _ : -}; not only digits (those are job keys, see {@link
    * Ownership#key()}); not {@code .} or {@code ..}.
@@ -236,41 +198,6 @@ public final class Validate {
           "batchSize must be between 1 and " + MAX_BATCH + ", but was " + batchSize);
     }
     return batchSize;
-  }
-
-  /**
-   * Returns {@code messages} if it is a list of at most 100 messages, none null.
-   *
-   * @param parameter the parameter's name, for the message
-   */
-  public static List<OutboxMessage> messages(
-      String parameter, @Nullable List<OutboxMessage> messages) {
-    if (messages == null) {
-      throw new IllegalArgumentException(parameter + " must be a list, but was null");
-    }
-    if (messages.size() > MAX_MESSAGES) {
-      throw new IllegalArgumentException(
-          parameter
-              + " must hold at most "
-              + MAX_MESSAGES
-              + " messages, but held "
-              + messages.size());
-    }
-    for (int i = 0; i < messages.size(); i++) {
-      if (messages.get(i) == null) {
-        throw new IllegalArgumentException(parameter + "[" + i + "] must not be null");
-      }
-    }
-    return messages;
-  }
-
-  /** Returns {@code max} if it is between 1 and {@value FencedOutbox#MAX_RELAY}. */
-  public static int relayMax(int max) {
-    if (max < 1 || max > FencedOutbox.MAX_RELAY) {
-      throw new IllegalArgumentException(
-          "max must be between 1 and " + FencedOutbox.MAX_RELAY + ", but was " + max);
-    }
-    return max;
   }
 
   /** Returns {@code attempts} if it is between 1 and 1,000. */

@@ -17,7 +17,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * FencedReceiver ledger = HttpReceiverClient.builder(URI.create("http://ledger:8080"), key).build();
- * ledger.deliver(lease, "{\"debit\": 100}").orThrow();
+ * FencedOffException.requireAccepted(ledger.deliver(lease, "{\"debit\": 100}"));
  * }</pre>
  *
  * <p>Its {@code deliver} and {@code newest} throw {@link IllegalArgumentException} with the

@@ -197,7 +197,13 @@ public final class FencedRuntime implements AutoCloseable {
 
   /** Returns what the runtime's relay did so far. */
   public RelayStats relayStats() {
-    return relayLoop == null ? new RelayStats(0, 0, 0, 0) : relayLoop.snapshot();
+    return relayLoop == null
+        ? new RelayStats(0, 0, 0, 0)
+        : new RelayStats(
+            relayLoop.rounds.get(),
+            relayLoop.sent.get(),
+            relayLoop.refused.get(),
+            relayLoop.failures.get());
   }
 
   /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */

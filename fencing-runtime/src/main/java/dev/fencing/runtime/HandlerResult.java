@@ -1,6 +1,7 @@
 package dev.fencing.runtime;
 
 import dev.fencing.OutboxMessage;
+import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import java.util.Arrays;
 import java.util.List;
@@ -24,7 +25,7 @@ public record HandlerResult(String result, List<OutboxMessage> messages) {
    */
   public HandlerResult {
     Validate.json("result", result);
-    messages = List.copyOf(Validate.messages("messages", messages));
+    messages = List.copyOf(Batches.messages("messages", messages));
   }
 
   /**

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class RelayLoop extends Loop {
 
-  private static final System.Logger LOG = System.getLogger(FencedRuntime.class.getName());
+  private static final System.Logger LOG = System.getLogger(Pipeline.LOGGER);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
   /** One destination and the call that relays it. */
@@ -88,9 +88,5 @@ final class RelayLoop extends Loop {
     }
     rounds.incrementAndGet();
     return new Round(moreLeft, failed);
-  }
-
-  FencedRuntime.RelayStats snapshot() {
-    return new FencedRuntime.RelayStats(rounds.get(), sent.get(), refused.get(), failures.get());
   }
 }

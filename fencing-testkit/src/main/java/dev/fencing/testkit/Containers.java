@@ -9,14 +9,17 @@ final class Containers {
 
   private Containers() {}
 
-  static PostgresFixture.@Nullable Database startIfDockerAnswers() {
+  /** Where the started container listens, and who may log in. */
+  record Started(String jdbcUrl, String user, String password) {}
+
+  /** Starts a PostgreSQL 17 container, or returns null when no Docker engine answers. */
+  static @Nullable Started startIfDockerAnswers() {
     if (!DockerClientFactory.instance().isDockerAvailable()) {
       return null;
     }
     PostgreSQLContainer<?> container = new PostgreSQLContainer<>("postgres:17-alpine");
     container.start();
     Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "testcontainers-stop"));
-    return new PostgresFixture.Database(
-        container.getJdbcUrl(), container.getUsername(), container.getPassword(), "testcontainers");
+    return new Started(container.getJdbcUrl(), container.getUsername(), container.getPassword());
   }
 }

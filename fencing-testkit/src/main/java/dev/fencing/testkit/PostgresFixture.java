@@ -83,9 +83,10 @@ public final class PostgresFixture {
     StringBuilder tried = new StringBuilder();
     if (mode.isEmpty() || mode.equals("testcontainers")) {
       try {
-        Database db = Containers.startIfDockerAnswers();
-        if (db != null) {
-          return db;
+        Containers.Started started = Containers.startIfDockerAnswers();
+        if (started != null) {
+          return new Database(
+              started.jdbcUrl(), started.user(), started.password(), "testcontainers");
         }
         tried.append("Testcontainers: no Docker engine answered. ");
       } catch (RuntimeException | LinkageError e) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -42,10 +44,27 @@ class PostgresFixtureTest {
   }
 
   @Test
-  void schemaNamesAreCheckedBeforeTheyReachSql() {
+  void aSchemaNameIsOnlyEverAName() throws Exception {
     PostgresFixture.Database db = PostgresFixture.get();
-    assertThatThrownBy(() -> db.recreateSchema("x\"; drop schema public cascade; --"))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("schema");
+    String name = "x\"; drop schema public cascade; --";
+    db.recreateSchema(name);
+    try {
+      assertThat(schemas(db)).contains(name, "public");
+    } finally {
+      db.dropSchema(name);
+    }
+    assertThat(schemas(db)).doesNotContain(name).contains("public");
+  }
+
+  private static List<String> schemas(PostgresFixture.Database db) throws Exception {
+    List<String> names = new ArrayList<>();
+    try (Connection c = db.dataSource().getConnection();
+        ResultSet r =
+            c.createStatement().executeQuery("select nspname from pg_catalog.pg_namespace")) {
+      while (r.next()) {
+        names.add(r.getString(1));
+      }
+    }
+    return names;
   }
 }

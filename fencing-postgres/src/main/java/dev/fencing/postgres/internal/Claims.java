@@ -225,7 +225,7 @@ final class Claims {
         .set(
             j.LEASE_EXPIRES_AT,
             when(isSpent, field("null", SQLDataType.TIMESTAMPWITHTIMEZONE(6)))
-                .otherwise(JooqQueue.nowPlusMicros(micros)))
+                .otherwise(LeaseSql.nowPlusMicros(micros)))
         .set(j.FINISHED_AT, when(isSpent, currentOffsetDateTime()).otherwise(j.FINISHED_AT))
         .set(j.LAST_ERROR, when(isSpent, exhausted).otherwise(j.LAST_ERROR))
         .set(j.LAST_EVENT, when(isSpent, inline("failed")).otherwise(inline("claimed")))
@@ -238,7 +238,7 @@ final class Claims {
             j.PAYLOAD,
             j.EPOCH,
             j.ATTEMPTS,
-            micros(j.LEASE_EXPIRES_AT),
+            LeaseSql.micros(j.LEASE_EXPIRES_AT),
             field(j.STATUS.eq(inline(JobState.RUNNING.dbName()))));
   }
 
@@ -250,10 +250,5 @@ final class Claims {
     return field(
         "({0} || {1})[greatest(cardinality({0}) + 2 - {2}, 1):]",
         j.OWNERS.getDataType(), j.OWNERS, owner, inline(OWNERS_KEPT));
-  }
-
-  /** Microseconds since 1970: far cheaper for the driver to read than a timestamp. */
-  static Field<Long> micros(Field<OffsetDateTime> instant) {
-    return field("(extract(epoch from {0}) * 1000000)::bigint", Long.class, instant);
   }
 }

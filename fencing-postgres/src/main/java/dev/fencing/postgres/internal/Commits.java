@@ -18,6 +18,7 @@ import dev.fencing.FencedQueue.Completion;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
+import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
@@ -88,7 +89,7 @@ final class Commits {
   FencedOutcome.Accepted complete(Lease lease, String result, List<OutboxMessage> messages) {
     Objects.requireNonNull(lease, "lease");
     Validate.json("result", result);
-    Validate.messages("messages", messages);
+    Batches.messages("messages", messages);
     Text.requireSendable("result", result);
     OutboxWrites.requireSendable("messages", messages);
     Map<String, Object> values =
@@ -349,45 +350,7 @@ final class Commits {
    * The compare-and-set: the lease's owner and epoch, on a running job whose lease has not expired.
    */
   private static Condition owns(Lease lease) {
-    return owns(val(lease.jobId()), val(lease.owner()), val(lease.epoch().value()));
-  }
-
-  /**
-   * The one compare-and-set every write of a lease goes through, single or batched: the row's id,
-   * owner and epoch equal the lease's, the job is running and its lease has not expired.
-   */
-  static Condition owns(Field<Long> id, Field<String> owner, Field<Long> epoch) {
-    return owns(id, owner, epoch, FENCING_JOB.STATUS.eq(inline(JobState.RUNNING.dbName())));
-  }
-
-  private static Condition owns(
-      Field<Long> id, Field<String> owner, Field<Long> epoch, Condition running) {
-    FencingJob j = FENCING_JOB;
-    return j.ID
-        .eq(id)
-        .and(j.OWNER.eq(owner))
-        .and(j.EPOCH.eq(epoch))
-        .and(running)
-        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
-  }
-
-  /**
-   * {@link #owns(Field, Field, Field)} on the columns of an unnest of leases named {@code v_*},
-   * with the job's state tested as {@code IS NOT DISTINCT FROM} (the same test on a column that is
-   * never null) so that the planner cannot read the rows through the partial index of running jobs.
-   * That index keeps an entry for every version a claim wrote until VACUUM clears it, and a batch
-   * that took it (as a bitmap scan of every lease not yet run out, joined to the batch by a hash)
-   * read all of them: a batched commit cost 4 to 20 ms instead of 1.6 while dead versions
-   * accumulated (docs/BENCHMARKS.md). The plan left is the batch's rows looked up one by one by
-   * primary key. (Adding {@code id = ANY(ids)} made it worse: the planner then scanned the key by
-   * the array and matched every row against the whole batch, 4.2 ms a batch of 100.)
-   */
-  static Condition ownsEach() {
-    return owns(
-        field(name("v_id"), Long.class),
-        field(name("v_owner"), String.class),
-        field(name("v_epoch"), Long.class),
-        FENCING_JOB.STATUS.isNotDistinctFrom(inline(JobState.RUNNING.dbName())));
+    return LeaseSql.owns(val(lease.jobId()), val(lease.owner()), val(lease.epoch().value()));
   }
 
   private FencedOutcome.Accepted commit(
@@ -431,7 +394,7 @@ final class Commits {
 
   /** {@code now()} of the database plus {@code duration}, to the microsecond. */
   private static Field<OffsetDateTime> nowPlus(Duration duration) {
-    return JooqQueue.nowPlusMicros(val(duration.toNanos() / 1_000));
+    return LeaseSql.nowPlusMicros(val(duration.toNanos() / 1_000));
   }
 
   private static Condition completedWith(String result) {
@@ -488,7 +451,7 @@ final class Commits {
         .set(j.LAST_EVENT, inline("completed"))
         .set(j.UPDATED_AT, currentOffsetDateTime())
         .from(v)
-        .where(ownsEach())
+        .where(LeaseSql.ownsEach())
         .returning(field(name("v_ord"), Long.class));
   }
 }

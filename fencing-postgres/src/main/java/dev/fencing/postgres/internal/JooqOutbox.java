@@ -6,6 +6,7 @@ import static org.jooq.impl.DSL.currentOffsetDateTime;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
+import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingOutboxRecord;
@@ -38,7 +39,7 @@ final class JooqOutbox implements FencedOutbox {
   public List<Relayed> relay(String destination, Sender sender, int max) {
     Validate.identifier("destination", destination);
     Objects.requireNonNull(sender, "sender");
-    Validate.relayMax(max);
+    Batches.relayMax(max);
     List<Relayed> sent = new ArrayList<>();
     while (sent.size() < max) {
       Optional<Relayed> one = jdbc.transaction(c -> relayOne(c, destination, sender));

@@ -1,7 +1,6 @@
 package dev.fencing.postgres.internal;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
-import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 
 import dev.fencing.CommitOutcome;
@@ -23,7 +22,6 @@ import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -283,11 +281,6 @@ public final class JooqQueue implements FencedQueue {
             .from(j)
             .where(j.QUEUE.eq(queue))
             .and(j.STATUS.eq(inline(state.dbName()))));
-  }
-
-  static Field<OffsetDateTime> nowPlusMicros(Field<Long> micros) {
-    return field(
-        "now() + ({0} * interval '1 microsecond')", SQLDataType.TIMESTAMPWITHTIMEZONE(6), micros);
   }
 
   private static JobSnapshot snapshot(FencingJobRecord r) {

@@ -4,6 +4,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 
 import dev.fencing.Enqueued;
 import dev.fencing.KeyedJob;
+import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
@@ -48,7 +49,7 @@ final class KeyedEnqueues {
 
   List<Enqueued> enqueue(String queue, List<KeyedJob> jobs) {
     Validate.identifier("queue", queue);
-    Validate.keyedJobs(jobs);
+    Batches.keyedJobs(jobs);
     if (jobs.isEmpty()) {
       return List.of();
     }

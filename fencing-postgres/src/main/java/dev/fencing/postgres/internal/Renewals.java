@@ -135,11 +135,11 @@ final class Renewals {
             .as("v", "v_id", "v_owner", "v_epoch", "v_ord");
     return jdbc.dsl()
         .update(j)
-        .set(j.LEASE_EXPIRES_AT, JooqQueue.nowPlusMicros(parameters.bigint("micros")))
+        .set(j.LEASE_EXPIRES_AT, LeaseSql.nowPlusMicros(parameters.bigint("micros")))
         .set(j.LAST_EVENT, inline("renewed"))
         .set(j.UPDATED_AT, currentOffsetDateTime())
         .from(v)
-        .where(Commits.ownsEach())
-        .returning(field(name("v_ord"), Long.class), Claims.micros(j.LEASE_EXPIRES_AT));
+        .where(LeaseSql.ownsEach())
+        .returning(field(name("v_ord"), Long.class), LeaseSql.micros(j.LEASE_EXPIRES_AT));
   }
 }

@@ -149,7 +149,7 @@ public final class Retention {
     Condition old =
         j.STATUS
             .in(inline(JobState.COMPLETED.dbName()), inline(JobState.FAILED.dbName()))
-            .and(j.FINISHED_AT.lt(JooqQueue.nowPlusMicros(val(-olderThan.toNanos() / 1_000))))
+            .and(j.FINISHED_AT.lt(LeaseSql.nowPlusMicros(val(-olderThan.toNanos() / 1_000))))
             .andNotExists(
                 selectOne().from(o).where(o.JOB_ID.eq(j.ID)).and(o.DELIVERED_AT.isNull()));
     if (queue != null) {

@@ -1,0 +1,91 @@
+package dev.fencing.internal;
+
+import dev.fencing.FencedOutbox;
+import dev.fencing.KeyedJob;
+import dev.fencing.OutboxMessage;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The checks of the lists and batch sizes the API takes (jobs to enqueue, a commit's messages, a
+ * relay's batch), with the messages of {@link Validate}. Apart from it because they name the API's
+ * types, and those types validate through {@link Validate}. Internal: exported only to the fencing
+ * modules, not an API.
+ */
+public final class Batches {
+
+  private Batches() {}
+
+  /**
+   * Returns {@code jobs} if it holds 0 to {@value Validate#MAX_BATCH} keyed jobs, none null, no key
+   * twice.
+   *
+   * @throws IllegalArgumentException naming the first offending index (and, for a repeated key, the
+   *     index it repeats)
+   */
+  public static List<KeyedJob> keyedJobs(@Nullable List<KeyedJob> jobs) {
+    if (jobs == null) {
+      throw new IllegalArgumentException("jobs must be a list, but was null");
+    }
+    if (jobs.size() > Validate.MAX_BATCH) {
+      throw new IllegalArgumentException(
+          "jobs must hold at most " + Validate.MAX_BATCH + " jobs, but held " + jobs.size());
+    }
+    Map<String, Integer> seen = new HashMap<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      KeyedJob job = jobs.get(i);
+      if (job == null) {
+        throw new IllegalArgumentException("jobs[" + i + "] must be a job, but was null");
+      }
+      Integer first = seen.putIfAbsent(job.key(), i);
+      if (first != null) {
+        throw new IllegalArgumentException(
+            "jobs["
+                + i
+                + "].key repeats jobs["
+                + first
+                + "].key "
+                + Validate.quote(job.key())
+                + ": a key names one job");
+      }
+    }
+    return jobs;
+  }
+
+  /**
+   * Returns {@code messages} if it is a list of at most 100 messages, none null.
+   *
+   * @param parameter the parameter's name, for the message
+   */
+  public static List<OutboxMessage> messages(
+      String parameter, @Nullable List<OutboxMessage> messages) {
+    if (messages == null) {
+      throw new IllegalArgumentException(parameter + " must be a list, but was null");
+    }
+    if (messages.size() > Validate.MAX_MESSAGES) {
+      throw new IllegalArgumentException(
+          parameter
+              + " must hold at most "
+              + Validate.MAX_MESSAGES
+              + " messages, but held "
+              + messages.size());
+    }
+    for (int i = 0; i < messages.size(); i++) {
+      if (messages.get(i) == null) {
+        throw new IllegalArgumentException(parameter + "[" + i + "] must not be null");
+      }
+    }
+    return messages;
+  }
+
+  /** Returns {@code max} if it is between 1 and {@value FencedOutbox#MAX_RELAY}. */
+  public static int relayMax(int max) {
+    if (max < 1 || max > FencedOutbox.MAX_RELAY) {
+      throw new IllegalArgumentException(
+          "max must be between 1 and " + FencedOutbox.MAX_RELAY + ", but was " + max);
+    }
+    return max;
+  }
+}

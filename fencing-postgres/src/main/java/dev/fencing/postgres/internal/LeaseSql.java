@@ -1,0 +1,73 @@
+package dev.fencing.postgres.internal;
+
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.name;
+
+import dev.fencing.JobState;
+import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import java.time.OffsetDateTime;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * The pieces of SQL that the statements on leases share: times on the database clock (a lease's
+ * expiry, a retention cut-off) and the compare-and-set that every write of a job's lease goes
+ * through. One owner, so that claims, commits and renewals grant and judge a lease the same way.
+ */
+final class LeaseSql {
+
+  private LeaseSql() {}
+
+  /** {@code now()} of the database plus {@code micros} microseconds. */
+  static Field<OffsetDateTime> nowPlusMicros(Field<Long> micros) {
+    return field(
+        "now() + ({0} * interval '1 microsecond')", SQLDataType.TIMESTAMPWITHTIMEZONE(6), micros);
+  }
+
+  /** Microseconds since 1970: far cheaper for the driver to read than a timestamp. */
+  static Field<Long> micros(Field<OffsetDateTime> instant) {
+    return field("(extract(epoch from {0}) * 1000000)::bigint", Long.class, instant);
+  }
+
+  /**
+   * The one compare-and-set every write of a lease goes through, single or batched: the row's id,
+   * owner and epoch equal the lease's, the job is running and its lease has not expired.
+   */
+  static Condition owns(Field<Long> id, Field<String> owner, Field<Long> epoch) {
+    return owns(id, owner, epoch, FENCING_JOB.STATUS.eq(inline(JobState.RUNNING.dbName())));
+  }
+
+  private static Condition owns(
+      Field<Long> id, Field<String> owner, Field<Long> epoch, Condition running) {
+    FencingJob j = FENCING_JOB;
+    return j.ID
+        .eq(id)
+        .and(j.OWNER.eq(owner))
+        .and(j.EPOCH.eq(epoch))
+        .and(running)
+        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
+  }
+
+  /**
+   * {@link #owns(Field, Field, Field)} on the columns of an unnest of leases named {@code v_*},
+   * with the job's state tested as {@code IS NOT DISTINCT FROM} (the same test on a column that is
+   * never null) so that the planner cannot read the rows through the partial index of running jobs.
+   * That index keeps an entry for every version a claim wrote until VACUUM clears it, and a batch
+   * that took it (as a bitmap scan of every lease not yet run out, joined to the batch by a hash)
+   * read all of them: a batched commit cost 4 to 20 ms instead of 1.6 while dead versions
+   * accumulated (docs/BENCHMARKS.md). The plan left is the batch's rows looked up one by one by
+   * primary key. (Adding {@code id = ANY(ids)} made it worse: the planner then scanned the key by
+   * the array and matched every row against the whole batch, 4.2 ms a batch of 100.)
+   */
+  static Condition ownsEach() {
+    return owns(
+        field(name("v_id"), Long.class),
+        field(name("v_owner"), String.class),
+        field(name("v_epoch"), Long.class),
+        FENCING_JOB.STATUS.isNotDistinctFrom(inline(JobState.RUNNING.dbName())));
+  }
+}
