@@ -58,6 +58,9 @@ class PropertiesCatchBrokenVariantsTest {
 
   private static final List<String> ROWS = new ArrayList<>();
 
+  /** Where the hand-written part of the report begins, which a new measurement keeps. */
+  private static final String FORMS_HEADING = "## Short and long forms";
+
   static List<Arguments> variants() {
     String only = System.getProperty("fencing.power.variants", "");
     return Stream.of(
@@ -151,8 +154,12 @@ class PropertiesCatchBrokenVariantsTest {
     System.out.println(table);
     String report = System.getProperty("fencing.power.report");
     if (report != null && !report.isBlank()) {
+      Path file = Path.of(report);
+      // the hand-written section on the short and long forms stays
+      String old = Files.exists(file) ? Files.readString(file) : "";
+      int kept = old.indexOf(FORMS_HEADING);
       Files.writeString(
-          Path.of(report),
+          file,
           "# The property suite's power, measured\n\n"
               + "Each broken backend, searched "
               + RUNS
@@ -171,7 +178,8 @@ class PropertiesCatchBrokenVariantsTest {
               + Runtime.version()
               + ", PostgreSQL from the test fixture. Any seed replays with"
               + " `-Dfencing.seed=<seed>`.\n\n"
-              + table);
+              + table
+              + (kept < 0 ? "" : "\n" + old.substring(kept)));
     }
   }
 
