@@ -72,7 +72,12 @@ public final class PuppetWorker {
       System.err.println("usage: PuppetWorker BACKEND_CLASS JDBC_URL USER PASSWORD SCHEMA");
       System.exit(2);
     }
-    var ds = new PostgresFixture.Database(args[1], args[2], args[3], "worker").pooledDataSource(2);
+    // a fresh JVM's first connection (driver loading, SCRAM in cold code) took over 2 s on a
+    // loaded machine and killed the worker at start; the runner still reports a gone database
+    // well within its reply timeout
+    var ds =
+        new PostgresFixture.Database(args[1], args[2], args[3], "worker")
+            .pooledDataSource(2, java.time.Duration.ofSeconds(10));
     FencingBackend backend = FencingBackend.load(args[0]);
     PuppetWorker worker =
         new PuppetWorker(backend, backend.queue(ds, args[4]), backend.receiver(ds, args[4]));
