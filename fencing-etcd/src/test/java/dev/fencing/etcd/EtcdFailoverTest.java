@@ -17,15 +17,19 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Producers acquire, renew and release a handful of resources on a 3-member cluster while its
- * leader is killed with SIGKILL and restarted, three times. Afterwards no two acquisitions of a
- * resource share an epoch, none that started after another returned has a smaller one, no
- * acquisition returned while the previous holder could still believe it held the resource, and the
- * receiver never accepted an epoch older than one it had accepted.
+ * leader is killed with SIGKILL and restarted, once ({@code -Dfencing.failover.kills=3}: three
+ * times). Afterwards no two acquisitions of a resource share an epoch, none that started after
+ * another returned has a smaller one, no acquisition returned while the previous holder could still
+ * believe it held the resource, and the receiver never accepted an epoch older than one it had
+ * accepted.
  */
 class EtcdFailoverTest {
 
   private static final int PRODUCERS = 4;
-  private static final int LEADER_KILLS = 3;
+
+  /** Leader kills: 1 in the short form of {@code verify}, 3 in the long form ({@code -Pfull}). */
+  private static final int LEADER_KILLS = Integer.getInteger("fencing.failover.kills", 1);
+
   private static final int MIN_ACQUISITIONS = 1_000;
   private static final Duration MAX_RUN = Duration.ofSeconds(70);
 

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.AfterAll;
 
 /**
  * The test kit's producer property suite, on an etcd process. etcd grants leases in whole seconds
- * (1 s at the least here), so a schedule takes longer: 10 schedules of at most 20 steps by default.
+ * (1 s at the least here), so a schedule takes longer: a third of {@code fencing.producer.tries} (5
+ * in the short form of `verify`, 33 in -Pfull), of at most 20 steps.
  */
 class EtcdProducerPropertiesTest extends OwnershipSafetyProperties {
 
@@ -45,7 +46,7 @@ class EtcdProducerPropertiesTest extends OwnershipSafetyProperties {
 
   @Override
   protected int tries() {
-    return Integer.getInteger(ProducerSearch.TRIES_PROPERTY, 10);
+    return Math.max(1, Integer.getInteger(ProducerSearch.TRIES_PROPERTY, 30) / 3);
   }
 
   @AfterAll

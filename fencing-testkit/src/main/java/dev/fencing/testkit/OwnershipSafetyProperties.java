@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * }</pre>
  *
  * The receiver's database comes from {@link PostgresFixture#get()}. Failing schedules shrink, and
- * the failure names the invariant, shows the timeline and prints the seed that replays it.
+ * the failure names the invariant, shows the timeline and prints the seed that replays it. A pass
+ * prints one line: {@code PostgresProducerProperties: 30 schedules passed (seed 42)}.
  */
 public abstract class OwnershipSafetyProperties {
 
@@ -67,23 +68,14 @@ public abstract class OwnershipSafetyProperties {
   public void everyProducerInterleavingKeepsTheInvariants() {
     ScheduleSearch.Settings settings = ScheduleSearch.Settings.fromSystemProperties();
     int tries = tries();
-    System.out.println(
-        getClass().getSimpleName()
-            + ": seed "
-            + settings.seed()
-            + " (replay: -D"
-            + ScheduleSearch.SEED_PROPERTY
-            + "="
-            + settings.seed()
-            + "), "
-            + tries
-            + " schedules");
     Optional<ProducerSearch.Falsified> falsified =
         ProducerSearch.search(
             settings.seed(), tries, maxSteps(), settings.shrinkBound(), runner()::run);
     if (falsified.isPresent()) {
       throw new AssertionError(falsified.get().report());
     }
+    System.out.println(
+        getClass().getSimpleName() + ": " + ProducerSearch.passed(tries, settings.seed()));
   }
 
   /** How many schedules to try: system property {@code fencing.producer.tries}, default 30. */

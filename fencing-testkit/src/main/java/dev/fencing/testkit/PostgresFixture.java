@@ -160,12 +160,20 @@ public final class PostgresFixture {
      * long as the JVM.
      */
     public DataSource pooledDataSource(int maxSize) {
+      // fail fast when the database is gone, so that a harness can say so within its timeouts
+      return pooledDataSource(maxSize, java.time.Duration.ofSeconds(2));
+    }
+
+    /**
+     * Returns a HikariCP pool of at most {@code maxSize} connections to this server that waits up
+     * to {@code connectionTimeout} for a connection. Pools live as long as the JVM.
+     */
+    public DataSource pooledDataSource(int maxSize, java.time.Duration connectionTimeout) {
       com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
       config.setDataSource(dataSource());
       config.setMaximumPoolSize(maxSize);
       config.setMinimumIdle(0);
-      // fail fast when the database is gone, so that a harness can say so within its timeouts
-      config.setConnectionTimeout(2_000);
+      config.setConnectionTimeout(connectionTimeout.toMillis());
       config.setInitializationFailTimeout(-1);
       config.setPoolName("fencing-testkit-" + source);
       // named, not detected: HikariCP detects the default isolation on its first connection, and

@@ -5,11 +5,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs {@link ProducerSchedule}s on real producer processes ({@link PuppetProducer}), keeping the
- * processes between schedules and giving every schedule resource names of its own.
+ * processes between schedules and giving every schedule resource names of its own. A crashed
+ * producer's replacement starts in the background, so its JVM start overlaps the steps until that
+ * producer acts again; "leases run out" waits only what is left of its duration since the last
+ * short lease was granted, renewed, or a producer was stalled or crashed.
  */
 public final class ProducerRunner implements AutoCloseable {
 
@@ -51,7 +58,15 @@ public final class ProducerRunner implements AutoCloseable {
   private final Duration shortLease;
   private final Duration leasesRunOut;
   private final Duration longLease;
-  private final Map<Integer, JavaProcess> processes = new HashMap<>();
+  private final Map<Integer, Future<JavaProcess>> processes = new HashMap<>();
+  private final ExecutorService starter =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "producer-starter");
+            t.setDaemon(true);
+            return t;
+          });
+  private long lastTimeMark = System.nanoTime();
   private final Map<Integer, Integer> nextLine = new HashMap<>();
   private final String prefix = "s" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
 
@@ -86,8 +101,12 @@ public final class ProducerRunner implements AutoCloseable {
     List<String> timeline = new ArrayList<>();
     Map<Integer, List<Pending>> deferred = new HashMap<>();
     for (int p = 0; p < schedule.producers(); p++) {
+      startIfAbsent(p);
+    }
+    for (int p = 0; p < schedule.producers(); p++) {
       call(p, "reset");
     }
+    lastTimeMark = System.nanoTime();
     List<ProducerSchedule.Step> steps = schedule.steps();
     String[] replies = new String[steps.size()];
     java.util.Arrays.fill(replies, "");
@@ -96,12 +115,13 @@ public final class ProducerRunner implements AutoCloseable {
       int p = step.producer();
       switch (step.kind()) {
         case LEASES_RUN_OUT -> {
-          sleep(leasesRunOut);
+          sleep(leasesRunOut.minusNanos(System.nanoTime() - lastTimeMark));
           timeline.add(i + ". leases run out");
         }
         case STALL -> {
           if (!deferred.containsKey(p)) {
             process(p).freeze();
+            lastTimeMark = System.nanoTime();
             deferred.put(p, new ArrayList<>());
             oracle.disturbed(p);
           }
@@ -113,10 +133,13 @@ public final class ProducerRunner implements AutoCloseable {
         }
         case CRASH -> {
           process(p).crash();
+          lastTimeMark = System.nanoTime();
           processes.remove(p);
+          nextLine.remove(p);
           deferred.remove(p);
           oracle.disturbed(p);
-          call(p, "reset");
+          // a fresh process owns nothing: no reset, and its start overlaps the next steps
+          startIfAbsent(p);
           timeline.add(i + ". crash P" + p + " (it starts again, owning nothing)");
         }
         default -> {
@@ -129,6 +152,7 @@ public final class ProducerRunner implements AutoCloseable {
             String reply = reply(p);
             replies[i] = reply;
             timeline.add(i + ". P" + p + " " + command + " -> " + reply);
+            markGrant(step);
             oracle.judge(i, p, step, reply);
           }
         }
@@ -164,6 +188,7 @@ public final class ProducerRunner implements AutoCloseable {
       String reply = reply(p);
       replies[each.step()] = reply;
       timeline.add("   P" + p + " step " + each.step() + " -> " + reply);
+      markGrant(each.what());
       oracle.judge(each.step(), p, each.what(), reply);
     }
   }
@@ -180,26 +205,56 @@ public final class ProducerRunner implements AutoCloseable {
     };
   }
 
+  /** A short lease was granted or renewed now, at the latest: "leases run out" counts from it. */
+  private void markGrant(ProducerSchedule.Step step) {
+    if (step.shortLease()) {
+      lastTimeMark = System.nanoTime();
+    }
+  }
+
+  /** Starts producer {@code p}'s process in the background unless it has one. */
+  private void startIfAbsent(int p) {
+    processes.computeIfAbsent(p, index -> starter.submit(() -> start(index)));
+  }
+
+  private JavaProcess start(int index) {
+    JavaProcess started =
+        JavaProcess.start(
+            "producer-" + index,
+            PuppetProducer.class,
+            List.of(
+                backend.getName(),
+                address,
+                database.jdbcUrl(),
+                database.user(),
+                database.password(),
+                receiverSchema,
+                ProducerSchedule.ownerName(index)));
+    try {
+      started.await(0, "ok ready"::equals, Duration.ofSeconds(60));
+    } catch (RuntimeException e) {
+      started.close();
+      throw e;
+    }
+    return started;
+  }
+
   private JavaProcess process(int p) {
-    return processes.computeIfAbsent(
-        p,
-        index -> {
-          JavaProcess started =
-              JavaProcess.start(
-                  "producer-" + index,
-                  PuppetProducer.class,
-                  List.of(
-                      backend.getName(),
-                      address,
-                      database.jdbcUrl(),
-                      database.user(),
-                      database.password(),
-                      receiverSchema,
-                      ProducerSchedule.ownerName(index)));
-          started.await(0, "ok ready"::equals, Duration.ofSeconds(60));
-          nextLine.put(index, 1);
-          return started;
-        });
+    startIfAbsent(p);
+    Future<JavaProcess> pending = processes.get(p);
+    JavaProcess process;
+    try {
+      process = pending.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted starting producer " + p, e);
+    } catch (ExecutionException e) {
+      processes.remove(p);
+      throw new ScheduleAbortedException(
+          "producer " + p + " did not start: " + e.getCause(), e.getCause());
+    }
+    nextLine.putIfAbsent(p, 1);
+    return process;
   }
 
   private String call(int p, String command) {
@@ -221,8 +276,11 @@ public final class ProducerRunner implements AutoCloseable {
   }
 
   private static void sleep(Duration duration) {
+    if (duration.isNegative() || duration.isZero()) {
+      return;
+    }
     try {
-      Thread.sleep(duration.toMillis());
+      Thread.sleep(duration.toMillis() + 1);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
@@ -231,7 +289,16 @@ public final class ProducerRunner implements AutoCloseable {
 
   @Override
   public void close() {
-    processes.values().forEach(JavaProcess::close);
+    for (Future<JavaProcess> pending : processes.values()) {
+      try {
+        pending.get().close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (ExecutionException ignored) {
+        // it never started: nothing to end
+      }
+    }
     processes.clear();
+    starter.shutdownNow();
   }
 }

@@ -22,6 +22,14 @@ public final class ProducerSearch {
   private ProducerSearch() {}
 
   /**
+   * Returns the one line a passing search prints, the same for workers and producers: {@code 200
+   * schedules passed (seed 42)}; {@code -Dfencing.seed=42} replays it.
+   */
+  static String passed(int tries, long seed) {
+    return tries + " schedules passed (seed " + seed + ")";
+  }
+
+  /**
    * A schedule that broke an invariant.
    *
    * @param seed the seed that replays the search ({@code -Dfencing.seed=...})

@@ -72,10 +72,22 @@ public final class PuppetWorker {
       System.err.println("usage: PuppetWorker BACKEND_CLASS JDBC_URL USER PASSWORD SCHEMA");
       System.exit(2);
     }
-    var ds = new PostgresFixture.Database(args[1], args[2], args[3], "worker").pooledDataSource(2);
+    // a fresh JVM's first connection (driver loading, SCRAM in cold code) took over 2 s on a
+    // loaded machine and killed the worker at start: 10 s while it starts, then 2 s again, so that
+    // a database that goes away mid-schedule is still reported quickly
+    var ds =
+        (com.zaxxer.hikari.HikariDataSource)
+            new PostgresFixture.Database(args[1], args[2], args[3], "worker")
+                .pooledDataSource(2, java.time.Duration.ofSeconds(10));
+    try (java.sql.Connection first = ds.getConnection()) {
+      first.isValid(10);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException("no connection to " + args[1] + ": " + e.getMessage(), e);
+    }
     FencingBackend backend = FencingBackend.load(args[0]);
     PuppetWorker worker =
         new PuppetWorker(backend, backend.queue(ds, args[4]), backend.receiver(ds, args[4]));
+    ds.getHikariConfigMXBean().setConnectionTimeout(2_000);
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -10,7 +10,9 @@ import java.util.concurrent.Future;
 /**
  * Worker processes kept across schedules, guarded by the pool's lock so that a clean-up never races
  * a schedule that is still starting workers, so that a property run pays a JVM start per crash, not
- * per try. One spare is started in the background to replace a crashed worker quickly.
+ * per try. Two spares are started in the background, one after the other, to replace crashed
+ * workers quickly: a schedule (or a shrinker rerunning it) with two crashes in a row does not wait
+ * for a JVM start.
  */
 final class WorkerPool implements AutoCloseable {
 
@@ -26,7 +28,8 @@ final class WorkerPool implements AutoCloseable {
             return t;
           });
   private final List<Long> pids = java.util.Collections.synchronizedList(new ArrayList<>());
-  private Future<WorkerProcess> spare;
+  private static final int SPARES = 2;
+  private final java.util.ArrayDeque<Future<WorkerProcess>> spares = new java.util.ArrayDeque<>();
   private final java.util.concurrent.atomic.AtomicInteger started =
       new java.util.concurrent.atomic.AtomicInteger();
 
@@ -64,11 +67,13 @@ final class WorkerPool implements AutoCloseable {
   /** Returns every process this pool started that is still running, spare included. */
   synchronized List<WorkerProcess> processes() {
     List<WorkerProcess> all = new ArrayList<>(live);
-    if (spare != null && spare.isDone() && !spare.isCancelled()) {
-      try {
-        all.add(spare.get());
-      } catch (InterruptedException | ExecutionException ignored) {
-        // a spare that failed to start is no process
+    for (Future<WorkerProcess> spare : spares) {
+      if (spare.isDone() && !spare.isCancelled()) {
+        try {
+          all.add(spare.get());
+        } catch (InterruptedException | ExecutionException ignored) {
+          // a spare that failed to start is no process
+        }
       }
     }
     return all;
@@ -91,9 +96,8 @@ final class WorkerPool implements AutoCloseable {
     List<WorkerProcess> all = new ArrayList<>(live);
     live.clear();
     all.forEach(WorkerProcess::close);
-    if (spare != null) {
-      Future<WorkerProcess> pending = spare;
-      spare = null;
+    while (!spares.isEmpty()) {
+      Future<WorkerProcess> pending = spares.poll();
       try {
         pending.get().close();
       } catch (InterruptedException | ExecutionException | RuntimeException ignored) {
@@ -109,11 +113,11 @@ final class WorkerPool implements AutoCloseable {
   }
 
   private synchronized WorkerProcess takeSpare() {
-    if (spare == null) {
-      spare = starter.submit(this::start);
+    while (spares.size() < SPARES) {
+      spares.add(starter.submit(this::start));
     }
-    Future<WorkerProcess> next = spare;
-    spare = starter.submit(this::start);
+    Future<WorkerProcess> next = spares.poll();
+    spares.add(starter.submit(this::start));
     try {
       return next.get();
     } catch (InterruptedException e) {

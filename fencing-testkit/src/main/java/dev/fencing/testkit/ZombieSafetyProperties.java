@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * PostgreSQL comes from {@link PostgresFixture#get()}; each subclass gets a schema of its own.
  * Failing schedules shrink (see {@link ScheduleSearch}), and the failure names the invariant, shows
  * the timeline of the smallest schedule found, and prints the seed that replays the search: {@code
- * -Dfencing.seed=...}.
+ * -Dfencing.seed=...}. A pass prints one line with the count and the seed that replays it: {@code
+ * PostgresZombieSafetyProperties: 200 schedules passed (seed 42)}.
  */
 public abstract class ZombieSafetyProperties {
 
@@ -42,18 +43,11 @@ public abstract class ZombieSafetyProperties {
   @Test
   public void everyInterleavingKeepsTheInvariants() {
     ScheduleSearch.Settings settings = ScheduleSearch.Settings.fromSystemProperties();
-    System.out.println(
-        getClass().getSimpleName()
-            + ": seed "
-            + settings.seed()
-            + " (replay: -D"
-            + ScheduleSearch.SEED_PROPERTY
-            + "="
-            + settings.seed()
-            + ")");
     ScheduleSearch.Result result = ScheduleSearch.search(schedules(), settings, runner()::run);
-    if (result instanceof ScheduleSearch.Falsified falsified) {
-      throw new AssertionError(falsified.report());
+    switch (result) {
+      case ScheduleSearch.Falsified falsified -> throw new AssertionError(falsified.report());
+      case ScheduleSearch.Passed passed ->
+          System.out.println(getClass().getSimpleName() + ": " + passed.report());
     }
   }
 

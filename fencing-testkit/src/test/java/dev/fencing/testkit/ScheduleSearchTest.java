@@ -276,6 +276,12 @@ class ScheduleSearchTest {
   }
 
   @Test
+  void aPassIsOneLineWithTheCountAndTheSeedThatReplaysIt() {
+    assertThat(new ScheduleSearch.Passed(42, 200).report())
+        .isEqualTo("200 schedules passed (seed 42)");
+  }
+
+  @Test
   void badSettingsAreRefusedByName() {
     assertThatThrownBy(() -> new ScheduleSearch.Settings(1, 0, Duration.ZERO))
         .hasMessage("tries must be between 1 and 100000, but was 0");
