@@ -17,13 +17,4 @@ final class Inputs {
     }
     Validate.json("payload", payload);
   }
-
-  /**
-   * Shows a value in a message the way {@link Validate} does: quoted, cut at 120 characters. A NUL
-   * character is shown as {@code \0}, so that the message itself can be logged and stored.
-   */
-  static String quote(String value) {
-    String shown = value.length() > 120 ? value.substring(0, 120) + "..." : value;
-    return "'" + shown.replace("\0", "\\0") + "'";
-  }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import dev.fencing.internal.Validate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.jspecify.annotations.Nullable;
@@ -36,13 +37,13 @@ final class JsonText {
   private JsonText() {}
 
   /**
-   * Returns {@code json} if it is exactly one JSON value (RFC 8259), with nothing but whitespace
+   * Checks that {@code json} is exactly one JSON value (RFC 8259), with nothing but whitespace
    * around it.
    *
    * @param parameter the parameter's name, for the message
    * @throws IllegalArgumentException naming the parameter, the value and what is wrong with it
    */
-  static String check(String parameter, String json) {
+  static void check(String parameter, String json) {
     try (JsonParser parser = FACTORY.createParser(json)) {
       if (parser.nextToken() == null) {
         throw refused(parameter, json, "no value", null);
@@ -51,7 +52,6 @@ final class JsonText {
       if (parser.nextToken() != null) {
         throw refused(parameter, json, "a second value " + at(parser.currentTokenLocation()), null);
       }
-      return json;
     } catch (JsonProcessingException e) {
       throw refused(parameter, json, e.getOriginalMessage() + " " + at(e.getLocation()), e);
     } catch (IOException e) {
@@ -66,7 +66,7 @@ final class JsonText {
             + " must be exactly one JSON value ("
             + reason
             + "), but was "
-            + Inputs.quote(json),
+            + Validate.quote(json),
         cause);
   }
 
