@@ -249,4 +249,15 @@ class ValidateTest {
     assertThat(e.schema()).isEqualTo("jobs");
     assertThat(e).hasMessage("no tables in jobs").isInstanceOf(FencingException.class);
   }
+
+  @Test
+  void wellFormedTextHasNoNulNoUnpairedSurrogateAndOnRequestNoControlCharacter() {
+    assertThat(Validate.wellFormed("a\tb \uD83D\uDE00", false)).isTrue();
+    assertThat(Validate.wellFormed("a\tb", true)).isFalse();
+    assertThat(Validate.wellFormed("ab \uD83D\uDE00", true)).isTrue();
+    assertThat(Validate.wellFormed("a\0b", false)).isFalse();
+    assertThat(Validate.wellFormed("a\uD83D", false)).isFalse();
+    assertThat(Validate.wellFormed("a\uD83Db", false)).isFalse();
+    assertThat(Validate.wellFormed("a\uDE00b", false)).isFalse();
+  }
 }

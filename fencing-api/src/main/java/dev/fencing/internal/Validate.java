@@ -134,9 +134,17 @@ public final class Validate {
 
   /** Whether {@code text} has no NUL and no unpaired surrogate. */
   private static boolean wellFormed(String text) {
+    return wellFormed(text, false);
+  }
+
+  /**
+   * Whether {@code text} has no unpaired surrogate and no NUL, nor with {@code noControl} any other
+   * control character: text that can be stored, logged and compared as it is.
+   */
+  public static boolean wellFormed(String text, boolean noControl) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (c == 0) {
+      if (c == 0 || (noControl && Character.isISOControl(c))) {
         return false;
       }
       if (Character.isHighSurrogate(c)) {

@@ -4,6 +4,7 @@ import static dev.fencing.internal.Validate.quote;
 
 import dev.fencing.Lease;
 import dev.fencing.Ownership;
+import dev.fencing.internal.Validate;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -53,7 +54,10 @@ public record CallId(String job, String step) {
   }
 
   private static String name(String parameter, @Nullable String value) {
-    if (value == null || value.isBlank() || value.length() > MAX_LENGTH || !printable(value)) {
+    if (value == null
+        || value.isBlank()
+        || value.length() > MAX_LENGTH
+        || !Validate.wellFormed(value, true)) {
       throw new IllegalArgumentException(
           parameter
               + " must be 1 to "
@@ -62,24 +66,5 @@ public record CallId(String job, String step) {
               + quote(value));
     }
     return value;
-  }
-
-  /** No control character (so NUL can separate the parts of a key) and no unpaired surrogate. */
-  private static boolean printable(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isISOControl(c)) {
-        return false;
-      }
-      if (Character.isHighSurrogate(c)) {
-        if (i + 1 == text.length() || !Character.isLowSurrogate(text.charAt(i + 1))) {
-          return false;
-        }
-        i++;
-      } else if (Character.isLowSurrogate(c)) {
-        return false;
-      }
-    }
-    return true;
   }
 }
