@@ -30,8 +30,11 @@ class EtcdFailoverTest {
   /** Leader kills: 1 in the short form of {@code verify}, 3 in the long form ({@code -Pfull}). */
   private static final int LEADER_KILLS = Integer.getInteger("fencing.failover.kills", 1);
 
-  /** Acquisitions the run waits for after its kills: 300 a kill (1,000 took 70 s on a loaded CI). */
+  /**
+   * Acquisitions the run waits for after its kills: 300 a kill (1,000 took 70 s on a loaded CI).
+   */
   private static final int MIN_ACQUISITIONS = 300 * LEADER_KILLS;
+
   private static final Duration MAX_RUN = Duration.ofSeconds(70);
 
   @Test
