@@ -18,7 +18,7 @@ import org.quicktheories.generators.Generate;
  * @param maxSteps the most steps, 1 to 1,000
  */
 public record ProducerSchedules(int maxSteps)
-    implements PropertySearch.Domain<ProducerSchedule, ProducerRunner.Run> {
+    implements PropertyDomain<ProducerSchedule, ProducerRunner.Run> {
 
   /**
    * @throws IllegalArgumentException if {@code maxSteps} is out of range
@@ -126,7 +126,7 @@ public record ProducerSchedules(int maxSteps)
   }
 
   @Override
-  public List<PropertySearch.Reduction<ProducerSchedule>> reductions() {
+  public List<PropertyDomain.Reduction<ProducerSchedule>> reductions() {
     return List.of(ProducerSchedules::fewerProducersAndResources, ProducerSchedules::timeInstead);
   }
 

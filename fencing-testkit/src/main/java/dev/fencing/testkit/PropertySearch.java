@@ -52,44 +52,6 @@ public final class PropertySearch {
   private PropertySearch() {}
 
   /**
-   * What the engine needs to know about a kind of schedule: how to generate one, how to rebuild one
-   * with other steps, and the reductions of its own that shrinking tries after deleting steps.
-   *
-   * @param <S> the schedule type, a value with equals (outcomes are remembered by it)
-   * @param <T> what running one shows
-   */
-  public interface Domain<S, T extends Trial<S>> {
-
-    /** Generates schedules. */
-    Gen<S> generator();
-
-    /** Returns {@code like} with these steps instead of its own. */
-    S withSteps(S like, List<Step> steps);
-
-    /**
-     * Returns {@code prefix} (the steps of {@code found} up to the one that broke the invariant)
-     * with the time that passed by the clock alone made an explicit {@link Step.LeasesRunOut}, so
-     * that a failure that depended on a slow machine stops depending on it.
-     */
-    List<Step> timeMadeExplicit(T found, List<Step> prefix);
-
-    /** The domain's own reductions, tried in this order after deleting steps. */
-    List<Reduction<S>> reductions();
-  }
-
-  /**
-   * A way to make a schedule simpler: fewer jobs, fewer workers, a smaller number.
-   *
-   * @param <S> the schedule type
-   */
-  @FunctionalInterface
-  public interface Reduction<S> {
-
-    /** Returns simpler schedules than {@code smallest}, the most promising first. */
-    List<S> candidates(S smallest);
-  }
-
-  /**
    * How to search.
    *
    * @param seed where generation starts; the same seed tries the same schedules in the same order
@@ -264,7 +226,7 @@ public final class PropertySearch {
    *     is prefixed with the seed
    */
   public static <S, T extends Trial<S>> Result<T> search(
-      Domain<S, T> domain, Settings settings, Function<S, T> property) {
+      PropertyDomain<S, T> domain, Settings settings, Function<S, T> property) {
     AtomicReference<T> failing = new AtomicReference<>();
     AtomicReference<ScheduleAbortedException> aborted = new AtomicReference<>();
     AtomicInteger tried = new AtomicInteger();

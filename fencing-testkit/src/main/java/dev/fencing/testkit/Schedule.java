@@ -52,6 +52,17 @@ public record Schedule(int workers, int jobs, List<Step> steps) {
     }
   }
 
+  /**
+   * Returns a schedule with these steps and jobs and as many workers as they name, at least {@code
+   * minWorkers}.
+   *
+   * @throws IllegalArgumentException as the constructor does
+   */
+  public static Schedule naming(int minWorkers, int jobs, List<Step> steps) {
+    int named = steps.stream().mapToInt(Step::actor).max().orElse(-1) + 1;
+    return new Schedule(Math.max(minWorkers, named), jobs, steps);
+  }
+
   @Override
   public String toString() {
     StringBuilder out = new StringBuilder();

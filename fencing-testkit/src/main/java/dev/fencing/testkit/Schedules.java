@@ -20,7 +20,7 @@ import org.quicktheories.generators.Generate;
  * @param maxSteps the most steps, 1 to 1,000; lengths are drawn uniformly from 1 to this
  */
 public record Schedules(int minWorkers, int maxWorkers, int minJobs, int maxJobs, int maxSteps)
-    implements PropertySearch.Domain<Schedule, Execution> {
+    implements PropertyDomain<Schedule, Execution> {
 
   /**
    * @throws IllegalArgumentException naming the first bound out of range, or a minimum above its
@@ -62,8 +62,7 @@ public record Schedules(int minWorkers, int maxWorkers, int minJobs, int maxJobs
 
   /** Returns a schedule with these steps and jobs and as many workers as they name. */
   Schedule of(int jobs, List<Step> steps) {
-    int named = steps.stream().mapToInt(Step::actor).max().orElse(-1) + 1;
-    return new Schedule(Math.max(minWorkers, named), jobs, steps);
+    return Schedule.naming(minWorkers, jobs, steps);
   }
 
   @Override
@@ -82,8 +81,8 @@ public record Schedules(int minWorkers, int maxWorkers, int minJobs, int maxJobs
 
   /** Fewer jobs, fewer workers, lease #0 (see {@link WorkerReductions}). */
   @Override
-  public List<PropertySearch.Reduction<Schedule>> reductions() {
-    return WorkerReductions.of(this);
+  public List<PropertyDomain.Reduction<Schedule>> reductions() {
+    return WorkerReductions.of(minWorkers, minJobs);
   }
 
   /** The generator: a job count, a length, then that many steps. */

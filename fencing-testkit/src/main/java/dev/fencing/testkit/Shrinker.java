@@ -12,7 +12,7 @@ import java.util.function.Function;
  * Shrinks a failing schedule of any domain by delta debugging over its steps: it cuts the schedule
  * at the step that broke the invariant (with the time that passed made explicit if the cut alone no
  * longer fails), deletes chunks of steps (halves, quarters, ... single steps), then tries the
- * domain's own {@link PropertySearch.Reduction}s (fewer jobs, fewer workers, simpler leases...). A
+ * domain's own {@link PropertyDomain.Reduction}s (fewer jobs, fewer workers, simpler leases...). A
  * candidate is kept when it still breaks the same invariant. Each schedule costs seconds of real
  * processes, so every outcome is remembered, and shrinking stops at a wall-clock bound with the
  * smallest schedule so far.
@@ -22,7 +22,7 @@ import java.util.function.Function;
  */
 final class Shrinker<S, T extends Trial<S>> {
 
-  private final PropertySearch.Domain<S, T> domain;
+  private final PropertyDomain<S, T> domain;
   private final Function<S, T> property;
   private final String invariant;
   private final long deadline;
@@ -32,8 +32,7 @@ final class Shrinker<S, T extends Trial<S>> {
   private int remembered;
   private boolean timedOut;
 
-  private Shrinker(
-      PropertySearch.Domain<S, T> domain, Function<S, T> property, T found, Duration bound) {
+  private Shrinker(PropertyDomain<S, T> domain, Function<S, T> property, T found, Duration bound) {
     this.domain = domain;
     this.property = property;
     this.invariant = found.firstInvariant();
@@ -53,7 +52,7 @@ final class Shrinker<S, T extends Trial<S>> {
 
   /** Returns the smallest schedule found that breaks the first invariant {@code found} broke. */
   static <S, T extends Trial<S>> Shrunk<T> shrink(
-      PropertySearch.Domain<S, T> domain, Function<S, T> property, T found, Duration bound) {
+      PropertyDomain<S, T> domain, Function<S, T> property, T found, Duration bound) {
     Shrinker<S, T> shrinker = new Shrinker<>(domain, property, found, bound);
     shrinker.run();
     return new Shrunk<>(shrinker.best, shrinker.ran, shrinker.remembered, shrinker.timedOut);
@@ -65,7 +64,7 @@ final class Shrinker<S, T extends Trial<S>> {
     while (progress && !timedOut) {
       S before = best.schedule();
       deleteChunks();
-      for (PropertySearch.Reduction<S> reduction : domain.reductions()) {
+      for (PropertyDomain.Reduction<S> reduction : domain.reductions()) {
         reduce(reduction);
       }
       progress = !best.schedule().equals(before);
@@ -110,7 +109,7 @@ final class Shrinker<S, T extends Trial<S>> {
    * smaller schedule and carries on from the same position (the outer loop repeats the passes until
    * none makes progress).
    */
-  private void reduce(PropertySearch.Reduction<S> reduction) {
+  private void reduce(PropertyDomain.Reduction<S> reduction) {
     List<S> candidates = reduction.candidates(best.schedule());
     for (int i = 0; i < candidates.size() && !timedOut; i++) {
       if (tryCandidate(candidates.get(i))) {

@@ -16,21 +16,29 @@ final class WorkerReductions {
   /** How many ways to drop claims along with jobs are tried per job count. */
   private static final int MAX_CLAIM_DROPS = 20;
 
-  private WorkerReductions() {}
+  private final int minWorkers;
+  private final int minJobs;
 
-  /** Returns the reductions for schedules within {@code schedules}. */
-  static List<PropertySearch.Reduction<Schedule>> of(Schedules schedules) {
-    return List.of(
-        s -> fewerJobs(schedules, s),
-        s -> fewerWorkers(schedules, s),
-        s -> firstLeases(schedules, s));
+  private WorkerReductions(int minWorkers, int minJobs) {
+    this.minWorkers = minWorkers;
+    this.minJobs = minJobs;
+  }
+
+  /** Returns the reductions for schedules of at least these workers and jobs. */
+  static List<PropertyDomain.Reduction<Schedule>> of(int minWorkers, int minJobs) {
+    WorkerReductions reductions = new WorkerReductions(minWorkers, minJobs);
+    return List.of(reductions::fewerJobs, reductions::fewerWorkers, reductions::firstLeases);
+  }
+
+  private Schedule of(int jobs, List<Step> steps) {
+    return Schedule.naming(minWorkers, jobs, steps);
   }
 
   /**
    * Fewer jobs, alone or with as many claims fewer: a claim that only took a job out of the way
    * goes with the job it took.
    */
-  static List<Schedule> fewerJobs(Schedules schedules, Schedule best) {
+  private List<Schedule> fewerJobs(Schedule best) {
     List<Step> steps = best.steps();
     List<Integer> claims = new ArrayList<>();
     for (int i = 0; i < steps.size(); i++) {
@@ -39,13 +47,13 @@ final class WorkerReductions {
       }
     }
     List<Schedule> out = new ArrayList<>();
-    for (int jobs = schedules.minJobs(); jobs < best.jobs(); jobs++) {
-      out.add(schedules.of(jobs, steps));
+    for (int jobs = minJobs; jobs < best.jobs(); jobs++) {
+      out.add(of(jobs, steps));
       for (List<Integer> drop : combinations(claims, best.jobs() - jobs, MAX_CLAIM_DROPS)) {
         List<Step> kept = new ArrayList<>(steps);
         drop.reversed().forEach(i -> kept.remove((int) i));
         if (!kept.isEmpty()) {
-          out.add(schedules.of(jobs, kept));
+          out.add(of(jobs, kept));
         }
       }
     }
@@ -84,33 +92,33 @@ final class WorkerReductions {
    * First the same schedule with workers numbered in order of appearance, then each worker's steps
    * handed to a lower one, the highest worker first.
    */
-  static List<Schedule> fewerWorkers(Schedules schedules, Schedule best) {
+  private List<Schedule> fewerWorkers(Schedule best) {
     Map<Integer, Integer> order = new LinkedHashMap<>();
     best.steps().stream()
         .filter(s -> !(s instanceof Step.LeasesRunOut))
         .forEach(s -> order.putIfAbsent(s.actor(), order.size()));
     List<Schedule> out = new ArrayList<>();
-    out.add(schedules.of(best.jobs(), renumber(best.steps(), order::get)));
+    out.add(of(best.jobs(), renumber(best.steps(), order::get)));
     int named = best.steps().stream().mapToInt(Step::actor).max().orElse(0);
     for (int from = named; from > 0; from--) {
       for (int to = 0; to < from; to++) {
         int f = from;
         int t = to;
-        out.add(schedules.of(best.jobs(), renumber(best.steps(), w -> w == f ? t : w)));
+        out.add(of(best.jobs(), renumber(best.steps(), w -> w == f ? t : w)));
       }
     }
     return out;
   }
 
   /** Each step that picks a lease, with lease #0 instead. */
-  static List<Schedule> firstLeases(Schedules schedules, Schedule best) {
+  private List<Schedule> firstLeases(Schedule best) {
     List<Schedule> out = new ArrayList<>();
     for (int i = 0; i < best.steps().size(); i++) {
       Step simpler = withFirstLease(best.steps().get(i));
       if (!simpler.equals(best.steps().get(i))) {
         List<Step> steps = new ArrayList<>(best.steps());
         steps.set(i, simpler);
-        out.add(schedules.of(best.jobs(), steps));
+        out.add(of(best.jobs(), steps));
       }
     }
     return out;
