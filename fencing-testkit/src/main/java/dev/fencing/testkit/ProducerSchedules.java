@@ -111,7 +111,7 @@ public record ProducerSchedules(int maxSteps)
    * alone (a slow first call in a fresh JVM) then runs out on every rerun.
    */
   @Override
-  public List<Step> timeMadeExplicit(ProducerRunner.Run found, List<Step> prefix) {
+  public List<List<Step>> timeMadeExplicit(ProducerRunner.Run found, List<Step> prefix) {
     Step time = new Step.LeasesRunOut();
     List<Step> explicit = new ArrayList<>();
     for (int i = 0; i < prefix.size(); i++) {
@@ -122,7 +122,7 @@ public record ProducerSchedules(int maxSteps)
       }
       explicit.add(prefix.get(i));
     }
-    return explicit;
+    return List.of(explicit);
   }
 
   @Override

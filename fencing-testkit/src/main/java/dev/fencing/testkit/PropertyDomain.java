@@ -21,11 +21,12 @@ public interface PropertyDomain<S, T extends Trial<S>> {
   S withSteps(S like, List<Step> steps);
 
   /**
-   * Returns {@code prefix} (the steps of {@code found} up to the one that broke the invariant) with
-   * the time that passed by the clock alone made an explicit {@link Step.LeasesRunOut}, so that a
-   * failure that depended on a slow machine stops depending on it.
+   * Returns {@code prefix} (the steps of {@code found} up to the one that broke the invariant, or
+   * all of them when it broke at the end) with the time that passed by the clock alone made
+   * explicit {@link Step.LeasesRunOut}s, one candidate per way, so that a failure that depended on
+   * a slow machine stops depending on it.
    */
-  List<Step> timeMadeExplicit(T found, List<Step> prefix);
+  List<List<Step>> timeMadeExplicit(T found, List<Step> prefix);
 
   /** The domain's own reductions, tried in this order after deleting steps. */
   List<Reduction<S>> reductions();

@@ -70,13 +70,25 @@ public record Schedules(int minWorkers, int maxWorkers, int minJobs, int maxJobs
     return of(like.jobs(), steps);
   }
 
-  /** Time passes just before the step that broke the invariant. */
+  /**
+   * Time passes just before the step that broke the invariant; else before every claim (a short
+   * lease that ran out by the clock alone let another worker take the job over).
+   */
   @Override
-  public List<Step> timeMadeExplicit(Execution found, List<Step> prefix) {
+  public List<List<Step>> timeMadeExplicit(Execution found, List<Step> prefix) {
     List<Step> waited = new ArrayList<>(prefix.subList(0, prefix.size() - 1));
     waited.add(new Step.LeasesRunOut());
     waited.add(prefix.getLast());
-    return waited;
+    List<Step> beforeClaims = new ArrayList<>();
+    for (Step step : prefix) {
+      boolean waitedAlready =
+          !beforeClaims.isEmpty() && beforeClaims.getLast() instanceof Step.LeasesRunOut;
+      if (step instanceof Step.Claim && !beforeClaims.isEmpty() && !waitedAlready) {
+        beforeClaims.add(new Step.LeasesRunOut());
+      }
+      beforeClaims.add(step);
+    }
+    return List.of(waited, beforeClaims);
   }
 
   /** Fewer jobs, fewer workers, lease #0 (see {@link WorkerReductions}). */

@@ -80,15 +80,16 @@ final class Shrinker<S, T extends Trial<S>> {
   private void cutAtTheViolation() {
     int at = best.firstViolationStep();
     List<Step> steps = best.steps();
-    if (at <= 0 || at > steps.size()) {
-      return;
-    }
     T found = best;
-    List<Step> prefix = steps.subList(0, at);
-    if (at < steps.size() && tryCandidate(domain.withSteps(found.schedule(), prefix))) {
+    List<Step> prefix = at <= 0 || at > steps.size() ? steps : steps.subList(0, at);
+    if (prefix.size() < steps.size() && tryCandidate(domain.withSteps(found.schedule(), prefix))) {
       return;
     }
-    tryCandidate(domain.withSteps(found.schedule(), domain.timeMadeExplicit(found, prefix)));
+    for (List<Step> explicit : domain.timeMadeExplicit(found, prefix)) {
+      if (tryCandidate(domain.withSteps(found.schedule(), explicit))) {
+        return;
+      }
+    }
   }
 
   private void deleteChunks() {

@@ -182,6 +182,43 @@ class PropertySearchTest {
   }
 
   @Test
+  void aFailureAtTheEndThatTookTheClockIsShrunkWithTheTimeMadeExplicit() {
+    // planted: the found run failed because a short lease ran out by the clock alone; a rerun
+    // fails only when time passes between w0's claim and w1's
+    Schedule found =
+        new Schedule(
+            2,
+            1,
+            List.of(
+                new Step.Claim(0, true),
+                new Step.Deliver(0, 0),
+                new Step.Claim(1, false),
+                new Step.Complete(0, 0)));
+    Function<Schedule, Execution> property =
+        schedule -> {
+          boolean fails = schedule.equals(found) || PlantedBug.zombieCommits(schedule);
+          return new Execution(
+              schedule,
+              List.of(),
+              fails
+                  ? List.of(
+                      new Execution.Violation(Invariant.COMMITS_ONLY_BY_CURRENT_OWNER, 0, "end"))
+                  : List.of());
+        };
+
+    Shrinker.Shrunk<Execution> shrunk =
+        Shrinker.shrink(
+            Schedules.defaults(), property, property.apply(found), Duration.ofSeconds(10));
+
+    assertThat(shrunk.smallest().schedule().steps())
+        .containsExactly(
+            new Step.Claim(0, true),
+            new Step.LeasesRunOut(),
+            new Step.Claim(1, false),
+            new Step.Complete(0, 0));
+  }
+
+  @Test
   void combinationsArePickedInOrderAndBounded() {
     assertThat(WorkerReductions.combinations(List.of(1, 2, 3), 2, 10))
         .containsExactly(List.of(1, 2), List.of(1, 3), List.of(2, 3));
