@@ -6,10 +6,10 @@ import dev.fencing.testkit.OwnershipBackend;
 import dev.fencing.testkit.OwnershipInvariant;
 import dev.fencing.testkit.PostgresFixture;
 import dev.fencing.testkit.ProducerRunner;
-import dev.fencing.testkit.ProducerSearch;
+import dev.fencing.testkit.ProducerSchedules;
+import dev.fencing.testkit.PropertySearch;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,12 +55,19 @@ class ProducerPropertiesCatchBrokenVariantsTest {
             Duration.ofMillis(200),
             Duration.ofMillis(500),
             Duration.ofMinutes(2))) {
-      Optional<ProducerSearch.Falsified> found =
-          ProducerSearch.search(seed, 100, 30, Duration.ofSeconds(90), runner::run);
-      assertThat(found).as("%s from seed %d", variant.getSimpleName(), seed).isPresent();
-      System.out.println(variant.getSimpleName() + ": " + found.get().report());
-      assertThat(expected.stream().map(Enum::name)).contains(found.get().invariant());
-      assertThat(found.get().shrunk().schedule().steps()).hasSizeLessThanOrEqualTo(10);
+      PropertySearch.Result<ProducerRunner.Run> result =
+          PropertySearch.search(
+              new ProducerSchedules(30),
+              new PropertySearch.Settings(seed, 100, Duration.ofSeconds(90)),
+              runner::run);
+      assertThat(result)
+          .as("%s from seed %d", variant.getSimpleName(), seed)
+          .isInstanceOf(PropertySearch.Falsified.class);
+      PropertySearch.Falsified<ProducerRunner.Run> found =
+          (PropertySearch.Falsified<ProducerRunner.Run>) result;
+      System.out.println(variant.getSimpleName() + ": " + found.report());
+      assertThat(expected.stream().map(Enum::name)).contains(found.invariant());
+      assertThat(found.shrunk().schedule().steps()).hasSizeLessThanOrEqualTo(10);
     }
   }
 }

@@ -3,11 +3,12 @@ package dev.fencing.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import dev.fencing.testkit.Execution;
 import dev.fencing.testkit.FencingBackend;
 import dev.fencing.testkit.Invariant;
 import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.PropertySearch;
 import dev.fencing.testkit.ScheduleRunner;
-import dev.fencing.testkit.ScheduleSearch;
 import dev.fencing.testkit.Schedules;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ class PropertiesCatchBrokenVariantsTest {
    * chance; the table records how many tries each one really needed.
    */
   private static final int TRIES =
-      Integer.getInteger("fencing.power.tries", ScheduleSearch.DEFAULT_TRIES);
+      Integer.getInteger("fencing.power.tries", PropertySearch.DEFAULT_TRIES);
 
   /**
    * How long shrinking may take here: it took 1 to 14 s on a quiet machine, but a machine loaded by
@@ -94,19 +95,20 @@ class PropertiesCatchBrokenVariantsTest {
         new ScheduleRunner(
             PostgresFixture.get(), backend, "power_" + name.toLowerCase(Locale.ROOT))) {
       for (int run = 1; run <= RUNS; run++) {
-        ScheduleSearch.Settings fromProperties = ScheduleSearch.Settings.fromSystemProperties();
-        ScheduleSearch.Settings settings =
-            new ScheduleSearch.Settings(
+        PropertySearch.Settings fromProperties = PropertySearch.Settings.fromSystemProperties();
+        PropertySearch.Settings settings =
+            new PropertySearch.Settings(
                 run == 1 ? fromProperties.seed() : new SecureRandom().nextLong(),
                 TRIES,
                 SHRINK_BOUND);
-        ScheduleSearch.Result result =
-            ScheduleSearch.search(Schedules.defaults(), settings, runner::run);
+        PropertySearch.Result<Execution> result =
+            PropertySearch.search(Schedules.defaults(), settings, runner::run);
 
         assertThat(result)
             .as("%s, seed %d: the property suite must fail", name, settings.seed())
-            .isInstanceOf(ScheduleSearch.Falsified.class);
-        ScheduleSearch.Falsified falsified = (ScheduleSearch.Falsified) result;
+            .isInstanceOf(PropertySearch.Falsified.class);
+        PropertySearch.Falsified<Execution> falsified =
+            (PropertySearch.Falsified<Execution>) result;
         System.out.println("== " + name + ", run " + run + ": " + falsified.report());
         ROWS.add(row(name, run, falsified));
         assertThat(falsified.shrunk().report()).contains(expected.name());
@@ -120,8 +122,8 @@ class PropertiesCatchBrokenVariantsTest {
   @Test
   void theSuiteInItsDownstreamShapeFailsWithTheInvariantTheSeedAndTheTimeline() {
     // the search itself is measured above; here only the shape, so shrinking is kept short
-    String bound = System.getProperty(ScheduleSearch.SHRINK_SECONDS_PROPERTY);
-    System.setProperty(ScheduleSearch.SHRINK_SECONDS_PROPERTY, "5");
+    String bound = System.getProperty(PropertySearch.SHRINK_SECONDS_PROPERTY);
+    System.setProperty(PropertySearch.SHRINK_SECONDS_PROPERTY, "5");
     List<Event> failures;
     try {
       failures =
@@ -133,9 +135,9 @@ class PropertiesCatchBrokenVariantsTest {
               .list();
     } finally {
       if (bound == null) {
-        System.clearProperty(ScheduleSearch.SHRINK_SECONDS_PROPERTY);
+        System.clearProperty(PropertySearch.SHRINK_SECONDS_PROPERTY);
       } else {
-        System.setProperty(ScheduleSearch.SHRINK_SECONDS_PROPERTY, bound);
+        System.setProperty(PropertySearch.SHRINK_SECONDS_PROPERTY, bound);
       }
     }
 
@@ -192,7 +194,7 @@ class PropertiesCatchBrokenVariantsTest {
     }
   }
 
-  private static String row(String name, int run, ScheduleSearch.Falsified f) {
+  private static String row(String name, int run, PropertySearch.Falsified<Execution> f) {
     return String.format(
         Locale.ROOT,
         "| %s | %d | %d | %d | %d | %d | %d | %.1f | %s |",

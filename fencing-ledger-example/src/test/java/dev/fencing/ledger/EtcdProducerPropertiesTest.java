@@ -3,7 +3,6 @@ package dev.fencing.ledger;
 import dev.fencing.etcd.EtcdCluster;
 import dev.fencing.testkit.OwnershipBackend;
 import dev.fencing.testkit.OwnershipSafetyProperties;
-import dev.fencing.testkit.ProducerSearch;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 
@@ -46,7 +45,7 @@ class EtcdProducerPropertiesTest extends OwnershipSafetyProperties {
 
   @Override
   protected int tries() {
-    return Math.max(1, Integer.getInteger(ProducerSearch.TRIES_PROPERTY, 30) / 3);
+    return Math.max(1, super.tries() / 3);
   }
 
   @AfterAll

@@ -8,7 +8,8 @@ import java.util.List;
  * @param timeline who did what, at which epoch, with the reply, one line per action
  * @param violations every invariant broken, in the order found
  */
-public record Execution(Schedule schedule, List<String> timeline, List<Violation> violations) {
+public record Execution(Schedule schedule, List<String> timeline, List<Violation> violations)
+    implements Trial<Schedule> {
 
   /**
    * One broken invariant.
@@ -27,7 +28,28 @@ public record Execution(Schedule schedule, List<String> timeline, List<Violation
     violations = List.copyOf(violations);
   }
 
+  @Override
+  public List<Step> steps() {
+    return schedule.steps();
+  }
+
+  @Override
+  public String firstInvariant() {
+    return violations.isEmpty() ? "" : violations.getFirst().invariant().name();
+  }
+
+  @Override
+  public boolean breaks(String invariant) {
+    return violations.stream().anyMatch(v -> v.invariant().name().equals(invariant));
+  }
+
+  @Override
+  public int firstViolationStep() {
+    return violations.isEmpty() ? 0 : violations.getFirst().step();
+  }
+
   /** Returns whether every invariant held. */
+  @Override
   public boolean holds() {
     return violations.isEmpty();
   }
@@ -44,6 +66,7 @@ public record Execution(Schedule schedule, List<String> timeline, List<Violation
   }
 
   /** Returns the violations, the schedule and the timeline, readable. */
+  @Override
   public String report() {
     StringBuilder out = new StringBuilder();
     out.append(violations.size()).append(" invariant violation(s):\n");

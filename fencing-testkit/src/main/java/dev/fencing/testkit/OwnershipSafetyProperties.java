@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -58,29 +57,43 @@ public abstract class OwnershipSafetyProperties {
     return 30;
   }
 
+  /** The schedules tried; default up to {@link #maxSteps()} steps. */
+  protected ProducerSchedules schedules() {
+    return new ProducerSchedules(maxSteps());
+  }
+
   /**
-   * Tries {@code fencing.producer.tries} schedules (default 30) from a fresh seed, or replays the
-   * seed in {@code fencing.seed}.
+   * Tries {@link #tries()} schedules from a fresh seed, or replays the seed in {@value
+   * PropertySearch#SEED_PROPERTY}.
    *
    * @throws AssertionError naming the invariant, the seed and the shrunk schedule's timeline
    */
   @Test
   public void everyProducerInterleavingKeepsTheInvariants() {
-    ScheduleSearch.Settings settings = ScheduleSearch.Settings.fromSystemProperties();
-    int tries = tries();
-    Optional<ProducerSearch.Falsified> falsified =
-        ProducerSearch.search(
-            settings.seed(), tries, maxSteps(), settings.shrinkBound(), runner()::run);
-    if (falsified.isPresent()) {
-      throw new AssertionError(falsified.get().report());
+    PropertySearch.Settings settings =
+        PropertySearch.Settings.fromSystemProperties(
+                PropertySearch.PRODUCER_TRIES_PROPERTY, PropertySearch.DEFAULT_PRODUCER_TRIES)
+            .withTries(tries());
+    PropertySearch.Result<ProducerRunner.Run> result =
+        PropertySearch.search(schedules(), settings, runner()::run);
+    switch (result) {
+      case PropertySearch.Falsified<ProducerRunner.Run> falsified ->
+          throw new AssertionError(falsified.report());
+      case PropertySearch.Passed<ProducerRunner.Run> passed ->
+          System.out.println(getClass().getSimpleName() + ": " + passed.report());
     }
-    System.out.println(
-        getClass().getSimpleName() + ": " + ProducerSearch.passed(tries, settings.seed()));
   }
 
-  /** How many schedules to try: system property {@code fencing.producer.tries}, default 30. */
+  /**
+   * How many schedules to try: system property {@value PropertySearch#PRODUCER_TRIES_PROPERTY},
+   * default {@value PropertySearch#DEFAULT_PRODUCER_TRIES}.
+   *
+   * @throws IllegalArgumentException if the property is not a whole number from 1 to 100,000
+   */
   protected int tries() {
-    return Integer.getInteger(ProducerSearch.TRIES_PROPERTY, 30);
+    return PropertySearch.Settings.fromSystemProperties(
+            PropertySearch.PRODUCER_TRIES_PROPERTY, PropertySearch.DEFAULT_PRODUCER_TRIES)
+        .tries();
   }
 
   /** Returns this class's runner, started on first use. */

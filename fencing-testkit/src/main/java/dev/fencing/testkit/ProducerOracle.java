@@ -41,7 +41,7 @@ final class ProducerOracle {
   }
 
   /** Judges {@code reply} to {@code step}, run by {@code producer}. */
-  void judge(int step, int producer, ProducerSchedule.Step what, String reply) {
+  void judge(int step, int producer, Step.ProducerAction what, String reply) {
     String[] words = reply.split(" ");
     if (words.length < 3) {
       return;
@@ -151,10 +151,20 @@ final class ProducerOracle {
     }
   }
 
-  private void confirm(String resource, int producer, long epoch, ProducerSchedule.Step what) {
-    Holder holder = new Holder(producer, epoch, System.nanoTime(), !what.shortLease());
+  private void confirm(String resource, int producer, long epoch, Step.ProducerAction what) {
+    Holder holder = new Holder(producer, epoch, System.nanoTime(), !shortLease(what));
     holders.put(resource, holder);
     disturbancesAtConfirm.put(holder, disturbances.getOrDefault(producer, 0));
+  }
+
+  /** Whether {@code step} asked for the short lease; false for a step that asks for none. */
+  static boolean shortLease(Step.ProducerAction step) {
+    return switch (step) {
+      case Step.Acquire a -> a.shortLease();
+      case Step.Extend e -> e.shortLease();
+      case Step.Send s -> false;
+      case Step.Release r -> false;
+    };
   }
 
   private boolean stillHeld(Holder holder) {

@@ -23,29 +23,52 @@ public final class ProducerRunner implements AutoCloseable {
   /**
    * What a schedule did: its timeline and the invariants it broke.
    *
-   * @param firstViolationStep the step the first violation was judged at, or -1
+   * @param firstViolationIndex the index of the step the first violation was judged at, or -1
    * @param replies each step's reply, empty for a step that is no command
    */
   public record Run(
       ProducerSchedule schedule,
       List<String> timeline,
       List<String> violations,
-      int firstViolationStep,
-      List<String> replies) {
+      int firstViolationIndex,
+      List<String> replies)
+      implements Trial<ProducerSchedule> {
+
+    @Override
+    public List<Step> steps() {
+      return schedule.steps();
+    }
 
     /** Whether every invariant held. */
+    @Override
     public boolean holds() {
       return violations.isEmpty();
     }
 
     /** The first invariant broken, by name, or empty. */
+    @Override
     public String firstInvariant() {
-      return violations.isEmpty() ? "" : violations.getFirst().split(" ")[0];
+      return violations.isEmpty() ? "" : name(violations.getFirst());
+    }
+
+    @Override
+    public boolean breaks(String invariant) {
+      return violations.stream().anyMatch(v -> name(v).equals(invariant));
+    }
+
+    @Override
+    public int firstViolationStep() {
+      return firstViolationIndex + 1;
     }
 
     /** The timeline and the violations, a line each. */
+    @Override
     public String report() {
       return String.join("\n", timeline) + "\n" + String.join("\n", violations);
+    }
+
+    private static String name(String violation) {
+      return violation.split(" ")[0];
     }
   }
 
@@ -74,7 +97,7 @@ public final class ProducerRunner implements AutoCloseable {
    * @param address what {@link OwnershipBackend#ownership(String, javax.sql.DataSource)} opens
    * @param receiverSchema where the receiver's tables live
    * @param shortLease the short lease
-   * @param leasesRunOut how long {@link ProducerSchedule.Kind#LEASES_RUN_OUT} waits
+   * @param leasesRunOut how long {@link Step.LeasesRunOut} waits
    * @param longLease the long lease
    */
   public ProducerRunner(
@@ -107,18 +130,18 @@ public final class ProducerRunner implements AutoCloseable {
       call(p, "reset");
     }
     lastTimeMark = System.nanoTime();
-    List<ProducerSchedule.Step> steps = schedule.steps();
+    List<Step> steps = schedule.steps();
     String[] replies = new String[steps.size()];
     java.util.Arrays.fill(replies, "");
     for (int i = 0; i < steps.size(); i++) {
-      ProducerSchedule.Step step = steps.get(i);
-      int p = step.producer();
-      switch (step.kind()) {
-        case LEASES_RUN_OUT -> {
+      Step step = steps.get(i);
+      int p = step.actor();
+      switch (step) {
+        case Step.LeasesRunOut time -> {
           sleep(leasesRunOut.minusNanos(System.nanoTime() - lastTimeMark));
           timeline.add(i + ". leases run out");
         }
-        case STALL -> {
+        case Step.Stall stall -> {
           if (!deferred.containsKey(p)) {
             process(p).freeze();
             lastTimeMark = System.nanoTime();
@@ -127,11 +150,11 @@ public final class ProducerRunner implements AutoCloseable {
           }
           timeline.add(i + ". stall P" + p);
         }
-        case THAW -> {
+        case Step.Resume resume -> {
           timeline.add(i + ". thaw P" + p);
           thaw(p, deferred, oracle, timeline, replies);
         }
-        case CRASH -> {
+        case Step.Crash crash -> {
           process(p).crash();
           lastTimeMark = System.nanoTime();
           processes.remove(p);
@@ -142,20 +165,22 @@ public final class ProducerRunner implements AutoCloseable {
           startIfAbsent(p);
           timeline.add(i + ". crash P" + p + " (it starts again, owning nothing)");
         }
-        default -> {
-          String command = command(step, run);
+        case Step.ProducerAction action -> {
+          String command = command(action, run);
           process(p).send(command);
           if (deferred.containsKey(p)) {
-            deferred.get(p).add(new Pending(i, step));
+            deferred.get(p).add(new Pending(i, action));
             timeline.add(i + ". P" + p + " " + command + " (stalled: waits)");
           } else {
             String reply = reply(p);
             replies[i] = reply;
             timeline.add(i + ". P" + p + " " + command + " -> " + reply);
-            markGrant(step);
-            oracle.judge(i, p, step, reply);
+            markGrant(action);
+            oracle.judge(i, p, action, reply);
           }
         }
+        case Step.WorkerAction worker ->
+            throw new IllegalArgumentException("step must be a producer's, but was " + worker);
       }
     }
     for (int p : List.copyOf(deferred.keySet())) {
@@ -171,7 +196,7 @@ public final class ProducerRunner implements AutoCloseable {
         List.of(replies));
   }
 
-  private record Pending(int step, ProducerSchedule.Step what) {}
+  private record Pending(int step, Step.ProducerAction what) {}
 
   private void thaw(
       int p,
@@ -193,21 +218,23 @@ public final class ProducerRunner implements AutoCloseable {
     }
   }
 
-  private String command(ProducerSchedule.Step step, String run) {
+  private String command(Step.ProducerAction step, String run) {
     String resource = run + "-r" + step.resource();
-    long lease = (step.shortLease() ? shortLease : longLease).toMillis();
-    return switch (step.kind()) {
-      case ACQUIRE -> "acquire " + resource + " " + lease;
-      case RENEW -> "renew " + resource + " " + lease;
-      case SEND -> "send " + resource;
-      case RELEASE -> "release " + resource;
-      default -> throw new IllegalArgumentException("step must be a command, but was " + step);
+    return switch (step) {
+      case Step.Acquire a -> "acquire " + resource + " " + lease(a.shortLease());
+      case Step.Extend e -> "renew " + resource + " " + lease(e.shortLease());
+      case Step.Send s -> "send " + resource;
+      case Step.Release r -> "release " + resource;
     };
   }
 
+  private long lease(boolean shortOne) {
+    return (shortOne ? shortLease : longLease).toMillis();
+  }
+
   /** A short lease was granted or renewed now, at the latest: "leases run out" counts from it. */
-  private void markGrant(ProducerSchedule.Step step) {
-    if (step.shortLease()) {
+  private void markGrant(Step.ProducerAction step) {
+    if (ProducerOracle.shortLease(step)) {
       lastTimeMark = System.nanoTime();
     }
   }

@@ -19,8 +19,8 @@ public record Schedule(int workers, int jobs, List<Step> steps) {
   public static final int MAX_JOBS = 100;
 
   /**
-   * @throws IllegalArgumentException naming the first count out of range, or the first step that
-   *     names a worker the schedule does not have
+   * @throws IllegalArgumentException naming the first count out of range, the first producer's
+   *     step, or the first step that names a worker the schedule does not have
    */
   public Schedule {
     if (workers < 1 || workers > MAX_WORKERS) {
@@ -33,7 +33,11 @@ public record Schedule(int workers, int jobs, List<Step> steps) {
     }
     steps = List.copyOf(Objects.requireNonNull(steps, "steps"));
     for (int i = 0; i < steps.size(); i++) {
-      int worker = steps.get(i).worker();
+      if (steps.get(i) instanceof Step.ProducerAction action) {
+        throw new IllegalArgumentException(
+            "steps[" + i + "] must be a worker's or a common step, but was " + action);
+      }
+      int worker = steps.get(i).actor();
       if (worker < 0 || worker >= workers) {
         throw new IllegalArgumentException(
             "steps["
@@ -46,6 +50,17 @@ public record Schedule(int workers, int jobs, List<Step> steps) {
                 + (workers - 1));
       }
     }
+  }
+
+  /**
+   * Returns a schedule with these steps and jobs and as many workers as they name, at least {@code
+   * minWorkers}.
+   *
+   * @throws IllegalArgumentException as the constructor does
+   */
+  public static Schedule naming(int minWorkers, int jobs, List<Step> steps) {
+    int named = steps.stream().mapToInt(Step::actor).max().orElse(-1) + 1;
+    return new Schedule(Math.max(minWorkers, named), jobs, steps);
   }
 
   @Override

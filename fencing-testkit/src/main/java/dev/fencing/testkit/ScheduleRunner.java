@@ -172,7 +172,7 @@ public final class ScheduleRunner implements AutoCloseable {
     }
 
     private void apply(Step s) {
-      WorkerState w = states.get(s.worker());
+      WorkerState w = states.get(s.actor());
       switch (s) {
         case Step.Stall stall -> {
           if (!w.frozen) {
@@ -187,12 +187,12 @@ public final class ScheduleRunner implements AutoCloseable {
           }
         }
         case Step.Crash crash -> {
-          w.process = workers.crashAndReplace(s.worker());
+          w.process = workers.crashAndReplace(s.actor());
           w.frozen = false;
           w.deferred.clear();
           w.leases.clear();
           w.restarts++;
-          w.owner = "w" + s.worker() + "_" + queueName + "_r" + w.restarts;
+          w.owner = "w" + s.actor() + "_" + queueName + "_r" + w.restarts;
           expectOk(w.process, "reset");
           note(w, "SIGKILL: crashed; a fresh process takes its place as " + w.owner);
         }

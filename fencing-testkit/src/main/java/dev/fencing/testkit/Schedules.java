@@ -1,7 +1,5 @@
 package dev.fencing.testkit;
 
-import static org.quicktheories.QuickTheory.qt;
-
 import java.util.ArrayList;
 import java.util.List;
 import org.quicktheories.api.Pair;
@@ -21,7 +19,8 @@ import org.quicktheories.generators.Generate;
  * @param maxJobs the most jobs, {@code minJobs} to {@value Schedule#MAX_JOBS}
  * @param maxSteps the most steps, 1 to 1,000; lengths are drawn uniformly from 1 to this
  */
-public record Schedules(int minWorkers, int maxWorkers, int minJobs, int maxJobs, int maxSteps) {
+public record Schedules(int minWorkers, int maxWorkers, int minJobs, int maxJobs, int maxSteps)
+    implements PropertyDomain<Schedule, Execution> {
 
   /**
    * @throws IllegalArgumentException naming the first bound out of range, or a minimum above its
@@ -58,26 +57,49 @@ public record Schedules(int minWorkers, int maxWorkers, int minJobs, int maxJobs
    * @throws IllegalArgumentException if {@code count} is not positive
    */
   public List<Schedule> sample(long seed, int count) {
-    if (count < 1) {
-      throw new IllegalArgumentException("count must be positive, but was " + count);
-    }
-    List<Schedule> out = new ArrayList<>(count);
-    qt().withFixedSeed(seed)
-        .withExamples(count)
-        .withShrinkCycles(0)
-        .forAll(generator())
-        .checkAssert(out::add);
-    return out;
+    return PropertySearch.sample(generator(), seed, count);
   }
 
   /** Returns a schedule with these steps and jobs and as many workers as they name. */
   Schedule of(int jobs, List<Step> steps) {
-    int named = steps.stream().mapToInt(Step::worker).max().orElse(-1) + 1;
-    return new Schedule(Math.max(minWorkers, named), jobs, steps);
+    return Schedule.naming(minWorkers, jobs, steps);
+  }
+
+  @Override
+  public Schedule withSteps(Schedule like, List<Step> steps) {
+    return of(like.jobs(), steps);
+  }
+
+  /**
+   * Time passes just before the step that broke the invariant; else before every claim (a short
+   * lease that ran out by the clock alone let another worker take the job over).
+   */
+  @Override
+  public List<List<Step>> timeMadeExplicit(Execution found, List<Step> prefix) {
+    List<Step> waited = new ArrayList<>(prefix.subList(0, prefix.size() - 1));
+    waited.add(new Step.LeasesRunOut());
+    waited.add(prefix.getLast());
+    List<Step> beforeClaims = new ArrayList<>();
+    for (Step step : prefix) {
+      boolean waitedAlready =
+          !beforeClaims.isEmpty() && beforeClaims.getLast() instanceof Step.LeasesRunOut;
+      if (step instanceof Step.Claim && !beforeClaims.isEmpty() && !waitedAlready) {
+        beforeClaims.add(new Step.LeasesRunOut());
+      }
+      beforeClaims.add(step);
+    }
+    return List.of(waited, beforeClaims);
+  }
+
+  /** Fewer jobs, fewer workers, lease #0 (see {@link WorkerReductions}). */
+  @Override
+  public List<PropertyDomain.Reduction<Schedule>> reductions() {
+    return WorkerReductions.of(minWorkers, minJobs);
   }
 
   /** The generator: a job count, a length, then that many steps. */
-  Gen<Schedule> generator() {
+  @Override
+  public Gen<Schedule> generator() {
     Gen<Step> step = steps();
     Gen<Integer> jobs = Generate.range(minJobs, maxJobs);
     // uniform lengths: short schedules rarely let a lease run out, a new owner take over and the

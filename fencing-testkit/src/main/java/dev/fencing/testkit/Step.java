@@ -1,78 +1,69 @@
 package dev.fencing.testkit;
 
 /**
- * One step of a {@link Schedule}: a worker does something, or something happens to it. Workers are
- * numbered from 0; {@code lease} picks one of the leases the worker holds (modulo how many it
- * holds), oldest first.
+ * One step of a schedule, for workers ({@link Schedule}) and producers ({@link ProducerSchedule})
+ * alike. What happens to a process or to time is common to both: {@link Stall}, {@link Resume},
+ * {@link Crash}, {@link LeasesRunOut}. What a process does is its domain's: a {@link WorkerAction}
+ * on the job queue, a {@link ProducerAction} on a resource. Processes are numbered from 0.
  */
 public sealed interface Step {
 
-  /** The worker this step is about. */
-  int worker();
+  /** The process this step is about, from 0; 0 for {@link LeasesRunOut}. */
+  int actor();
 
-  /** Claims one job, with a short lease (waited out by {@link LeasesRunOut}) or a long one. */
-  record Claim(int worker, boolean shortLease) implements Step {
+  /** What a worker does with the queue; {@code lease} picks one it holds, oldest first. */
+  sealed interface WorkerAction extends Step permits Claim, Renew, Deliver, Complete, Fail {
+    /** The worker, from 0. */
+    int worker();
+
     @Override
-    public String toString() {
-      return "w" + worker + " claims (" + (shortLease ? "short" : "long") + " lease)";
+    default int actor() {
+      return worker();
     }
   }
 
-  /** Extends a held lease by its original length. */
-  record Renew(int worker, int lease) implements Step {
+  /** What a producer does with a resource. */
+  sealed interface ProducerAction extends Step permits Acquire, Extend, Send, Release {
+    /** The producer, from 0. */
+    int producer();
+
+    /** The resource, from 0. */
+    int resource();
+
     @Override
-    public String toString() {
-      return "w" + worker + " renews lease #" + lease;
+    default int actor() {
+      return producer();
     }
   }
 
-  /** Delivers the job's result to the receiver, with the lease's job id and epoch. */
-  record Deliver(int worker, int lease) implements Step {
+  /** Freezes the process with {@code SIGSTOP}; its later steps wait until it resumes. */
+  record Stall(int actor) implements Step {
     @Override
     public String toString() {
-      return "w" + worker + " delivers under lease #" + lease;
+      return "w" + actor + " stalls (SIGSTOP)";
     }
   }
 
-  /** Commits the job's result (delivering it first if this lease has not delivered yet). */
-  record Complete(int worker, int lease) implements Step {
+  /** Thaws the process with {@code SIGCONT}; it carries on with what it was told. */
+  record Resume(int actor) implements Step {
     @Override
     public String toString() {
-      return "w" + worker + " completes under lease #" + lease;
+      return "w" + actor + " resumes (SIGCONT)";
     }
   }
 
-  /** Records a failure; the job becomes claimable again at once, until its attempts run out. */
-  record Fail(int worker, int lease) implements Step {
+  /** Kills the process with {@code SIGKILL}; a fresh process holding nothing replaces it. */
+  record Crash(int actor) implements Step {
     @Override
     public String toString() {
-      return "w" + worker + " fails under lease #" + lease;
+      return "w" + actor + " crashes (SIGKILL)";
     }
   }
 
-  /** Freezes the worker's process with {@code SIGSTOP}; its later steps wait until it resumes. */
-  record Stall(int worker) implements Step {
-    @Override
-    public String toString() {
-      return "w" + worker + " stalls (SIGSTOP)";
-    }
-  }
-
-  /** Thaws the worker's process with {@code SIGCONT}; it carries on with what it was told. */
-  record Resume(int worker) implements Step {
-    @Override
-    public String toString() {
-      return "w" + worker + " resumes (SIGCONT)";
-    }
-  }
-
-  /**
-   * Time passes: waits until every short lease held so far has run out on the database clock. It is
-   * about no worker in particular; {@link #worker()} is 0.
-   */
+  /** Time passes: waits until every short lease granted so far has run out. */
   record LeasesRunOut() implements Step {
     @Override
-    public int worker() {
+    public int actor() {
       return 0;
     }
 
@@ -82,13 +73,79 @@ public sealed interface Step {
     }
   }
 
-  /**
-   * Kills the worker's process with {@code SIGKILL}; a fresh process with no leases replaces it.
-   */
-  record Crash(int worker) implements Step {
+  /** Claims one job, with a short lease (waited out by {@link LeasesRunOut}) or a long one. */
+  record Claim(int worker, boolean shortLease) implements WorkerAction {
     @Override
     public String toString() {
-      return "w" + worker + " crashes (SIGKILL)";
+      return "w" + worker + " claims (" + (shortLease ? "short" : "long") + " lease)";
     }
+  }
+
+  /** Extends a held lease by its original length. */
+  record Renew(int worker, int lease) implements WorkerAction {
+    @Override
+    public String toString() {
+      return "w" + worker + " renews lease #" + lease;
+    }
+  }
+
+  /** Delivers the job's result to the receiver, with the lease's job id and epoch. */
+  record Deliver(int worker, int lease) implements WorkerAction {
+    @Override
+    public String toString() {
+      return "w" + worker + " delivers under lease #" + lease;
+    }
+  }
+
+  /** Commits the job's result (delivering it first if this lease has not delivered yet). */
+  record Complete(int worker, int lease) implements WorkerAction {
+    @Override
+    public String toString() {
+      return "w" + worker + " completes under lease #" + lease;
+    }
+  }
+
+  /** Records a failure; the job becomes claimable again at once, until its attempts run out. */
+  record Fail(int worker, int lease) implements WorkerAction {
+    @Override
+    public String toString() {
+      return "w" + worker + " fails under lease #" + lease;
+    }
+  }
+
+  /** The producer acquires the resource, with a short or a long lease. */
+  record Acquire(int producer, int resource, boolean shortLease) implements ProducerAction {
+    @Override
+    public String toString() {
+      return "P" + producer + " acquire R" + resource + lease(shortLease);
+    }
+  }
+
+  /** The producer renews its newest ownership of the resource, with a short or a long lease. */
+  record Extend(int producer, int resource, boolean shortLease) implements ProducerAction {
+    @Override
+    public String toString() {
+      return "P" + producer + " renew R" + resource + lease(shortLease);
+    }
+  }
+
+  /** The producer delivers to the receiver with its newest ownership, lost or not. */
+  record Send(int producer, int resource) implements ProducerAction {
+    @Override
+    public String toString() {
+      return "P" + producer + " send R" + resource;
+    }
+  }
+
+  /** The producer releases its newest ownership of the resource. */
+  record Release(int producer, int resource) implements ProducerAction {
+    @Override
+    public String toString() {
+      return "P" + producer + " release R" + resource;
+    }
+  }
+
+  private static String lease(boolean shortLease) {
+    return shortLease ? " (short lease)" : " (long lease)";
   }
 }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * }</pre>
  *
  * PostgreSQL comes from {@link PostgresFixture#get()}; each subclass gets a schema of its own.
- * Failing schedules shrink (see {@link ScheduleSearch}), and the failure names the invariant, shows
+ * Failing schedules shrink (see {@link PropertySearch}), and the failure names the invariant, shows
  * the timeline of the smallest schedule found, and prints the seed that replays the search: {@code
  * -Dfencing.seed=...}. A pass prints one line with the count and the seed that replays it: {@code
  * PostgresZombieSafetyProperties: 200 schedules passed (seed 42)}.
@@ -34,19 +34,21 @@ public abstract class ZombieSafetyProperties {
   protected abstract Class<? extends FencingBackend> backend();
 
   /**
-   * Tries {@value ScheduleSearch#DEFAULT_TRIES} schedules (system property {@value
-   * ScheduleSearch#TRIES_PROPERTY}) from a fresh seed, or replays the seed in {@value
-   * ScheduleSearch#SEED_PROPERTY}.
+   * Tries {@link #tries()} schedules from a fresh seed, or replays the seed in {@value
+   * PropertySearch#SEED_PROPERTY}.
    *
    * @throws AssertionError naming the invariant, the seed and the shrunk schedule's timeline
    */
   @Test
   public void everyInterleavingKeepsTheInvariants() {
-    ScheduleSearch.Settings settings = ScheduleSearch.Settings.fromSystemProperties();
-    ScheduleSearch.Result result = ScheduleSearch.search(schedules(), settings, runner()::run);
+    PropertySearch.Settings settings =
+        PropertySearch.Settings.fromSystemProperties().withTries(tries());
+    PropertySearch.Result<Execution> result =
+        PropertySearch.search(schedules(), settings, runner()::run);
     switch (result) {
-      case ScheduleSearch.Falsified falsified -> throw new AssertionError(falsified.report());
-      case ScheduleSearch.Passed passed ->
+      case PropertySearch.Falsified<Execution> falsified ->
+          throw new AssertionError(falsified.report());
+      case PropertySearch.Passed<Execution> passed ->
           System.out.println(getClass().getSimpleName() + ": " + passed.report());
     }
   }
@@ -54,6 +56,16 @@ public abstract class ZombieSafetyProperties {
   /** The schedules tried; override to narrow or widen them. */
   protected Schedules schedules() {
     return Schedules.defaults();
+  }
+
+  /**
+   * How many schedules to try: system property {@value PropertySearch#TRIES_PROPERTY}, default
+   * {@value PropertySearch#DEFAULT_TRIES}.
+   *
+   * @throws IllegalArgumentException if the property is not a whole number from 1 to 100,000
+   */
+  protected int tries() {
+    return PropertySearch.Settings.fromSystemProperties().tries();
   }
 
   /** Returns this class's runner, started on first use. */

@@ -1,6 +1,10 @@
 /**
- * A test kit for fenced job queues: a PostgreSQL fixture, worker processes driven as puppets with
- * real signals, and the zombie scenario.
+ * A test kit for fenced job queues: a PostgreSQL fixture, worker and producer processes driven as
+ * puppets with real signals, the zombie scenario, and one property engine ({@link
+ * dev.fencing.testkit.PropertySearch}) for workers ({@link
+ * dev.fencing.testkit.ZombieSafetyProperties}) and producers ({@link
+ * dev.fencing.testkit.OwnershipSafetyProperties}): one {@link dev.fencing.testkit.Step} type, one
+ * shrinker, one seed that replays a search.
  */
 @NullMarked
 package dev.fencing.testkit;

@@ -2,21 +2,18 @@ package dev.fencing.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fencing.testkit.ProducerSchedule.Kind;
-import dev.fencing.testkit.ProducerSchedule.Step;
 import java.time.Duration;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The producer oracle flags each invariant from planted replies, and lets the truth pass. */
 class ProducerOracleTest {
 
-  private static final Step LONG = new Step(Kind.ACQUIRE, 0, 0, false);
-  private static final Step SHORT = new Step(Kind.ACQUIRE, 0, 0, true);
-  private static final Step RENEW = new Step(Kind.RENEW, 0, 0, false);
-  private static final Step SEND = new Step(Kind.SEND, 0, 0, false);
-  private static final Step RELEASE = new Step(Kind.RELEASE, 0, 0, false);
+  private static final Step.ProducerAction LONG = new Step.Acquire(0, 0, false);
+  private static final Step.ProducerAction SHORT = new Step.Acquire(0, 0, true);
+  private static final Step.ProducerAction RENEW = new Step.Extend(0, 0, false);
+  private static final Step.ProducerAction SEND = new Step.Send(0, 0);
+  private static final Step.ProducerAction RELEASE = new Step.Release(0, 0);
 
   private final ProducerOracle oracle = new ProducerOracle(Duration.ofMinutes(2));
 
@@ -82,11 +79,13 @@ class ProducerOracleTest {
 
   @Test
   void drawnSchedulesFitTheirBoundsAndReplayFromTheSeed() {
-    for (int seed = 0; seed < 50; seed++) {
-      ProducerSchedule first = ProducerSchedule.draw(new Random(seed), 20);
-      assertThat(first).isEqualTo(ProducerSchedule.draw(new Random(seed), 20));
-      assertThat(first.steps()).hasSizeBetween(1, 20);
-      assertThat(first.producers()).isBetween(2, 4);
+    ProducerSchedules schedules = new ProducerSchedules(20);
+    List<ProducerSchedule> drawn = schedules.sample(7, 50);
+    assertThat(drawn).isEqualTo(schedules.sample(7, 50)).isNotEqualTo(schedules.sample(8, 50));
+    for (ProducerSchedule schedule : drawn) {
+      assertThat(schedule.steps()).hasSizeBetween(1, 20);
+      assertThat(schedule.producers()).isBetween(2, 4);
+      assertThat(schedule.steps()).noneMatch(s -> s instanceof Step.WorkerAction);
     }
     assertThat(ProducerSchedule.ownerName(0)).isEqualTo(ProducerSchedule.ownerName(1));
     assertThat(List.of(ProducerSchedule.ownerName(2), ProducerSchedule.ownerName(3)))

@@ -61,9 +61,7 @@ class ScheduleTest {
     assertThat(drawn)
         .filteredOn(
             s ->
-                s.steps().stream()
-                        .filter(st -> st instanceof Step.Claim && st.worker() == 0)
-                        .count()
+                s.steps().stream().filter(st -> st instanceof Step.Claim && st.actor() == 0).count()
                     >= 2)
         .hasSizeGreaterThan(100);
   }
