@@ -22,6 +22,13 @@ class ExpiredLeasesStarvedPendingJobsTest {
 
   private static final Duration DYING = Duration.ofMillis(200);
 
+  /**
+   * The first leases are long so that the pending jobs enqueued after them are ready before they
+   * run out even on a loaded machine (with 200 ms, a slow enqueue once made the leases the older
+   * work).
+   */
+  private static final Duration FIRST_LEASE = Duration.ofSeconds(2);
+
   @Test
   void pendingJobsAreClaimedInReadyOrderWhileLeasesKeepRunningOut(TestSchema schema)
       throws Exception {
@@ -32,8 +39,9 @@ class ExpiredLeasesStarvedPendingJobsTest {
             .build()
             .queue();
     List<Long> poison = queue.enqueueAll("q", Collections.nCopies(10, "{\"kills\": true}"));
-    assertThat(queue.claimBatch("q", "dies", DYING, 10)).hasSize(10);
+    assertThat(queue.claimBatch("q", "dies", FIRST_LEASE, 10)).hasSize(10);
     List<Long> fresh = queue.enqueueAll("q", Collections.nCopies(10, "{}"));
+    Thread.sleep(FIRST_LEASE.toMillis());
 
     List<List<Long>> rounds = new ArrayList<>();
     for (int round = 0; round < 6; round++) {
