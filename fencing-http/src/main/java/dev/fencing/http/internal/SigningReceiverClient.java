@@ -4,6 +4,7 @@ import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
 import dev.fencing.http.HttpReceiverException;
+import dev.fencing.internal.Deliveries;
 import dev.fencing.internal.Validate;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
@@ -76,12 +77,7 @@ public final class SigningReceiverClient implements FencedReceiver {
 
   @Override
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
-    Validate.key(key);
-    if (epoch == null) {
-      // as every receiver refuses it (FencedReceiverContract)
-      throw new IllegalArgumentException("epoch must not be null, but was null");
-    }
-    Validate.json("payload", payload);
+    Deliveries.check(key, epoch, payload);
     byte[] body =
         Wire.write(
             g -> {

@@ -3,6 +3,7 @@ package dev.fencing.postgres.internal;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
+import dev.fencing.internal.Deliveries;
 import dev.fencing.internal.Validate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -69,11 +70,7 @@ final class PostgresReceiver implements FencedReceiver {
 
   @Override
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
-    Validate.key(key);
-    if (epoch == null) {
-      throw new IllegalArgumentException("epoch must not be null, but was null");
-    }
-    Validate.json("payload", payload);
+    Deliveries.check(key, epoch, payload);
     try {
       for (int run = 1; ; run++) {
         FencedOutcome outcome =

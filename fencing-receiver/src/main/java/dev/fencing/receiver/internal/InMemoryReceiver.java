@@ -3,6 +3,7 @@ package dev.fencing.receiver.internal;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
+import dev.fencing.internal.Deliveries;
 import dev.fencing.internal.Validate;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +19,7 @@ final class InMemoryReceiver implements FencedReceiver {
 
   @Override
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
-    Inputs.delivery(key, epoch, payload);
+    Deliveries.check(key, epoch, payload);
     JsonText.check("payload", payload);
     AtomicReference<FencedOutcome> outcome = new AtomicReference<>();
     receipts.compute(
