@@ -1,4 +1,4 @@
-package dev.fencing.demo;
+package dev.fencing.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

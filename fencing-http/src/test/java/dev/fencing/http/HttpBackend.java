@@ -1,8 +1,7 @@
-package dev.fencing.demo;
+package dev.fencing.http;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
-import dev.fencing.http.HttpReceiverClient;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.FencingBackend;
 import java.io.IOException;

@@ -1,6 +1,5 @@
-package dev.fencing.demo;
+package dev.fencing.http;
 
-import dev.fencing.http.HttpReceiverServer;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.PostgresFixture;
 import java.io.IOException;
