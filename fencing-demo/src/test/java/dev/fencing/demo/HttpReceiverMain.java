@@ -2,7 +2,7 @@ package dev.fencing.demo;
 
 import dev.fencing.http.HttpReceiverServer;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.io.IOException;
 import java.util.HexFormat;
 import javax.sql.DataSource;
