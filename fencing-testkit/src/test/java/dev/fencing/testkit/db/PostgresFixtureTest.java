@@ -2,13 +2,19 @@ package dev.fencing.testkit.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
 class PostgresFixtureTest {
 
@@ -41,6 +47,71 @@ class PostgresFixtureTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining(PostgresFixture.URL_VARIABLE)
         .hasMessageContaining("Docker");
+  }
+
+  @Test
+  void aUrlNeedsNeitherTestcontainersNorEmbeddedPostgres() throws Exception {
+    try (URLClassLoader loader = withoutOptionalLibraries()) {
+      assertThatThrownBy(
+              () -> loader.loadClass("io.zonky.test.db.postgres.embedded.EmbeddedPostgres"))
+          .isInstanceOf(ClassNotFoundException.class);
+      assertThatThrownBy(() -> loader.loadClass("org.testcontainers.DockerClientFactory"))
+          .isInstanceOf(ClassNotFoundException.class);
+
+      Object db =
+          start(
+              loader,
+              Map.of(PostgresFixture.URL_VARIABLE, "jdbc:postgresql://localhost:1/nowhere"));
+
+      assertThat(db.getClass().getClassLoader()).isSameAs(loader);
+      assertThat(db.toString()).contains("source=url");
+    }
+  }
+
+  @Test
+  void aRouteWhoseLibraryIsMissingNamesTheCoordinatesToAdd() throws Exception {
+    try (URLClassLoader loader = withoutOptionalLibraries()) {
+      assertThat(failure(loader, Map.of(PostgresFixture.MODE_VARIABLE, "embedded")))
+          .contains("not on the class path (add " + PostgresFixture.EMBEDDED_COORDINATES);
+      assertThat(failure(loader, Map.of(PostgresFixture.MODE_VARIABLE, "testcontainers")))
+          .contains("not on the class path (add " + PostgresFixture.TESTCONTAINERS_COORDINATES);
+      assertThat(failure(loader, Map.of()))
+          .contains("not on the class path (add " + PostgresFixture.EMBEDDED_COORDINATES)
+          .contains("not on the class path (add " + PostgresFixture.TESTCONTAINERS_COORDINATES)
+          .contains(PostgresFixture.URL_VARIABLE);
+    }
+  }
+
+  /**
+   * The test kit's classes and its required JDBC driver, and none of its optional libraries: the
+   * class path of a build that gives the fixture a URL.
+   */
+  private static URLClassLoader withoutOptionalLibraries() {
+    return new URLClassLoader(
+        new URL[] {location(PostgresFixture.class), location(PGSimpleDataSource.class)},
+        ClassLoader.getPlatformClassLoader());
+  }
+
+  private static URL location(Class<?> type) {
+    return type.getProtectionDomain().getCodeSource().getLocation();
+  }
+
+  /** Calls {@code PostgresFixture.start(env)} as loaded by {@code loader}. */
+  private static Object start(ClassLoader loader, Map<String, String> env) throws Exception {
+    Method start =
+        loader.loadClass(PostgresFixture.class.getName()).getDeclaredMethod("start", Map.class);
+    start.setAccessible(true);
+    try {
+      return start.invoke(null, env);
+    } catch (InvocationTargetException e) {
+      throw (Exception) e.getCause();
+    }
+  }
+
+  private static String failure(ClassLoader loader, Map<String, String> env) {
+    Throwable thrown = catchThrowable(() -> start(loader, env));
+    assertThat(thrown).isInstanceOf(IllegalStateException.class);
+    return thrown.getMessage();
   }
 
   @Test
