@@ -6,15 +6,15 @@ import javax.sql.DataSource;
 
 /**
  * How a producer process opens the ownership backend and the receiver under test, for {@link
- * OwnershipSafetyProperties}. Implementations need a public no-argument constructor: producer
- * processes load them by class name.
+ * dev.fencing.testkit.property.OwnershipSafetyProperties}. Implementations need a public
+ * no-argument constructor: producer processes load them by class name.
  */
 public interface OwnershipBackend {
 
   /**
    * Opens a client of the coordination service at {@code address} (what the suite's {@link
-   * OwnershipSafetyProperties#address()} returned); {@code database} is the suite's PostgreSQL, for
-   * a backend that keeps ownership there.
+   * dev.fencing.testkit.property.OwnershipSafetyProperties#address()} returned); {@code database}
+   * is the suite's PostgreSQL, for a backend that keeps ownership there.
    */
   ResourceOwnership ownership(String address, DataSource database);
 
