@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

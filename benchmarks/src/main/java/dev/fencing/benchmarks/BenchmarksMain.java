@@ -3,7 +3,7 @@ package dev.fencing.benchmarks;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.benchmarks.Report.Peer;
 import dev.fencing.benchmarks.Report.Throughput;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.internal.Validate;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.FencedQueue;
 import dev.fencing.KeyedJob;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.Lease;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.tuning.LeaseModel;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.fencing.benchmarks;
 import dev.fencing.benchmarks.LeaseTuningLive.HeartbeatCost;
 import dev.fencing.benchmarks.LeaseTuningLive.ZombieRun;
 import dev.fencing.benchmarks.LeaseTuningTakeover.Kill;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.tuning.LeaseModel;
 import java.math.BigDecimal;
 import java.math.MathContext;

@@ -1,7 +1,7 @@
 package dev.fencing.benchmarks;
 
-import dev.fencing.testkit.JavaProcess;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.process.JavaProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

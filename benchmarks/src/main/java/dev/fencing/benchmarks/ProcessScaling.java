@@ -1,7 +1,7 @@
 package dev.fencing.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

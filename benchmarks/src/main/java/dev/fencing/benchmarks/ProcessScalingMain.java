@@ -1,6 +1,6 @@
 package dev.fencing.benchmarks;
 
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.util.ArrayList;
 import java.util.List;
 

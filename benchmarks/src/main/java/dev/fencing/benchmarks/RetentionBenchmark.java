@@ -7,7 +7,7 @@ import dev.fencing.Maintenance;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.postgres.PostgresMaintenance;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -5,7 +5,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedRuntime;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

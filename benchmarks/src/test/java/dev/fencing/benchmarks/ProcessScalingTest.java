@@ -3,7 +3,7 @@ package dev.fencing.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

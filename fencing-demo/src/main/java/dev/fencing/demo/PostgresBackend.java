@@ -3,7 +3,7 @@ package dev.fencing.demo;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.FencingBackend;
+import dev.fencing.testkit.process.FencingBackend;
 import javax.sql.DataSource;
 
 /** The real thing: the PostgreSQL queue and the PostgreSQL receiver, as a user would build them. */

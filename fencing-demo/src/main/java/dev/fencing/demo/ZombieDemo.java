@@ -1,9 +1,9 @@
 package dev.fencing.demo;
 
-import dev.fencing.testkit.FencingBackend;
-import dev.fencing.testkit.PostgresFixture;
-import dev.fencing.testkit.Table;
-import dev.fencing.testkit.ZombieScenario;
+import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.process.FencingBackend;
+import dev.fencing.testkit.process.Table;
+import dev.fencing.testkit.process.ZombieScenario;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

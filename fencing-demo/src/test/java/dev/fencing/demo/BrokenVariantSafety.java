@@ -1,7 +1,7 @@
 package dev.fencing.demo;
 
-import dev.fencing.testkit.FencingBackend;
-import dev.fencing.testkit.ZombieSafetyProperties;
+import dev.fencing.testkit.process.FencingBackend;
+import dev.fencing.testkit.property.ZombieSafetyProperties;
 
 /**
  * The property suite, in the shape a downstream project uses it, pointed at each broken backend.

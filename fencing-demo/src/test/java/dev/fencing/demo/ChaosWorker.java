@@ -1,6 +1,6 @@
 package dev.fencing.demo;
 
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -3,9 +3,9 @@ package dev.fencing.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.FencingDatabase;
-import dev.fencing.testkit.JavaProcess;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.TestSchema;
+import dev.fencing.testkit.process.JavaProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -2,8 +2,8 @@ package dev.fencing.demo;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.FencedQueueContract;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.contract.FencedQueueContract;
+import dev.fencing.testkit.db.TestSchema;
 
 /**
  * The queue contract pointed at {@link BrokenVariants.NoEpochInCompareAndSet}. Named so that

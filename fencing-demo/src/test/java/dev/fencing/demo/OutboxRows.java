@@ -1,6 +1,6 @@
 package dev.fencing.demo;
 
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.db.TestSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

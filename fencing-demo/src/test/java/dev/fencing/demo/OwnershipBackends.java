@@ -8,7 +8,7 @@ import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.OwnershipBackend;
+import dev.fencing.testkit.process.OwnershipBackend;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

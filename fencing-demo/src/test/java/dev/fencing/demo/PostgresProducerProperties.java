@@ -1,7 +1,7 @@
 package dev.fencing.demo;
 
-import dev.fencing.testkit.OwnershipBackend;
-import dev.fencing.testkit.OwnershipSafetyProperties;
+import dev.fencing.testkit.process.OwnershipBackend;
+import dev.fencing.testkit.property.OwnershipSafetyProperties;
 import java.time.Duration;
 
 /** The test kit's producer property suite on PostgreSQL ownership and the PostgreSQL receiver. */

@@ -1,7 +1,7 @@
 package dev.fencing.demo;
 
-import dev.fencing.testkit.FencingBackend;
-import dev.fencing.testkit.ZombieSafetyProperties;
+import dev.fencing.testkit.process.FencingBackend;
+import dev.fencing.testkit.property.ZombieSafetyProperties;
 
 /** The property suite against the real PostgreSQL queue and receiver. */
 class PostgresZombieSafetyProperties extends ZombieSafetyProperties {

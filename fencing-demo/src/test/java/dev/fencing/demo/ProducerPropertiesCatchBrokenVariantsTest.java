@@ -2,12 +2,12 @@ package dev.fencing.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fencing.testkit.OwnershipBackend;
-import dev.fencing.testkit.OwnershipInvariant;
-import dev.fencing.testkit.PostgresFixture;
-import dev.fencing.testkit.ProducerRunner;
-import dev.fencing.testkit.ProducerSchedules;
-import dev.fencing.testkit.PropertySearch;
+import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.process.OwnershipBackend;
+import dev.fencing.testkit.property.OwnershipInvariant;
+import dev.fencing.testkit.property.ProducerRunner;
+import dev.fencing.testkit.property.ProducerSchedules;
+import dev.fencing.testkit.property.PropertySearch;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.FencingDatabase;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.TestSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

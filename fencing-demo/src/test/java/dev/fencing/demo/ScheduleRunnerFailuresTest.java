@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.Job;
-import dev.fencing.testkit.FlakyProxy;
-import dev.fencing.testkit.PostgresFixture;
-import dev.fencing.testkit.Schedule;
-import dev.fencing.testkit.ScheduleAbortedException;
-import dev.fencing.testkit.ScheduleRunner;
-import dev.fencing.testkit.Step;
+import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.fault.FlakyProxy;
+import dev.fencing.testkit.property.Schedule;
+import dev.fencing.testkit.property.ScheduleAbortedException;
+import dev.fencing.testkit.property.ScheduleRunner;
+import dev.fencing.testkit.property.Step;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.util.ArrayList;

@@ -2,11 +2,11 @@ package dev.fencing.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fencing.testkit.FencingBackend;
-import dev.fencing.testkit.FencingDatabase;
-import dev.fencing.testkit.PostgresFixture;
-import dev.fencing.testkit.ZombieScenario;
-import dev.fencing.testkit.ZombieScenario.Ordering;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.process.FencingBackend;
+import dev.fencing.testkit.process.ZombieScenario;
+import dev.fencing.testkit.process.ZombieScenario.Ordering;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;

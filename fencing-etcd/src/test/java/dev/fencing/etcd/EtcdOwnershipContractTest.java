@@ -1,7 +1,7 @@
 package dev.fencing.etcd;
 
 import dev.fencing.ResourceOwnership;
-import dev.fencing.testkit.ResourceOwnershipContract;
+import dev.fencing.testkit.contract.ResourceOwnershipContract;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.Epoch;
 import dev.fencing.FencedReceiver.Receipt;
-import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.db.FencingDatabase;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package dev.fencing.http;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.FencingBackend;
+import dev.fencing.testkit.process.FencingBackend;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -2,7 +2,7 @@ package dev.fencing.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.db.FencingDatabase;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;

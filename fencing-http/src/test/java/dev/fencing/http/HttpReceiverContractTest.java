@@ -2,9 +2,9 @@ package dev.fencing.http;
 
 import dev.fencing.FencedReceiver;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.FencedReceiverContract;
-import dev.fencing.testkit.FencingDatabase;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.contract.FencedReceiverContract;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.TestSchema;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;

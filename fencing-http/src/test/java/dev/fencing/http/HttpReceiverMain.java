@@ -1,7 +1,7 @@
 package dev.fencing.http;
 
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.io.IOException;
 import java.util.HexFormat;
 import javax.sql.DataSource;

@@ -7,7 +7,7 @@ import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
 import dev.fencing.FencedReceiver.Receipt;
-import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.db.FencingDatabase;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver.Receipt;
-import dev.fencing.testkit.FencingDatabase;
+import dev.fencing.testkit.db.FencingDatabase;
 import org.junit.jupiter.api.Test;
 
 @FencingDatabase

@@ -2,7 +2,7 @@ package dev.fencing.http;
 
 import dev.fencing.FencedReceiver;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.db.TestSchema;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;

@@ -1,8 +1,8 @@
 package dev.fencing.ledger;
 
 import dev.fencing.etcd.EtcdCluster;
-import dev.fencing.testkit.OwnershipBackend;
-import dev.fencing.testkit.OwnershipSafetyProperties;
+import dev.fencing.testkit.process.OwnershipBackend;
+import dev.fencing.testkit.property.OwnershipSafetyProperties;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 

@@ -4,7 +4,7 @@ import dev.fencing.FencedReceiver;
 import dev.fencing.ResourceOwnership;
 import dev.fencing.etcd.EtcdOwnership;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.OwnershipBackend;
+import dev.fencing.testkit.process.OwnershipBackend;
 import javax.sql.DataSource;
 
 /**

@@ -3,8 +3,8 @@ package dev.fencing.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.etcd.EtcdCluster;
-import dev.fencing.testkit.FencingDatabase;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.TestSchema;
 import dev.fencing.zookeeper.ZooKeeperProcesses;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

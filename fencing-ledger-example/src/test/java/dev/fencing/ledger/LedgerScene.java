@@ -2,8 +2,8 @@ package dev.fencing.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fencing.testkit.JavaProcess;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.db.TestSchema;
+import dev.fencing.testkit.process.JavaProcess;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -2,8 +2,8 @@ package dev.fencing.micrometer;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.FencedQueueContract;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.contract.FencedQueueContract;
+import dev.fencing.testkit.db.TestSchema;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /** The metered queue keeps every rule of the queue it wraps. */

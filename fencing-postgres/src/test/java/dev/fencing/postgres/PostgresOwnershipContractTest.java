@@ -1,9 +1,9 @@
 package dev.fencing.postgres;
 
 import dev.fencing.ResourceOwnership;
-import dev.fencing.testkit.FencingDatabase;
-import dev.fencing.testkit.ResourceOwnershipContract;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.contract.ResourceOwnershipContract;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.TestSchema;
 import org.junit.jupiter.api.BeforeEach;
 
 /** The resource-ownership contract against a real PostgreSQL; every client on the same schema. */

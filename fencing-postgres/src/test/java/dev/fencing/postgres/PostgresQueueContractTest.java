@@ -1,8 +1,8 @@
 package dev.fencing.postgres;
 
 import dev.fencing.FencedQueue;
-import dev.fencing.testkit.FencedQueueContract;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.contract.FencedQueueContract;
+import dev.fencing.testkit.db.TestSchema;
 
 class PostgresQueueContractTest extends FencedQueueContract {
 

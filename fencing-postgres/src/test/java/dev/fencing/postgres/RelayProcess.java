@@ -3,7 +3,7 @@ package dev.fencing.postgres;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
-import dev.fencing.testkit.FencingDatabase;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.TestSchema;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -3,7 +3,7 @@ package dev.fencing.receiver;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fencing.testkit.FencedReceiverContract;
+import dev.fencing.testkit.contract.FencedReceiverContract;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fencing.Epoch;
 import dev.fencing.FencedReceiver;
 import dev.fencing.FencedReceiver.Receipt;
-import dev.fencing.testkit.FencedReceiverContract;
+import dev.fencing.testkit.contract.FencedReceiverContract;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

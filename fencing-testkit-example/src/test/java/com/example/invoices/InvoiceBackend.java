@@ -4,7 +4,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.FencingBackend;
+import dev.fencing.testkit.process.FencingBackend;
 import javax.sql.DataSource;
 
 /**

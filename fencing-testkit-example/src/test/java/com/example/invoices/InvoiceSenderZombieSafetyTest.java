@@ -1,7 +1,7 @@
 package com.example.invoices;
 
-import dev.fencing.testkit.FencingBackend;
-import dev.fencing.testkit.ZombieSafetyProperties;
+import dev.fencing.testkit.process.FencingBackend;
+import dev.fencing.testkit.property.ZombieSafetyProperties;
 
 /** The whole property suite, against this project's handler and receiver: one class, one method. */
 class InvoiceSenderZombieSafetyTest extends ZombieSafetyProperties {

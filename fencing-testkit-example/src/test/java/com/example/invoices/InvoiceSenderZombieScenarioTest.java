@@ -2,9 +2,9 @@ package com.example.invoices;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fencing.testkit.FencingDatabase;
-import dev.fencing.testkit.PostgresFixture;
-import dev.fencing.testkit.ZombieScenario;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.process.ZombieScenario;
 import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -1,7 +1,7 @@
 package dev.fencing.zookeeper;
 
 import dev.fencing.ResourceOwnership;
-import dev.fencing.testkit.ResourceOwnershipContract;
+import dev.fencing.testkit.contract.ResourceOwnershipContract;
 import java.io.IOException;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;

@@ -1,7 +1,7 @@
 package dev.fencing.zookeeper;
 
-import dev.fencing.testkit.OwnershipBackend;
-import dev.fencing.testkit.OwnershipSafetyProperties;
+import dev.fencing.testkit.process.OwnershipBackend;
+import dev.fencing.testkit.property.OwnershipSafetyProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.junit.jupiter.api.AfterAll;

@@ -3,7 +3,7 @@ package dev.fencing.zookeeper;
 import dev.fencing.FencedReceiver;
 import dev.fencing.ResourceOwnership;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.OwnershipBackend;
+import dev.fencing.testkit.process.OwnershipBackend;
 import java.time.Duration;
 import javax.sql.DataSource;
 

@@ -2,7 +2,7 @@ package example;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fencing.testkit.PostgresFixture;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

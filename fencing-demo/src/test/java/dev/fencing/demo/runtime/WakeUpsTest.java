@@ -7,8 +7,8 @@ import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.receiver.Receivers;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.WorkOutcome;
-import dev.fencing.testkit.FencingDatabase;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.TestSchema;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.jooq.impl.DSL.select;
 
-import dev.fencing.testkit.FencingDatabase;
-import dev.fencing.testkit.TestSchema;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.TestSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

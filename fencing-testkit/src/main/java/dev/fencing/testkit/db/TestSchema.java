@@ -1,0 +1,22 @@
+package dev.fencing.testkit.db;
+
+import javax.sql.DataSource;
+
+/**
+ * An empty schema of a test's own on the fixture's PostgreSQL.
+ *
+ * @param database the server
+ * @param name the schema's name, a plain identifier
+ */
+public record TestSchema(PostgresFixture.Database database, String name) {
+
+  /** Returns a new, unpooled data source for the server. */
+  public DataSource dataSource() {
+    return database.dataSource();
+  }
+
+  /** Returns a HikariCP pool of at most {@code maxSize} connections to the server. */
+  public DataSource pooledDataSource(int maxSize) {
+    return database.pooledDataSource(maxSize);
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * Faults on the wire: {@link dev.fencing.testkit.fault.FlakyProxy}, a TCP proxy in front of
+ * PostgreSQL that loses a commit's acknowledgement after the commit has landed.
+ *
+ * <p>No optional dependency.
+ */
+@NullMarked
+package dev.fencing.testkit.fault;
+
+import org.jspecify.annotations.NullMarked;

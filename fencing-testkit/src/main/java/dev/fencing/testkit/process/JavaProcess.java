@@ -1,0 +1,260 @@
+package dev.fencing.testkit.process;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A real second JVM running any main class on this JVM's class path, whose output lines a test
+ * waits for. Stalls and crashes are real signals: {@link #freeze()} sends {@code SIGSTOP}, {@link
+ * #thaw()} {@code SIGCONT}, {@link #crash()} {@code SIGKILL}. Closing it kills the process, and so
+ * does the end of this JVM, so none outlives its test.
+ */
+public final class JavaProcess implements AutoCloseable {
+
+  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(() -> LIVE.forEach(Process::destroyForcibly), "java-process-reaper"));
+  }
+
+  private static final int MAX_STDERR = 20_000;
+
+  private final String name;
+  private final Process process;
+  private final Writer stdin;
+  private final List<String> lines = new ArrayList<>();
+  private final StringBuffer stderr = new StringBuffer();
+  private boolean outputEnded;
+
+  private JavaProcess(String name, Process process) {
+    this.name = name;
+    this.process = process;
+    this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+    pump(process.getInputStream(), this::keepLine, this::outputEnded);
+    pump(process.getErrorStream(), this::keepError, () -> {});
+  }
+
+  /**
+   * Starts {@code mainClass} with {@code args} in a new JVM on this JVM's class path.
+   *
+   * @param name how reports call it
+   */
+  public static JavaProcess start(String name, Class<?> mainClass, List<String> args) {
+    return start(name, List.of(), mainClass, args);
+  }
+
+  /**
+   * Starts {@code mainClass} with {@code args} in a new JVM on this JVM's class path, a small one
+   * (serial GC, 256 MB heap) with {@code jvmOptions} added.
+   *
+   * @param name how reports call it
+   */
+  public static JavaProcess start(
+      String name, List<String> jvmOptions, Class<?> mainClass, List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", classPath(mainClass), mainClass.getName()));
+    command.addAll(args);
+    Process process;
+    try {
+      process = new ProcessBuilder(command).start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not start " + name, e);
+    }
+    LIVE.add(process);
+    process.onExit().thenRun(() -> LIVE.remove(process));
+    return new JavaProcess(name, process);
+  }
+
+  /**
+   * This JVM's class path; when this JVM runs on the module path (as surefire runs the tests of a
+   * module with a {@code module-info}), its module path and the main class's own location too, all
+   * on a plain class path for the child.
+   */
+  private static String classPath(Class<?> mainClass) {
+    String classPath = System.getProperty("java.class.path", "");
+    String modulePath = System.getProperty("jdk.module.path");
+    if (modulePath == null || modulePath.isEmpty()) {
+      return classPath;
+    }
+    String own;
+    try {
+      own =
+          Path.of(mainClass.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException("no location for " + mainClass, e);
+    }
+    return String.join(java.io.File.pathSeparator, own, modulePath, classPath);
+  }
+
+  /** Returns the name given at start. */
+  public String name() {
+    return name;
+  }
+
+  /** Returns the operating system's process id. */
+  public long pid() {
+    return process.pid();
+  }
+
+  /**
+   * Writes {@code line} to its standard input: a frozen process reads it when it is thawed.
+   *
+   * @throws IllegalStateException if the process is gone
+   */
+  public void send(String line) {
+    try {
+      stdin.write(line);
+      stdin.write('\n');
+      stdin.flush();
+    } catch (IOException e) {
+      throw new IllegalStateException(name + " (pid " + pid() + ") is gone; stderr: " + stderr, e);
+    }
+  }
+
+  /** Returns whether the process is still running (or frozen). */
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Returns every line it printed so far. */
+  public synchronized List<String> lines() {
+    return List.copyOf(lines);
+  }
+
+  /**
+   * Waits for the first line from {@code from} on (0 is the first line printed) that matches, and
+   * returns its index.
+   *
+   * @throws IllegalStateException if none comes within {@code timeout} or the process ends first,
+   *     with its last lines and error output
+   */
+  public synchronized int await(int from, Predicate<String> matches, Duration timeout) {
+    Instant deadline = Instant.now().plus(timeout);
+    int index = from;
+    while (true) {
+      for (; index < lines.size(); index++) {
+        if (matches.test(lines.get(index))) {
+          return index;
+        }
+      }
+      long left = Duration.between(Instant.now(), deadline).toMillis();
+      if (left <= 0 || outputEnded) {
+        throw new IllegalStateException(
+            name
+                + " (pid "
+                + pid()
+                + (outputEnded ? ") died" : ") printed no such line within " + timeout)
+                + "; last lines: "
+                + lines.subList(Math.max(0, lines.size() - 10), lines.size())
+                + "; stderr: "
+                + stderr);
+      }
+      try {
+        wait(Math.min(left, 200));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for " + name, e);
+      }
+    }
+  }
+
+  /** Waits for the process to end by itself and returns its exit code. */
+  public int awaitExit(Duration timeout) {
+    try {
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException(
+            name + " (pid " + pid() + ") did not end within " + timeout + "; stderr: " + stderr);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted waiting for " + name, e);
+    }
+    return process.exitValue();
+  }
+
+  /** Returns what it wrote to standard error so far. */
+  public String stderr() {
+    return stderr.toString();
+  }
+
+  /** Freezes the process with {@code SIGSTOP}. */
+  public void freeze() {
+    Signals.send(process, "STOP", name);
+  }
+
+  /** Thaws the process with {@code SIGCONT}. */
+  public void thaw() {
+    Signals.send(process, "CONT", name);
+  }
+
+  /** Kills the process with {@code SIGKILL}, as a crash would, and waits for it to end. */
+  public void crash() {
+    Signals.send(process, "KILL", name);
+    close();
+  }
+
+  @Override
+  public void close() {
+    process.destroyForcibly();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private synchronized void keepLine(String line) {
+    lines.add(line);
+    notifyAll();
+  }
+
+  private void keepError(String line) {
+    if (stderr.length() < MAX_STDERR) {
+      stderr.append(line).append('\n');
+    }
+  }
+
+  private synchronized void outputEnded() {
+    outputEnded = true;
+    notifyAll();
+  }
+
+  private void pump(InputStream stream, java.util.function.Consumer<String> sink, Runnable atEnd) {
+    Thread pump =
+        new Thread(
+            () -> {
+              try (BufferedReader reader =
+                  new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                for (String line; (line = reader.readLine()) != null; ) {
+                  sink.accept(line);
+                }
+              } catch (IOException e) {
+                // the process is gone
+              }
+              atEnd.run();
+            },
+            name + "-output");
+    pump.setDaemon(true);
+    pump.start();
+  }
+}

@@ -1,0 +1,114 @@
+package dev.fencing.testkit.process;
+
+import dev.fencing.testkit.db.PostgresFixture;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A real second JVM running {@link PuppetWorker}, driven line by line. Stalls and crashes are real
+ * signals: {@link #freeze()} sends {@code SIGSTOP}, {@link #thaw()} {@code SIGCONT}, {@link
+ * #crash()} {@code SIGKILL}. Closing it kills the process, so none outlives its test.
+ */
+public final class WorkerProcess implements AutoCloseable {
+
+  /** How long a reply may take before the worker is reported as hung. */
+  public static final Duration REPLY_TIMEOUT = Duration.ofSeconds(60);
+
+  private final JavaProcess process;
+  private int nextReply;
+
+  private WorkerProcess(JavaProcess process) {
+    this.process = process;
+  }
+
+  /**
+   * Starts a worker JVM on this JVM's class path, with {@code backend} on {@code database}'s {@code
+   * schema}, and waits until it is ready.
+   *
+   * @param name how reports call it, e.g. {@code zombie}
+   * @throws IllegalStateException if it does not start, with its error output
+   */
+  public static WorkerProcess start(
+      String name,
+      Class<? extends FencingBackend> backend,
+      PostgresFixture.Database database,
+      String schema) {
+    JavaProcess process =
+        JavaProcess.start(
+            name,
+            List.of("-Xss512k", "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true"),
+            PuppetWorker.class,
+            List.of(
+                backend.getName(),
+                database.jdbcUrl(),
+                database.user(),
+                database.password(),
+                schema));
+    WorkerProcess worker = new WorkerProcess(process);
+    String ready = worker.awaitReply();
+    if (!ready.startsWith("ok ready")) {
+      worker.close();
+      throw new IllegalStateException(
+          "worker " + name + " did not start: " + ready + "; stderr: " + process.stderr());
+    }
+    return worker;
+  }
+
+  /** Returns the name given at start. */
+  public String name() {
+    return process.name();
+  }
+
+  /** Returns the operating system's process id. */
+  public long pid() {
+    return process.pid();
+  }
+
+  /** Sends {@code command} and returns its reply. */
+  public String call(String command) {
+    send(command);
+    return awaitReply();
+  }
+
+  /** Sends {@code command} without waiting: a frozen worker reads it when it is thawed. */
+  public void send(String command) {
+    process.send(command);
+  }
+
+  /**
+   * Returns the next reply.
+   *
+   * @throws IllegalStateException if the worker died or did not answer within {@link
+   *     #REPLY_TIMEOUT}
+   */
+  public String awaitReply() {
+    int index = process.await(nextReply, line -> true, REPLY_TIMEOUT);
+    nextReply = index + 1;
+    return process.lines().get(index);
+  }
+
+  /** Freezes the process with {@code SIGSTOP} and returns once the kernel reports it stopped. */
+  public void freeze() {
+    process.freeze();
+  }
+
+  /** Thaws the process with {@code SIGCONT}. */
+  public void thaw() {
+    process.thaw();
+  }
+
+  /** Kills the process with {@code SIGKILL}, as a crash would, and waits for it to end. */
+  public void crash() {
+    process.crash();
+  }
+
+  /** Returns whether the process is still running (or frozen). */
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  @Override
+  public void close() {
+    process.close();
+  }
+}

@@ -1,0 +1,103 @@
+package dev.fencing.testkit.property;
+
+import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.process.FencingBackend;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The property suite, for any backend: every generated interleaving of 2-4 real worker processes
+ * over 1-3 jobs keeps every {@link Invariant}. Subclass it once, say which {@link FencingBackend}
+ * to test, and name the class so that your test runner picks it up (e.g. {@code ...Properties} or
+ * {@code ...Test} for Surefire):
+ *
+ * <pre>{@code
+ * class InvoiceSenderZombieSafetyTest extends ZombieSafetyProperties {
+ *   protected Class<? extends FencingBackend> backend() { return InvoiceBackend.class; }
+ * }
+ * }</pre>
+ *
+ * PostgreSQL comes from {@link PostgresFixture#get()}; each subclass gets a schema of its own.
+ * Failing schedules shrink (see {@link PropertySearch}), and the failure names the invariant, shows
+ * the timeline of the smallest schedule found, and prints the seed that replays the search: {@code
+ * -Dfencing.seed=...}. A pass prints one line with the count and the seed that replays it: {@code
+ * PostgresZombieSafetyProperties: 200 schedules passed (seed 42)}.
+ */
+public abstract class ZombieSafetyProperties {
+
+  private static final Map<Class<?>, ScheduleRunner> RUNNERS = new ConcurrentHashMap<>();
+
+  /** The backend under test; worker processes load it by class name. */
+  protected abstract Class<? extends FencingBackend> backend();
+
+  /**
+   * Tries {@link #tries()} schedules from a fresh seed, or replays the seed in {@value
+   * PropertySearch#SEED_PROPERTY}.
+   *
+   * @throws AssertionError naming the invariant, the seed and the shrunk schedule's timeline
+   */
+  @Test
+  public void everyInterleavingKeepsTheInvariants() {
+    PropertySearch.Settings settings =
+        PropertySearch.Settings.fromSystemProperties().withTries(tries());
+    PropertySearch.Result<Execution> result =
+        PropertySearch.search(schedules(), settings, runner()::run);
+    switch (result) {
+      case PropertySearch.Falsified<Execution> falsified ->
+          throw new AssertionError(falsified.report());
+      case PropertySearch.Passed<Execution> passed ->
+          System.out.println(getClass().getSimpleName() + ": " + passed.report());
+    }
+  }
+
+  /** The schedules tried; override to narrow or widen them. */
+  protected Schedules schedules() {
+    return Schedules.defaults();
+  }
+
+  /**
+   * How many schedules to try: system property {@value PropertySearch#TRIES_PROPERTY}, default
+   * {@value PropertySearch#DEFAULT_TRIES}.
+   *
+   * @throws IllegalArgumentException if the property is not a whole number from 1 to 100,000
+   */
+  protected int tries() {
+    return PropertySearch.Settings.fromSystemProperties().tries();
+  }
+
+  /** Returns this class's runner, started on first use. */
+  protected ScheduleRunner runner() {
+    return RUNNERS.computeIfAbsent(
+        getClass(), c -> new ScheduleRunner(PostgresFixture.get(), backend(), schemaFor(c)));
+  }
+
+  @AfterAll
+  static void stopWorkers() {
+    List<ScheduleRunner> runners = new ArrayList<>(RUNNERS.values());
+    RUNNERS.clear();
+    RuntimeException first = null;
+    for (ScheduleRunner runner : runners) {
+      try {
+        runner.close();
+      } catch (RuntimeException e) {
+        // close the others all the same: no worker process may outlive the suite
+        if (first == null) {
+          first = e;
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  private static String schemaFor(Class<?> type) {
+    String name = type.getSimpleName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+    return ("props_" + name).substring(0, Math.min(60, 6 + name.length()));
+  }
+}
