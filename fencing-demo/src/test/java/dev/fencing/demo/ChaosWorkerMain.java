@@ -79,6 +79,7 @@ public final class ChaosWorkerMain {
               .handler((job, cancellation) -> handle(job, cancellation, owner, worker))
               .onOutcome(log::outcome)
               .start();
+      pool.getHikariConfigMXBean().setConnectionTimeout(2_000);
       System.out.println("ready");
       System.out.flush();
       BufferedReader in =
@@ -162,7 +163,9 @@ public final class ChaosWorkerMain {
     // claimer, heartbeat, committer, and the handlers' receiver calls
     config.setMaximumPoolSize(3 + Math.max(1, concurrency / 2));
     config.setMinimumIdle(0);
-    config.setConnectionTimeout(2_000);
+    // 10 s while the worker starts (a fresh JVM's first connection on a loaded machine took over
+    // 2 s and the worker died installing), then 2 s (see main) so that faults are felt quickly
+    config.setConnectionTimeout(10_000);
     config.setInitializationFailTimeout(-1);
     config.setPoolName("chaos-" + worker);
     // named, not detected: HikariCP detects the default isolation on its first connection, and when

@@ -43,9 +43,15 @@ public final class JavaProcess implements AutoCloseable {
   private final StringBuffer stderr = new StringBuffer();
   private boolean outputEnded;
 
-  private JavaProcess(String name, Process process) {
+  /** Whether its classes are archived when it exits in order ({@link SharedClasses}). */
+  private final boolean trainer;
+
+  private volatile boolean frozen;
+
+  private JavaProcess(String name, Process process, boolean trainer) {
     this.name = name;
     this.process = process;
+    this.trainer = trainer;
     this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
     pump(process.getInputStream(), this::keepLine, this::outputEnded);
     pump(process.getErrorStream(), this::keepError, () -> {});
@@ -71,18 +77,27 @@ public final class JavaProcess implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m"));
+    SharedClasses.Launch launch = SharedClasses.launch(classPath(mainClass), mainClass.getName());
+    command.addAll(launch.options());
     command.addAll(jvmOptions);
-    command.addAll(List.of("-cp", classPath(mainClass), mainClass.getName()));
+    command.addAll(List.of("-cp", launch.classPath(), mainClass.getName()));
     command.addAll(args);
     Process process;
     try {
       process = new ProcessBuilder(command).start();
     } catch (IOException e) {
+      launch.trainerExited(-1);
       throw new UncheckedIOException("could not start " + name, e);
     }
     LIVE.add(process);
-    process.onExit().thenRun(() -> LIVE.remove(process));
-    return new JavaProcess(name, process);
+    process
+        .onExit()
+        .thenRun(
+            () -> {
+              LIVE.remove(process);
+              launch.trainerExited(process.exitValue());
+            });
+    return new JavaProcess(name, process, launch.trainer());
   }
 
   /**
@@ -200,11 +215,13 @@ public final class JavaProcess implements AutoCloseable {
   /** Freezes the process with {@code SIGSTOP}. */
   public void freeze() {
     Signals.send(process, "STOP", name);
+    frozen = true;
   }
 
   /** Thaws the process with {@code SIGCONT}. */
   public void thaw() {
     Signals.send(process, "CONT", name);
+    frozen = false;
   }
 
   /** Kills the process with {@code SIGKILL}, as a crash would, and waits for it to end. */
@@ -213,8 +230,20 @@ public final class JavaProcess implements AutoCloseable {
     close();
   }
 
+  /**
+   * Kills the process with {@code SIGKILL} and waits for it to end; the first child of a class path
+   * gets {@code SIGTERM} first and up to 30 s to write its class archive ({@link SharedClasses}).
+   */
   @Override
   public void close() {
+    if (trainer && !frozen && process.isAlive()) {
+      process.destroy();
+      try {
+        process.waitFor(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     process.destroyForcibly();
     try {
       process.waitFor(10, TimeUnit.SECONDS);
