@@ -14,8 +14,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 /**
@@ -48,10 +51,15 @@ public final class JavaProcess implements AutoCloseable {
 
   private volatile boolean frozen;
 
-  private JavaProcess(String name, Process process, boolean trainer) {
+  /** Completes when the process has ended and its archive, if it trained, is in place. */
+  private final CompletableFuture<Void> exited;
+
+  private JavaProcess(
+      String name, Process process, boolean trainer, CompletableFuture<Void> exited) {
     this.name = name;
     this.process = process;
     this.trainer = trainer;
+    this.exited = exited;
     this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
     pump(process.getInputStream(), this::keepLine, this::outputEnded);
     pump(process.getErrorStream(), this::keepError, () -> {});
@@ -90,14 +98,15 @@ public final class JavaProcess implements AutoCloseable {
       throw new UncheckedIOException("could not start " + name, e);
     }
     LIVE.add(process);
-    process
-        .onExit()
-        .thenRun(
-            () -> {
-              LIVE.remove(process);
-              launch.trainerExited(process.exitValue());
-            });
-    return new JavaProcess(name, process, launch.trainer());
+    CompletableFuture<Void> exited =
+        process
+            .onExit()
+            .thenRun(
+                () -> {
+                  LIVE.remove(process);
+                  launch.trainerExited(process.exitValue());
+                });
+    return new JavaProcess(name, process, launch.trainer(), exited);
   }
 
   /**
@@ -246,9 +255,11 @@ public final class JavaProcess implements AutoCloseable {
     }
     process.destroyForcibly();
     try {
-      process.waitFor(10, TimeUnit.SECONDS);
+      exited.get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // a process that does not end within 10 s of SIGKILL is the kernel's; nothing to add
     }
   }
 

@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 public final class ScheduleRunner implements AutoCloseable {
 
   /** The lease of a {@code Claim} step with a short lease. */
-  public static final Duration SHORT_LEASE = Duration.ofMillis(100);
+  public static final Duration SHORT_LEASE = Duration.ofMillis(200);
 
   /** The lease of a {@code Claim} step with a long lease: it never runs out during a schedule. */
   public static final Duration LONG_LEASE = Duration.ofMinutes(2);
