@@ -32,7 +32,7 @@ class ManyProcessesOneQueueTest {
   @Test
   void everyJobIsClaimedAndCompletedExactlyOnce(TestSchema schema) throws Exception {
     PostgresBackend backend = new PostgresBackend();
-    FencedQueue queue = backend.queue(schema.dataSource(), schema.name());
+    FencedQueue queue = backend.queue(schema.pooledDataSource(4), schema.name());
     List<Long> ids =
         queue.enqueueAll("shared", IntStream.range(0, JOBS).mapToObj(i -> "{}").toList());
     List<String> claims = Collections.synchronizedList(new ArrayList<>());

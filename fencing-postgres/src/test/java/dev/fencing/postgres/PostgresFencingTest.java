@@ -105,7 +105,7 @@ class PostgresFencingTest {
   void manyThreadsNeverHoldTheSameJobAtTheSameEpochAndFinishEachOnce(TestSchema schema)
       throws Exception {
     FencedQueue queue =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
+        PostgresFencing.builder(schema.pooledDataSource(8)).schema(schema.name()).build().queue();
     int jobs = 400;
     List<Long> ids =
         queue.enqueueAll(

@@ -7,13 +7,14 @@ import dev.fencing.FencedReceiver;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.testkit.db.PostgresFixture;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.postgresql.ds.PGSimpleDataSource;
+import javax.sql.DataSource;
 
 /**
  * A producer process driven line by line by {@link dev.fencing.testkit.property.ProducerRunner}. It
@@ -40,10 +41,12 @@ public final class PuppetProducer {
   /** Arguments: backend class, address, JDBC URL, user, password, receiver schema, owner name. */
   public static void main(String[] args) throws Exception {
     OwnershipBackend backend = OwnershipBackend.load(args[0]);
-    PGSimpleDataSource database = new PGSimpleDataSource();
-    database.setUrl(args[2]);
-    database.setUser(args[3]);
-    database.setPassword(args[4]);
+    // pooled, as a producer would run: a new connection per call cost tens of milliseconds of the
+    // server's CPU each (a fork and a backend start), a good part of a schedule's time; 10 s for a
+    // connection, as a fresh JVM's first one on a loaded machine took over 2 s
+    DataSource database =
+        new PostgresFixture.Database(args[2], args[3], args[4], "producer")
+            .pooledDataSource(2, Duration.ofSeconds(10));
     try (ResourceOwnership ownership = backend.ownership(args[1], database)) {
       PuppetProducer producer =
           new PuppetProducer(args[6], ownership, backend.receiver(database, args[5]));

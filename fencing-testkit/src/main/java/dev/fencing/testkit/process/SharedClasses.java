@@ -33,11 +33,12 @@ import java.util.stream.Stream;
  * archives classes from jars only, so the class path's directories (a module's classes and test
  * classes) are copied into jars first.
  *
- * <p>Everything lives in a directory named by a digest of the JVM, the main class and the class
- * path, with every file's size and modification time: a rebuild gets a fresh directory, test JVMs
- * of one module (surefire forks) share one under a file lock, and a stale or broken archive is only
- * slower (the JVM maps what it validates and ignores the rest; its messages go to standard error).
- * {@code -Dfencing.testkit.sharedClasses=false} turns it off.
+ * <p>Everything lives in a directory (under {@code target/} when the tests run in a Maven module)
+ * named by a digest of the JVM, the main class and the class path, with every file's size and
+ * modification time: a rebuild gets a fresh directory, test JVMs of one module (surefire forks)
+ * share one under a file lock, and a stale or broken archive is only slower (the JVM maps what it
+ * validates and ignores the rest; its messages go to standard error). {@code
+ * -Dfencing.testkit.sharedClasses=false} turns it off.
  */
 final class SharedClasses {
 
@@ -135,7 +136,11 @@ final class SharedClasses {
       }
     }
     String name = HexFormat.of().formatHex(digest.digest()).substring(0, 24);
-    Path home = Path.of(System.getProperty("java.io.tmpdir"), "fencing-testkit-classes", name);
+    // under the build's target directory when the tests run in a module (surefire runs them there),
+    // so that a clean build removes them; else in the temporary directory
+    Path target = Path.of(System.getProperty("user.dir"), "target");
+    Path base = Files.isDirectory(target) ? target : Path.of(System.getProperty("java.io.tmpdir"));
+    Path home = base.resolve("fencing-testkit-classes").resolve(name);
     Files.createDirectories(home);
     return home;
   }
