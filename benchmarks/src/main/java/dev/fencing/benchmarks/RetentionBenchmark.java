@@ -106,7 +106,7 @@ public final class RetentionBenchmark {
 
     static Settings parse(String[] args) {
       boolean quick = List.of(args).contains("--quick");
-      String sizes = Args.stringArg(args, "--sizes", quick ? "20000,100000" : "1000000,5000000");
+      String sizes = Args.stringArg(args, "--sizes", quick ? "10000,40000" : "1000000,5000000");
       long[] parsed =
           java.util.Arrays.stream(sizes.split(","))
               .mapToLong(s -> Long.parseLong(s.trim()))

@@ -35,14 +35,14 @@ class RetentionBenchmarkSmokeTest {
         .contains("PostgreSQL")
         .contains("| fresh | - | no |")
         .contains("| fresh | - | yes |")
-        .contains("| after 20,000 | maintenance | no |")
-        .contains("| after 20,000 | maintenance | yes |")
-        .contains("| after 100,000 | maintenance | no |")
-        .contains("| after 100,000 | maintenance | yes |")
-        .contains("| after 20,000 | autovacuum only | no |")
-        .contains("| after 100,000 | autovacuum only | yes |")
-        .contains("| after 20,000 | autovacuum only, default storage | no |")
-        .contains("| after 100,000 | autovacuum only, default storage | yes |")
+        .contains("| after 10,000 | maintenance | no |")
+        .contains("| after 10,000 | maintenance | yes |")
+        .contains("| after 40,000 | maintenance | no |")
+        .contains("| after 40,000 | maintenance | yes |")
+        .contains("| after 10,000 | autovacuum only | no |")
+        .contains("| after 40,000 | autovacuum only | yes |")
+        .contains("| after 10,000 | autovacuum only, default storage | no |")
+        .contains("| after 40,000 | autovacuum only, default storage | yes |")
         .contains("| fresh, at the end | - | no |")
         .contains("maintenance caught up")
         .doesNotContain("NaN")
@@ -59,10 +59,10 @@ class RetentionBenchmarkSmokeTest {
       assertThat(number(row.group(8))).as("live rows in %s", line).isPositive();
     }
     // nothing removes jobs without maintenance: its table keeps every processed job
-    assertThat(liveRows(rows, "after 100,000", "autovacuum only")).isGreaterThanOrEqualTo(100_000);
+    assertThat(liveRows(rows, "after 40,000", "autovacuum only")).isGreaterThanOrEqualTo(40_000);
     // maintenance removed the backdated nine tenths before the windows (it caught up first)
-    assertThat(liveRows(rows, "after 20,000", "maintenance")).isLessThan(20_000);
-    assertThat(liveRows(rows, "after 100,000", "maintenance")).isLessThan(100_000);
+    assertThat(liveRows(rows, "after 10,000", "maintenance")).isLessThan(10_000);
+    assertThat(liveRows(rows, "after 40,000", "maintenance")).isLessThan(40_000);
   }
 
   private static long liveRows(List<Matcher> rows, String table, String variant) {

@@ -53,7 +53,7 @@ class ProducerPropertiesCatchBrokenVariantsTest {
             database,
             schema,
             Duration.ofMillis(200),
-            Duration.ofMillis(500),
+            Duration.ofMillis(300), // as PostgresProducerProperties
             Duration.ofMinutes(2))) {
       PropertySearch.Result<ProducerRunner.Run> result =
           PropertySearch.search(
