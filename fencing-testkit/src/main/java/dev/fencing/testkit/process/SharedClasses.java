@@ -56,7 +56,8 @@ final class SharedClasses {
       Path written = inProgress(archive);
       try {
         // 0 after "quit", 143 after SIGTERM: the JVM wrote the archive on its way out
-        if ((exitCode == 0 || exitCode == 143) && Files.size(written) > 0) {
+        boolean orderly = exitCode == 0 || exitCode == 143;
+        if (orderly && Files.exists(written) && Files.size(written) > 0) {
           Files.move(written, archive, StandardCopyOption.ATOMIC_MOVE);
         } else {
           Files.deleteIfExists(written);
