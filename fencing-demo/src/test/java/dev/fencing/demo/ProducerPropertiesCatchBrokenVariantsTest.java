@@ -6,21 +6,26 @@ import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.process.OwnershipBackend;
 import dev.fencing.testkit.property.OwnershipInvariant;
 import dev.fencing.testkit.property.ProducerRunner;
+import dev.fencing.testkit.property.ProducerSchedule;
 import dev.fencing.testkit.property.ProducerSchedules;
 import dev.fencing.testkit.property.PropertySearch;
+import dev.fencing.testkit.property.Step;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The producer property suite has power: each broken variant, one guard taken out, is caught from a
- * fresh seed within 100 schedules, and the failure names the guard's invariant; the variants that
- * shrink in this run ({@code fencing.power.shrink}, see {@link PropertiesCatchBrokenVariantsTest})
- * shrink to at most 10 steps.
+ * The producer property suite has power, shown as {@link PropertiesCatchBrokenVariantsTest} shows
+ * the worker suite's: each broken variant (one guard taken out) breaks the guard's invariant on its
+ * known counterexample, which the real backend keeps; and a search from a fresh seed catches it
+ * within 100 schedules, names the invariant and shrinks it to at most 10 steps, for the variants
+ * {@code fencing.power.search} names (the cheapest in {@code verify}, all in {@code -Pfull}).
  */
 class ProducerPropertiesCatchBrokenVariantsTest {
 
@@ -32,37 +37,82 @@ class ProducerPropertiesCatchBrokenVariantsTest {
             // owner acquiring while the first "holds" it
             List.of(
                 OwnershipInvariant.ONLY_THE_NEWEST_OWNER_RENEWS_OR_RELEASES,
-                OwnershipInvariant.ONE_OWNER_AT_A_TIME)),
+                OwnershipInvariant.ONE_OWNER_AT_A_TIME),
+            schedule(
+                new Step.Acquire(0, 0, true),
+                new Step.LeasesRunOut(),
+                new Step.Acquire(1, 0, true),
+                new Step.Extend(0, 0, true))),
         Arguments.of(
             OwnershipBackends.AcquiresOverTheHolder.class,
-            List.of(OwnershipInvariant.EPOCHS_ONLY_GO_UP, OwnershipInvariant.ONE_OWNER_AT_A_TIME)),
+            List.of(OwnershipInvariant.EPOCHS_ONLY_GO_UP, OwnershipInvariant.ONE_OWNER_AT_A_TIME),
+            schedule(new Step.Acquire(0, 0, true), new Step.Acquire(1, 0, true))),
         Arguments.of(
             OwnershipBackends.ReceiverWithoutEpochCheck.class,
-            List.of(OwnershipInvariant.RECEIVER_KEEPS_NEWEST)));
+            List.of(OwnershipInvariant.RECEIVER_KEEPS_NEWEST),
+            // the zombie sends after the new owner did
+            schedule(
+                new Step.Acquire(0, 0, true),
+                new Step.LeasesRunOut(),
+                new Step.Acquire(1, 0, true),
+                new Step.Send(1, 0),
+                new Step.Send(0, 0))));
+  }
+
+  /** The variants searched for in this run (see {@link PropertiesCatchBrokenVariantsTest}). */
+  static Stream<Arguments> searched() {
+    return variants()
+        .filter(
+            a ->
+                PropertiesCatchBrokenVariantsTest.searches(
+                    ((Class<?>) a.get()[0]).getSimpleName(), 1))
+        .map(a -> Arguments.of(a.get()[0], a.get()[1]));
+  }
+
+  private static ProducerSchedule schedule(Step... steps) {
+    return new ProducerSchedule(2, 1, List.of(steps));
   }
 
   @ParameterizedTest
   @MethodSource("variants")
+  void theKnownCounterexampleBreaksTheGuardedInvariant(
+      Class<? extends OwnershipBackend> variant,
+      List<OwnershipInvariant> expected,
+      ProducerSchedule counterexample) {
+    try (ProducerRunner runner = runner(variant, "known_")) {
+      ProducerRunner.Run run = runner.run(counterexample);
+      System.out.println(variant.getSimpleName() + ", its known counterexample:\n" + run.report());
+      assertThat(expected.stream().map(Enum::name).anyMatch(run::breaks))
+          .as(
+              "%s on its known counterexample, breaking one of %s:%n%s",
+              variant, expected, run.report())
+          .isTrue();
+    }
+  }
+
+  /** The counterexamples are about the guards, not the harness: the real backend keeps them all. */
+  @Test
+  void theRealBackendKeepsEveryInvariantOnEveryCounterexample() {
+    try (ProducerRunner runner = runner(OwnershipBackends.Postgres.class, "known_")) {
+      for (Arguments variant : variants().toList()) {
+        ProducerSchedule counterexample = (ProducerSchedule) variant.get()[2];
+        ProducerRunner.Run run = runner.run(counterexample);
+        assertThat(run.holds())
+            .as("the real backend on %s:%n%s", counterexample, run.report())
+            .isTrue();
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("searched")
   void isCaught(Class<? extends OwnershipBackend> variant, List<OwnershipInvariant> expected) {
-    PostgresFixture.Database database = PostgresFixture.get();
-    String schema = "broken_" + variant.getSimpleName().toLowerCase();
-    database.recreateSchema(schema);
     long seed = Long.getLong("fencing.seed", ThreadLocalRandom.current().nextLong());
-    boolean shrinks = PropertiesCatchBrokenVariantsTest.shrinks(variant.getSimpleName(), 1);
-    try (ProducerRunner runner =
-        new ProducerRunner(
-            variant,
-            schema,
-            database,
-            schema,
-            Duration.ofMillis(200),
-            Duration.ofMillis(300), // as PostgresProducerProperties
-            Duration.ofMinutes(2))) {
+    try (ProducerRunner runner = runner(variant, "broken_")) {
       PropertySearch.Result<ProducerRunner.Run> result =
           PropertySearch.search(
               new ProducerSchedules(30),
-              new PropertySearch.Settings(
-                  seed, 100, shrinks ? Duration.ofSeconds(90) : Duration.ZERO),
+              new PropertySearch.Settings(seed, 100, Duration.ofSeconds(90)),
               runner::run);
       assertThat(result)
           .as("%s from seed %d", variant.getSimpleName(), seed)
@@ -71,9 +121,25 @@ class ProducerPropertiesCatchBrokenVariantsTest {
           (PropertySearch.Falsified<ProducerRunner.Run>) result;
       System.out.println(variant.getSimpleName() + ": " + found.report());
       assertThat(expected.stream().map(Enum::name)).contains(found.invariant());
-      if (shrinks) {
-        assertThat(found.shrunk().schedule().steps()).hasSizeLessThanOrEqualTo(10);
-      }
+      assertThat(found.shrunk().schedule().steps()).hasSizeLessThanOrEqualTo(10);
     }
+  }
+
+  /**
+   * A runner on a fresh schema for {@code backend}, with the leases of {@link
+   * PostgresProducerProperties}.
+   */
+  private static ProducerRunner runner(Class<? extends OwnershipBackend> backend, String prefix) {
+    PostgresFixture.Database database = PostgresFixture.get();
+    String schema = prefix + backend.getSimpleName().toLowerCase(Locale.ROOT);
+    database.recreateSchema(schema);
+    return new ProducerRunner(
+        backend,
+        schema,
+        database,
+        schema,
+        Duration.ofMillis(200),
+        Duration.ofMillis(300), // as PostgresProducerProperties
+        Duration.ofMinutes(2));
   }
 }

@@ -8,8 +8,10 @@ import dev.fencing.testkit.process.FencingBackend;
 import dev.fencing.testkit.property.Execution;
 import dev.fencing.testkit.property.Invariant;
 import dev.fencing.testkit.property.PropertySearch;
+import dev.fencing.testkit.property.Schedule;
 import dev.fencing.testkit.property.ScheduleRunner;
 import dev.fencing.testkit.property.Schedules;
+import dev.fencing.testkit.property.Step;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,13 +31,23 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 
 /**
- * The property suite's power, tested: within the kit's default number of tries it must catch each
- * of the four broken backends, and shrink to a short schedule that names the invariant the missing
- * guard protects. Every shrunk counterexample is printed with its seed.
+ * The property suite's power, tested, in two ways for each of the four broken backends (one guard
+ * taken out each):
  *
- * <p>CI runs each variant once, from a fresh seed. The measurement behind the README's claim runs
- * each five times and writes the table ({@code -Dfencing.power.variants=NoCompareAndSet,...} picks
- * some):
+ * <ul>
+ *   <li><b>Its known counterexample</b> (the schedule the shrinker found, written down) breaks the
+ *       invariant the missing guard protects, and the real backend keeps every invariant on it: a
+ *       deterministic test, a few seconds each, that fails when the guard is removed.
+ *   <li><b>A search from a fresh seed</b> must catch it within the kit's default number of tries
+ *       and shrink it to a short schedule that names the invariant. A search costs from 2 to 70
+ *       schedules on real processes by luck of the seed, plus dozens more to shrink, so {@code
+ *       verify}'s short form searches for the cheapest variant only ({@code fencing.power.search}
+ *       in the root {@code pom.xml}); {@code -Pfull} searches for all four.
+ * </ul>
+ *
+ * <p>Every shrunk counterexample is printed with its seed. The measurement behind the README's
+ * claim runs each search five times and writes the table ({@code
+ * -Dfencing.power.variants=NoCompareAndSet,...} picks some):
  *
  * <pre>
  * ./mvnw -B -pl fencing-demo -am verify -Dtest=PropertiesCatchBrokenVariantsTest \
@@ -67,51 +79,116 @@ class PropertiesCatchBrokenVariantsTest {
       Duration.ofSeconds(Long.getLong("fencing.power.shrink.seconds", 180));
 
   /**
-   * Which variants shrink here: {@code all}, or a comma-separated list of names. The short form
-   * (root {@code pom.xml}, {@code fencing.power.shrink}) shrinks one, the cheapest; the others must
-   * still be caught and name their invariant. Shrinking costs dozens of schedules on real processes
-   * (19 to 32 s each on a quiet machine), and the shrinker's own rules are tested without processes
-   * in the test kit's {@code PropertySearchTest}. The long form and the measurement ({@code
-   * fencing.power.runs} above 1) shrink every one.
+   * Which variants a search from a fresh seed must catch and shrink here: {@code all}, or a
+   * comma-separated list of names. The measurement ({@code fencing.power.runs} above 1) searches
+   * for every one.
    */
-  private static final String SHRINK = System.getProperty("fencing.power.shrink", "all");
+  private static final String SEARCH = System.getProperty("fencing.power.search", "all");
 
   private static final List<String> ROWS = new ArrayList<>();
 
   /** Where the hand-written part of the report begins, which a new measurement keeps. */
   private static final String FORMS_HEADING = "## Short and long forms";
 
+  /** Each broken backend, the invariant its missing guard protects, and its counterexample. */
   static List<Arguments> variants() {
     String only = System.getProperty("fencing.power.variants", "");
     return Stream.of(
             Arguments.of(
-                BrokenVariants.NoCompareAndSet.class, Invariant.COMMITS_ONLY_BY_CURRENT_OWNER),
+                BrokenVariants.NoCompareAndSet.class,
+                Invariant.COMMITS_ONLY_BY_CURRENT_OWNER,
+                // the same owner's older lease completes after its own reclaim
+                schedule(
+                    new Step.Claim(0, true),
+                    new Step.LeasesRunOut(),
+                    new Step.Claim(0, false),
+                    new Step.Complete(0, 0))),
             Arguments.of(
-                BrokenVariants.NoReceiverEpochCheck.class, Invariant.RECEIVER_KEEPS_NEWEST),
-            Arguments.of(BrokenVariants.NoIncrementOnClaim.class, Invariant.EPOCHS_ONLY_GO_UP),
+                BrokenVariants.NoReceiverEpochCheck.class,
+                Invariant.RECEIVER_KEEPS_NEWEST,
+                // the zombie delivers after the new owner did
+                schedule(
+                    new Step.Claim(0, true),
+                    new Step.LeasesRunOut(),
+                    new Step.Claim(1, true),
+                    new Step.Complete(1, 0),
+                    new Step.Complete(0, 0))),
+            Arguments.of(
+                BrokenVariants.NoIncrementOnClaim.class,
+                Invariant.EPOCHS_ONLY_GO_UP,
+                schedule(
+                    new Step.Claim(0, true), new Step.LeasesRunOut(), new Step.Claim(0, true))),
             Arguments.of(
                 BrokenVariants.NoEpochInCompareAndSet.class,
-                Invariant.COMMITS_ONLY_BY_CURRENT_OWNER))
+                Invariant.COMMITS_ONLY_BY_CURRENT_OWNER,
+                // only the epoch tells the same owner's two leases apart
+                schedule(
+                    new Step.Claim(0, true),
+                    new Step.LeasesRunOut(),
+                    new Step.Claim(0, false),
+                    new Step.Renew(0, 0))))
         .filter(a -> only.isBlank() || only.contains(((Class<?>) a.get()[0]).getSimpleName()))
         .toList();
   }
 
+  /** The variants searched for in this run: see {@link #SEARCH}. */
+  static List<Arguments> searched() {
+    return variants().stream()
+        .filter(a -> searches(((Class<?>) a.get()[0]).getSimpleName(), RUNS))
+        .map(a -> Arguments.of(a.get()[0], a.get()[1]))
+        .toList();
+  }
+
+  private static Schedule schedule(Step... steps) {
+    return Schedule.naming(2, 1, List.of(steps));
+  }
+
   @ParameterizedTest
   @MethodSource("variants")
+  void theKnownCounterexampleBreaksTheGuardedInvariant(
+      Class<? extends FencingBackend> backend, Invariant expected, Schedule counterexample) {
+    String name = backend.getSimpleName();
+    try (ScheduleRunner runner =
+        new ScheduleRunner(
+            PostgresFixture.get(), backend, "known_" + name.toLowerCase(Locale.ROOT))) {
+      Execution execution = runner.run(counterexample);
+      System.out.println("== " + name + ", its known counterexample:\n" + execution.report());
+      assertThat(execution.breaks(expected.name()))
+          .as("%s on its known counterexample:%n%s", name, execution.report())
+          .isTrue();
+    }
+  }
+
+  /** The counterexamples are about the guards, not the harness: the real backend keeps them all. */
+  @Test
+  void theRealBackendKeepsEveryInvariantOnEveryCounterexample() {
+    try (ScheduleRunner runner =
+        new ScheduleRunner(PostgresFixture.get(), PostgresBackend.class, "known_real")) {
+      for (Arguments variant : variants()) {
+        Schedule counterexample = (Schedule) variant.get()[2];
+        Execution execution = runner.run(counterexample);
+        assertThat(execution.holds())
+            .as("the real backend on %s:%n%s", counterexample, execution.report())
+            .isTrue();
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("searched")
   void theDefaultTriesCatchTheBrokenVariantAndShrinkIt(
       Class<? extends FencingBackend> backend, Invariant expected) {
     String name = backend.getSimpleName();
     try (ScheduleRunner runner =
         new ScheduleRunner(
             PostgresFixture.get(), backend, "power_" + name.toLowerCase(Locale.ROOT))) {
-      boolean shrinks = shrinks(name, RUNS);
       for (int run = 1; run <= RUNS; run++) {
         PropertySearch.Settings fromProperties = PropertySearch.Settings.fromSystemProperties();
         PropertySearch.Settings settings =
             new PropertySearch.Settings(
                 run == 1 ? fromProperties.seed() : new SecureRandom().nextLong(),
                 TRIES,
-                shrinks ? SHRINK_BOUND : Duration.ZERO);
+                SHRINK_BOUND);
         PropertySearch.Result<Execution> result =
             PropertySearch.search(Schedules.defaults(), settings, runner::run);
 
@@ -123,11 +200,9 @@ class PropertiesCatchBrokenVariantsTest {
         System.out.println("== " + name + ", run " + run + ": " + falsified.report());
         ROWS.add(row(name, run, falsified));
         assertThat(falsified.shrunk().report()).contains(expected.name());
-        if (shrinks) {
-          assertThat(falsified.shrunk().schedule().steps())
-              .as("%s, seed %d: shrunk counterexample", name, settings.seed())
-              .hasSizeLessThanOrEqualTo(MAX_SHRUNK_STEPS);
-        }
+        assertThat(falsified.shrunk().schedule().steps())
+            .as("%s, seed %d: shrunk counterexample", name, settings.seed())
+            .hasSizeLessThanOrEqualTo(MAX_SHRUNK_STEPS);
       }
     }
   }
@@ -207,11 +282,11 @@ class PropertiesCatchBrokenVariantsTest {
     }
   }
 
-  /** Whether {@code variant} shrinks in this run: see {@link #SHRINK}. */
-  static boolean shrinks(String variant, int runs) {
+  /** Whether a search for {@code variant} runs: see {@link #SEARCH}. */
+  static boolean searches(String variant, int runs) {
     return runs > 1
-        || SHRINK.equals("all")
-        || java.util.Arrays.asList(SHRINK.split(",")).contains(variant);
+        || SEARCH.equals("all")
+        || java.util.Arrays.asList(SEARCH.split(",")).contains(variant);
   }
 
   private static String row(String name, int run, PropertySearch.Falsified<Execution> f) {
