@@ -112,9 +112,16 @@ final class Grants {
     return deleted;
   }
 
-  /** Marks every grant lost: the connection was interrupted. Never blocks. */
-  void loseAll() {
-    byResource.values().forEach(grant -> grant.lost = true);
+  /**
+   * Marks every grant of {@code session} lost: its connection was interrupted. Grants of a later
+   * session keep their state (a stalled process's acquire may run in a new session before the old
+   * session's events arrive); grants of an earlier one are lost already, by their session. Never
+   * blocks.
+   */
+  void loseAll(long session) {
+    byResource.values().stream()
+        .filter(grant -> grant.session == session)
+        .forEach(grant -> grant.lost = true);
   }
 
   /** Deletes the nodes of lost grants now: the connection is back. Never blocks. */

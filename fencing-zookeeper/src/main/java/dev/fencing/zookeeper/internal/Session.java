@@ -4,6 +4,7 @@ import dev.fencing.CoordinationException;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
@@ -16,6 +17,9 @@ final class Session implements AutoCloseable {
 
   private final CuratorFramework curator;
   private final String connectString;
+
+  /** The session Curator's event thread last saw connected: the one an interruption is about. */
+  private volatile long connected;
 
   @Inject
   Session(CuratorFramework curator, Config config) {
@@ -81,20 +85,35 @@ final class Session implements AutoCloseable {
   }
 
   /**
-   * Calls {@code interrupted} when the connection is suspended or the session is lost, and {@code
-   * back} when it is connected again (on Curator's event thread: neither may block).
+   * Calls {@code interrupted} with the id of the session it is about when the connection is
+   * suspended or the session is lost, and {@code back} when it is connected again (on Curator's
+   * event thread: neither may block).
+   *
+   * <p>The id is that of the session the event thread last saw connected, not the current one: the
+   * events of a stalled process arrive after it wakes up, and by then a request of its may already
+   * have run in a new session; that session was never interrupted.
    */
-  void listen(Runnable interrupted, Runnable back) {
+  void listen(LongConsumer interrupted, Runnable back) {
+    connected = currentIdOrZero();
     curator
         .getConnectionStateListenable()
         .addListener(
             (client, state) -> {
               if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
-                interrupted.run();
+                interrupted.accept(connected);
               } else if (state.isConnected()) {
+                connected = currentIdOrZero();
                 back.run();
               }
             });
+  }
+
+  private long currentIdOrZero() {
+    try {
+      return id();
+    } catch (Unreachable e) {
+      return 0;
+    }
   }
 
   @Override
