@@ -79,28 +79,25 @@ class ProducerPropertiesCatchBrokenVariantsTest {
       Class<? extends OwnershipBackend> variant,
       List<OwnershipInvariant> expected,
       ProducerSchedule counterexample) {
-    try (ProducerRunner runner = runner(variant, "known_")) {
-      ProducerRunner.Run run = runner.run(counterexample);
-      System.out.println(variant.getSimpleName() + ", its known counterexample:\n" + run.report());
-      assertThat(expected.stream().map(Enum::name).anyMatch(run::breaks))
-          .as(
-              "%s on its known counterexample, breaking one of %s:%n%s",
-              variant, expected, run.report())
-          .isTrue();
-    }
+    ProducerRunner.Run run = runner(variant).run(counterexample);
+    System.out.println(variant.getSimpleName() + ", its known counterexample:\n" + run.report());
+    assertThat(expected.stream().map(Enum::name).anyMatch(run::breaks))
+        .as(
+            "%s on its known counterexample, breaking one of %s:%n%s",
+            variant, expected, run.report())
+        .isTrue();
   }
 
   /** The counterexamples are about the guards, not the harness: the real backend keeps them all. */
   @Test
   void theRealBackendKeepsEveryInvariantOnEveryCounterexample() {
-    try (ProducerRunner runner = runner(OwnershipBackends.Postgres.class, "known_")) {
-      for (Arguments variant : variants().toList()) {
-        ProducerSchedule counterexample = (ProducerSchedule) variant.get()[2];
-        ProducerRunner.Run run = runner.run(counterexample);
-        assertThat(run.holds())
-            .as("the real backend on %s:%n%s", counterexample, run.report())
-            .isTrue();
-      }
+    ProducerRunner runner = runner(OwnershipBackends.Postgres.class);
+    for (Arguments variant : variants().toList()) {
+      ProducerSchedule counterexample = (ProducerSchedule) variant.get()[2];
+      ProducerRunner.Run run = runner.run(counterexample);
+      assertThat(run.holds())
+          .as("the real backend on %s:%n%s", counterexample, run.report())
+          .isTrue();
     }
   }
 
@@ -108,30 +105,43 @@ class ProducerPropertiesCatchBrokenVariantsTest {
   @MethodSource("searched")
   void isCaught(Class<? extends OwnershipBackend> variant, List<OwnershipInvariant> expected) {
     long seed = Long.getLong("fencing.seed", ThreadLocalRandom.current().nextLong());
-    try (ProducerRunner runner = runner(variant, "broken_")) {
-      PropertySearch.Result<ProducerRunner.Run> result =
-          PropertySearch.search(
-              new ProducerSchedules(30),
-              new PropertySearch.Settings(seed, 100, Duration.ofSeconds(90)),
-              runner::run);
-      assertThat(result)
-          .as("%s from seed %d", variant.getSimpleName(), seed)
-          .isInstanceOf(PropertySearch.Falsified.class);
-      PropertySearch.Falsified<ProducerRunner.Run> found =
-          (PropertySearch.Falsified<ProducerRunner.Run>) result;
-      System.out.println(variant.getSimpleName() + ": " + found.report());
-      assertThat(expected.stream().map(Enum::name)).contains(found.invariant());
-      assertThat(found.shrunk().schedule().steps()).hasSizeLessThanOrEqualTo(10);
-    }
+    ProducerRunner runner = runner(variant);
+    PropertySearch.Result<ProducerRunner.Run> result =
+        PropertySearch.search(
+            new ProducerSchedules(30),
+            new PropertySearch.Settings(seed, 100, Duration.ofSeconds(90)),
+            runner::run);
+    assertThat(result)
+        .as("%s from seed %d", variant.getSimpleName(), seed)
+        .isInstanceOf(PropertySearch.Falsified.class);
+    PropertySearch.Falsified<ProducerRunner.Run> found =
+        (PropertySearch.Falsified<ProducerRunner.Run>) result;
+    System.out.println(variant.getSimpleName() + ": " + found.report());
+    assertThat(expected.stream().map(Enum::name)).contains(found.invariant());
+    assertThat(found.shrunk().schedule().steps()).hasSizeLessThanOrEqualTo(10);
   }
 
+  private static final java.util.Map<Class<?>, ProducerRunner> RUNNERS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   /**
-   * A runner on a fresh schema for {@code backend}, with the leases of {@link
-   * PostgresProducerProperties}.
+   * One runner (and so one set of producer processes) per backend, shared by this class's tests,
+   * with the leases of {@link PostgresProducerProperties}: each schedule names resources of its
+   * own.
    */
-  private static ProducerRunner runner(Class<? extends OwnershipBackend> backend, String prefix) {
+  private static ProducerRunner runner(Class<? extends OwnershipBackend> backend) {
+    return RUNNERS.computeIfAbsent(backend, b -> start(backend));
+  }
+
+  @org.junit.jupiter.api.AfterAll
+  static void stopProducers() {
+    RUNNERS.values().forEach(ProducerRunner::close);
+    RUNNERS.clear();
+  }
+
+  private static ProducerRunner start(Class<? extends OwnershipBackend> backend) {
     PostgresFixture.Database database = PostgresFixture.get();
-    String schema = prefix + backend.getSimpleName().toLowerCase(Locale.ROOT);
+    String schema = "broken_" + backend.getSimpleName().toLowerCase(Locale.ROOT);
     database.recreateSchema(schema);
     return new ProducerRunner(
         backend,

@@ -87,6 +87,9 @@ class PropertiesCatchBrokenVariantsTest {
 
   private static final List<String> ROWS = new ArrayList<>();
 
+  private static final java.util.Map<Class<?>, ScheduleRunner> RUNNERS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   /** Where the hand-written part of the report begins, which a new measurement keeps. */
   private static final String FORMS_HEADING = "## Short and long forms";
 
@@ -148,30 +151,44 @@ class PropertiesCatchBrokenVariantsTest {
   void theKnownCounterexampleBreaksTheGuardedInvariant(
       Class<? extends FencingBackend> backend, Invariant expected, Schedule counterexample) {
     String name = backend.getSimpleName();
-    try (ScheduleRunner runner =
-        new ScheduleRunner(
-            PostgresFixture.get(), backend, "known_" + name.toLowerCase(Locale.ROOT))) {
-      Execution execution = runner.run(counterexample);
-      System.out.println("== " + name + ", its known counterexample:\n" + execution.report());
-      assertThat(execution.breaks(expected.name()))
-          .as("%s on its known counterexample:%n%s", name, execution.report())
-          .isTrue();
-    }
+    Execution execution = runner(backend).run(counterexample);
+    System.out.println("== " + name + ", its known counterexample:\n" + execution.report());
+    assertThat(execution.breaks(expected.name()))
+        .as("%s on its known counterexample:%n%s", name, execution.report())
+        .isTrue();
   }
 
   /** The counterexamples are about the guards, not the harness: the real backend keeps them all. */
   @Test
   void theRealBackendKeepsEveryInvariantOnEveryCounterexample() {
-    try (ScheduleRunner runner =
-        new ScheduleRunner(PostgresFixture.get(), PostgresBackend.class, "known_real")) {
-      for (Arguments variant : variants()) {
-        Schedule counterexample = (Schedule) variant.get()[2];
-        Execution execution = runner.run(counterexample);
-        assertThat(execution.holds())
-            .as("the real backend on %s:%n%s", counterexample, execution.report())
-            .isTrue();
-      }
+    ScheduleRunner runner = runner(PostgresBackend.class);
+    for (Arguments variant : variants()) {
+      Schedule counterexample = (Schedule) variant.get()[2];
+      Execution execution = runner.run(counterexample);
+      assertThat(execution.holds())
+          .as("the real backend on %s:%n%s", counterexample, execution.report())
+          .isTrue();
     }
+  }
+
+  /**
+   * One runner (and so one pool of worker processes) per backend, shared by this class's tests:
+   * each schedule runs in a queue of its own.
+   */
+  private static ScheduleRunner runner(Class<? extends FencingBackend> backend) {
+    return RUNNERS.computeIfAbsent(
+        backend,
+        b ->
+            new ScheduleRunner(
+                PostgresFixture.get(),
+                backend,
+                "power_" + backend.getSimpleName().toLowerCase(Locale.ROOT)));
+  }
+
+  @AfterAll
+  static void stopWorkers() {
+    RUNNERS.values().forEach(ScheduleRunner::close);
+    RUNNERS.clear();
   }
 
   @ParameterizedTest
@@ -179,31 +196,27 @@ class PropertiesCatchBrokenVariantsTest {
   void theDefaultTriesCatchTheBrokenVariantAndShrinkIt(
       Class<? extends FencingBackend> backend, Invariant expected) {
     String name = backend.getSimpleName();
-    try (ScheduleRunner runner =
-        new ScheduleRunner(
-            PostgresFixture.get(), backend, "power_" + name.toLowerCase(Locale.ROOT))) {
-      for (int run = 1; run <= RUNS; run++) {
-        PropertySearch.Settings fromProperties = PropertySearch.Settings.fromSystemProperties();
-        PropertySearch.Settings settings =
-            new PropertySearch.Settings(
-                run == 1 ? fromProperties.seed() : new SecureRandom().nextLong(),
-                TRIES,
-                SHRINK_BOUND);
-        PropertySearch.Result<Execution> result =
-            PropertySearch.search(Schedules.defaults(), settings, runner::run);
+    ScheduleRunner runner = runner(backend);
+    for (int run = 1; run <= RUNS; run++) {
+      PropertySearch.Settings fromProperties = PropertySearch.Settings.fromSystemProperties();
+      PropertySearch.Settings settings =
+          new PropertySearch.Settings(
+              run == 1 ? fromProperties.seed() : new SecureRandom().nextLong(),
+              TRIES,
+              SHRINK_BOUND);
+      PropertySearch.Result<Execution> result =
+          PropertySearch.search(Schedules.defaults(), settings, runner::run);
 
-        assertThat(result)
-            .as("%s, seed %d: the property suite must fail", name, settings.seed())
-            .isInstanceOf(PropertySearch.Falsified.class);
-        PropertySearch.Falsified<Execution> falsified =
-            (PropertySearch.Falsified<Execution>) result;
-        System.out.println("== " + name + ", run " + run + ": " + falsified.report());
-        ROWS.add(row(name, run, falsified));
-        assertThat(falsified.shrunk().report()).contains(expected.name());
-        assertThat(falsified.shrunk().schedule().steps())
-            .as("%s, seed %d: shrunk counterexample", name, settings.seed())
-            .hasSizeLessThanOrEqualTo(MAX_SHRUNK_STEPS);
-      }
+      assertThat(result)
+          .as("%s, seed %d: the property suite must fail", name, settings.seed())
+          .isInstanceOf(PropertySearch.Falsified.class);
+      PropertySearch.Falsified<Execution> falsified = (PropertySearch.Falsified<Execution>) result;
+      System.out.println("== " + name + ", run " + run + ": " + falsified.report());
+      ROWS.add(row(name, run, falsified));
+      assertThat(falsified.shrunk().report()).contains(expected.name());
+      assertThat(falsified.shrunk().schedule().steps())
+          .as("%s, seed %d: shrunk counterexample", name, settings.seed())
+          .hasSizeLessThanOrEqualTo(MAX_SHRUNK_STEPS);
     }
   }
 

@@ -13,9 +13,10 @@ import java.util.concurrent.Future;
 /**
  * Worker processes kept across schedules, guarded by the pool's lock so that a clean-up never races
  * a schedule that is still starting workers, so that a property run pays a JVM start per crash, not
- * per try. Two spares are started in the background, one after the other, to replace crashed
- * workers quickly: a schedule (or a shrinker rerunning it) with two crashes in a row does not wait
- * for a JVM start.
+ * per try. From the first crash on, two spares are started in the background, one after the other,
+ * to replace crashed workers quickly: a schedule (or a shrinker rerunning it) with two crashes in a
+ * row does not wait for a JVM start. Before it, none are: a pool whose schedules never crash a
+ * worker (a replayed counterexample, a short suite) starts only the workers it uses.
  */
 final class WorkerPool implements AutoCloseable {
 
@@ -35,6 +36,7 @@ final class WorkerPool implements AutoCloseable {
   private final java.util.ArrayDeque<Future<WorkerProcess>> spares = new java.util.ArrayDeque<>();
   private final java.util.concurrent.atomic.AtomicInteger started =
       new java.util.concurrent.atomic.AtomicInteger();
+  private boolean crashed;
 
   WorkerPool(
       Class<? extends FencingBackend> backend, PostgresFixture.Database database, String schema) {
@@ -60,6 +62,7 @@ final class WorkerPool implements AutoCloseable {
   /** Kills slot {@code index}'s process with SIGKILL and puts a fresh one in its place. */
   synchronized WorkerProcess crashAndReplace(int index) {
     WorkerProcess dead = get(index);
+    crashed = true;
     dead.crash();
     dead.close();
     WorkerProcess fresh = takeSpare();
@@ -116,11 +119,13 @@ final class WorkerPool implements AutoCloseable {
   }
 
   private synchronized WorkerProcess takeSpare() {
-    while (spares.size() < SPARES) {
+    if (spares.isEmpty()) {
       spares.add(starter.submit(this::start));
     }
     Future<WorkerProcess> next = spares.poll();
-    spares.add(starter.submit(this::start));
+    while (crashed && spares.size() < SPARES) {
+      spares.add(starter.submit(this::start));
+    }
     try {
       return next.get();
     } catch (InterruptedException e) {
