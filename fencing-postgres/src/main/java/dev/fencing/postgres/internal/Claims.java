@@ -216,7 +216,7 @@ final class Claims {
                 .otherwise(inline(JobState.RUNNING.dbName())))
         .set(j.OWNER, when(isSpent, j.OWNER).otherwise(owner))
         .set(j.OWNERS, when(isSpent, j.OWNERS).otherwise(ownersAfterClaim(j, owner)))
-        .set(j.EPOCH, when(isSpent, j.EPOCH).otherwise(j.EPOCH.plus(inline(1L))))
+        .set(j.EPOCH, when(isSpent, j.EPOCH).otherwise(Generation.next(j.EPOCH)))
         .set(j.ATTEMPTS, when(isSpent, j.ATTEMPTS).otherwise(j.ATTEMPTS.plus(inline(1))))
         .set(
             j.EXPIRIES,

@@ -3,7 +3,6 @@ package dev.fencing.postgres.internal;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_RESOURCE;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.field;
-import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.val;
 
 import dev.fencing.postgres.internal.jooq.tables.FencingResource;
@@ -47,9 +46,10 @@ final class ResourceRows {
   record Granted(long epoch, Instant expiresAt) {}
 
   /**
-   * Takes the resource if nobody holds it: inserts epoch 1, or bumps the epoch of a row whose lease
-   * ran out. Concurrent callers are serialised by the row lock, and a waiter re-checks the lease on
-   * the row the winner wrote, so exactly one of them gets it. Empty if it is held.
+   * Takes the resource if nobody holds it: inserts the generation's first epoch (1 on a server that
+   * never failed over), or bumps the epoch of a row whose lease ran out. Concurrent callers are
+   * serialised by the row lock, and a waiter re-checks the lease on the row the winner wrote, so
+   * exactly one of them gets it. Empty if it is held.
    */
   Optional<Granted> take(
       Connection c, String resource, String owner, long leaseMicros, UUID token) {
@@ -57,13 +57,13 @@ final class ResourceRows {
         .insertInto(R)
         .set(R.NAME, resource)
         .set(R.OWNER, owner)
-        .set(R.EPOCH, inline(1L))
+        .set(R.EPOCH, Generation.first())
         .set(R.LEASE_EXPIRES_AT, LeaseSql.nowPlusMicros(val(leaseMicros)))
         .set(R.ACQUIRED_AT, currentOffsetDateTime())
         .set(R.ACQUIRE_TOKEN, token)
         .onConflict(R.NAME)
         .doUpdate()
-        .set(R.EPOCH, R.EPOCH.plus(inline(1L)))
+        .set(R.EPOCH, Generation.next(R.EPOCH))
         .set(R.OWNER, owner)
         .set(R.LEASE_EXPIRES_AT, LeaseSql.nowPlusMicros(val(leaseMicros)))
         .set(R.ACQUIRED_AT, currentOffsetDateTime())
