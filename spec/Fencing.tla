@@ -5,7 +5,10 @@
 (* (fencing token) bumped by every claim, heartbeats and commits that are *)
 (* compare-and-sets on owner and epoch, a receiver that keeps the newest  *)
 (* epoch per key, retried commits after a lost acknowledgement, the       *)
-(* batched commit (completeAll) and attempts that run out.                *)
+(* batched commit (completeAll) and attempts that run out; and the        *)
+(* failover of a replicated database, which may lose a suffix of commits, *)
+(* with the generation (the timeline less one) ahead of every epoch's     *)
+(* counter (docs/HA.md).                                                  *)
 (*                                                                         *)
 (* Variant removes one guard of the protocol, like the broken backends of *)
 (* fencing-demo's BrokenVariants: each of them must break a property.     *)
@@ -21,40 +24,57 @@ CONSTANTS
     MaxAttempts,  \* max_attempts of every job
     LeaseLen,     \* lease length, in ticks of the database clock
     MaxRenewals,  \* heartbeats one lease sends at most (bounds the model)
+    MaxFailovers, \* promotions of the standby at most; 0: one server, no replication modelled
     Variant       \* "Correct" or the name of one broken variant
 
 Variants == {"Correct", "NoCompareAndSet", "NoReceiverEpochCheck",
-             "NoIncrementOnClaim", "NoEpochInCompareAndSet", "NoSettledEpochs"}
+             "NoIncrementOnClaim", "NoEpochInCompareAndSet", "NoSettledEpochs",
+             "NoGeneration"}
+
+\* Claims of one job at most: MaxAttempts per generation, since a failover may set attempts back.
+MaxClaims == MaxAttempts * (MaxFailovers + 1)
+
+\* The epoch of generation g, counter c, is g * GenerationUnit + c: generation << 32 | counter in
+\* the code, in decimal here (TLC's integers have 32 bits), so a trace reads 101 as generation 1,
+\* counter 1. The counter never reaches the unit in the model (see the ASSUME).
+GenerationUnit == 100
 
 ASSUME /\ Variant \in Variants
        /\ NoOwner \notin Workers
        /\ MaxAttempts \in Nat \ {0}
        /\ LeaseLen \in Nat \ {0}
        /\ MaxRenewals \in Nat
+       /\ MaxFailovers \in Nat
+       /\ MaxClaims < GenerationUnit
 
 VARIABLES
-    job,     \* job[j]: the row of fencing_job
-    leases,  \* the leases workers hold: one record per claim ever granted
-    recv     \* recv[j]: the receiver's newest receipt for key j
+    job,      \* job[j]: the row of fencing_job on the primary
+    leases,   \* the leases workers hold: one record per claim ever granted
+    recv,     \* recv[j]: the receiver's newest receipt for key j (in another database)
+    replica,  \* replica[j]: the row as the standby has applied it
+    gen       \* the primary's generation (its timeline less one): the failovers so far
 
-vars == <<job, leases, recv>>
+vars == <<job, leases, recv, replica, gen>>
 
 (***************************************************************************)
 (* The row.  Time: the database clock now() is the only clock.  A row     *)
 (* keeps left = lease_expires_at - now() in whole ticks (0 when expired   *)
 (* or not running), so a tick of now() lowers left of every running job.  *)
 (* result and err hold the claim number of the lease that wrote them: a   *)
-(* handler run under each claim computes its own result.                  *)
+(* handler run under each claim computes its own result.  Claims are      *)
+(* numbered over every claim ever made of the job, lost ones included;    *)
+(* the ghost field claim holds the number of the row's newest claim (it   *)
+(* equals attempts as long as no failover set the row back).              *)
 (***************************************************************************)
 Statuses == {"pending", "running", "completed", "failed"}
 Events   == {"enqueued", "claimed", "renewed", "completed", "retry", "failed"}
-Claims   == 1..MaxAttempts
-Epochs   == 0..MaxAttempts
+Claims   == 1..MaxClaims
+Epochs   == 0..(MaxFailovers * GenerationUnit + MaxClaims)
 
 Row == [status : Statuses, owner : Workers \cup {NoOwner}, epoch : Epochs,
-        attempts : 0..MaxAttempts, expiries : 0..MaxAttempts, left : 0..LeaseLen,
-        result : 0..MaxAttempts, err : 0..MaxAttempts, lastEvent : Events,
-        settled : SUBSET Epochs]
+        attempts : 0..MaxAttempts, expiries : 0..MaxClaims, left : 0..LeaseLen,
+        result : 0..MaxClaims, err : 0..MaxClaims, lastEvent : Events,
+        settled : SUBSET Epochs, claim : 0..MaxClaims]
 
 (***************************************************************************)
 (* A lease as the worker holds it (job, owner, epoch), with the claim     *)
@@ -64,28 +84,35 @@ Row == [status : Statuses, owner : Workers \cup {NoOwner}, epoch : Epochs,
 (*           acknowledgement was lost and it must retry                   *)
 (*   op:     the write it sent (complete or fail)                         *)
 (*   landed: no | fresh (its write changed the row while it was the       *)
-(*           current, unexpired claim) | stale (while it was not)         *)
+(*           current, unexpired claim) | stale (while it was not) | lost  *)
+(*           (it landed fresh, and a failover lost it)                    *)
 (*   told:   what the queue reported for its write                        *)
 (***************************************************************************)
 LeaseRec == [job : Jobs, owner : Workers, epoch : Epochs, claim : Claims,
              renewals : 0..MaxRenewals,
              phase : {"working", "delivered", "unknown", "done"},
              op : {"none", "complete", "fail"},
-             landed : {"no", "fresh", "stale"},
+             landed : {"no", "fresh", "stale", "lost"},
              told : {"none", "accepted", "repeat", "refused"}]
 
-Receipt == [epoch : Epochs, claim : 0..MaxAttempts]
+Receipt == [epoch : Epochs, claim : 0..MaxClaims]
 
 TypeOK == /\ job \in [Jobs -> Row]
           /\ leases \subseteq LeaseRec
           /\ recv \in [Jobs -> Receipt]
+          /\ replica \in [Jobs -> Row]
+          /\ gen \in 0..MaxFailovers
 
-Init == /\ job = [j \in Jobs |-> [status |-> "pending", owner |-> NoOwner, epoch |-> 0,
-                                  attempts |-> 0, expiries |-> 0, left |-> 0,
-                                  result |-> 0, err |-> 0, lastEvent |-> "enqueued",
-                                  settled |-> {}]]
+Enqueued == [j \in Jobs |-> [status |-> "pending", owner |-> NoOwner, epoch |-> 0,
+                             attempts |-> 0, expiries |-> 0, left |-> 0,
+                             result |-> 0, err |-> 0, lastEvent |-> "enqueued",
+                             settled |-> {}, claim |-> 0]]
+
+Init == /\ job = Enqueued
         /\ leases = {}
         /\ recv = [j \in Jobs |-> [epoch |-> 0, claim |-> 0]]
+        /\ replica = Enqueued
+        /\ gen = 0
 
 Max(a, b) == IF a >= b THEN a ELSE b
 
@@ -114,10 +141,9 @@ CasComplete(l) == CASE Variant = "NoCompareAndSet"        -> TRUE
 CasRenew(l) == IF Variant = "NoEpochInCompareAndSet" THEN OwnsNoEpoch(l) ELSE Owns(l)
 
 \* Ghost truth, not visible to the code: l is the claim the job is running under now, unexpired.
-\* attempts counts claims one by one, so it is the number of the newest claim.
 IsCurrent(l) == LET r == job[l.job] IN
                 /\ r.status = "running"
-                /\ r.attempts = l.claim
+                /\ r.claim = l.claim
                 /\ r.left > 0
 
 \* What a write of l records about itself when it lands.
@@ -170,21 +196,33 @@ Replace(l, l2) == leases' = (leases \ {l}) \cup {l2}
 (* Actions                                                                 *)
 (***************************************************************************)
 
-\* now() moves on by one tick: every running lease comes one tick closer to expiry.
+\* now() moves on by one tick: every running lease comes one tick closer to expiry, on the
+\* primary and in the standby's copy alike (lease_expires_at is a time on the one clock).
+Ticked(rows) == [j \in Jobs |-> IF rows[j].status = "running" /\ rows[j].left > 0
+                               THEN [rows[j] EXCEPT !.left = @ - 1]
+                               ELSE rows[j]]
+
 Tick == /\ \E j \in Jobs : job[j].status = "running" /\ job[j].left > 0
-        /\ job' = [j \in Jobs |-> IF job[j].status = "running" /\ job[j].left > 0
-                                  THEN [job[j] EXCEPT !.left = @ - 1]
-                                  ELSE job[j]]
-        /\ UNCHANGED <<leases, recv>>
+        /\ job' = Ticked(job)
+        /\ replica' = Ticked(replica)
+        /\ UNCHANGED <<leases, recv, gen>>
+
+\* Generation.next: the first epoch of the primary's generation if the row's epoch is from an
+\* older one, else epoch + 1. NoGeneration is the code before the generation: epoch + 1.
+NextEpoch(e) == CASE Variant = "NoIncrementOnClaim" -> Max(e, 1)
+                  [] Variant = "NoGeneration"       -> e + 1
+                  [] e \div GenerationUnit < gen    -> gen * GenerationUnit + 1
+                  [] OTHER                          -> e + 1
 
 \* Claims.claimBatch: a pending job, or a running one whose lease ran out, is claimed:
-\* owner set, epoch + 1, attempts + 1, lease from now(). A lease that ran out on a job whose
+\* owner set, the next epoch, attempts + 1, lease from now(). A lease that ran out on a job whose
 \* attempts are used up is not handed out again: the same statement ends the job failed.
 Claim(w, j) ==
     LET r == job[j]
         expired == r.status = "running" /\ r.left = 0
-        epoch == IF Variant = "NoIncrementOnClaim" THEN Max(r.epoch, 1) ELSE r.epoch + 1
-        n == r.attempts + 1
+        epoch == NextEpoch(r.epoch)
+        \* the claim's number (ghost): one more than every claim ever made of the job
+        n == Cardinality({l \in leases : l.job = j}) + 1
     IN
     /\ r.status = "pending" \/ expired
     /\ IF expired /\ r.attempts >= MaxAttempts
@@ -193,14 +231,14 @@ Claim(w, j) ==
                                                    !.lastEvent = "failed"]]
             /\ UNCHANGED leases
        ELSE /\ job' = [job EXCEPT ![j] = [r EXCEPT !.status = "running", !.owner = w,
-                                                   !.epoch = epoch, !.attempts = n,
+                                                   !.epoch = epoch, !.attempts = @ + 1,
                                                    !.expiries = IF expired THEN @ + 1 ELSE @,
                                                    !.left = LeaseLen,
-                                                   !.lastEvent = "claimed"]]
+                                                   !.lastEvent = "claimed", !.claim = n]]
             /\ leases' = leases \cup
                    {[job |-> j, owner |-> w, epoch |-> epoch, claim |-> n, renewals |-> 0,
                      phase |-> "working", op |-> "none", landed |-> "no", told |-> "none"]}
-    /\ UNCHANGED recv
+    /\ UNCHANGED <<recv, replica, gen>>
 
 \* Renewals.renewAll (one item): a heartbeat; the compare-and-set extends the lease from now().
 \* A refused heartbeat stops the lease's work (the runtime cancels the handler).
@@ -212,7 +250,7 @@ Renew(l) ==
             /\ Replace(l, [l EXCEPT !.renewals = @ + 1])
        ELSE /\ Replace(l, [l EXCEPT !.renewals = @ + 1, !.phase = "done"])
             /\ UNCHANGED job
-    /\ UNCHANGED recv
+    /\ UNCHANGED <<recv, replica, gen>>
 
 \* FencedReceiver.deliver before the commit (HandlerLoop.deliver): the receiver keeps the
 \* newest epoch per key, accepts the same epoch again, refuses an older one. A refused delivery
@@ -227,7 +265,7 @@ Deliver(l) ==
             /\ Replace(l, [l EXCEPT !.phase = "delivered"])
        ELSE /\ Replace(l, [l EXCEPT !.phase = "done"])
             /\ UNCHANGED recv
-    /\ UNCHANGED job
+    /\ UNCHANGED <<job, replica, gen>>
 
 \* Commits.complete: the compare-and-set. If it lands, the reply may be lost (ack = FALSE):
 \* the write is in the database, and the worker only knows it must retry.
@@ -242,7 +280,7 @@ Complete(l) ==
        ELSE /\ Replace(l, [l EXCEPT !.op = "complete", !.phase = "done",
                                     !.told = Explain([l EXCEPT !.op = "complete"], job[l.job])])
             /\ UNCHANGED job
-    /\ UNCHANGED recv
+    /\ UNCHANGED <<recv, replica, gen>>
 
 \* Commits.fail: the handler failed; the compare-and-set puts the job back to pending
 \* (or failed when its attempts are used up). Its reply may be lost too.
@@ -257,7 +295,7 @@ Fail(l) ==
        ELSE /\ Replace(l, [l EXCEPT !.op = "fail", !.phase = "done",
                                     !.told = Explain([l EXCEPT !.op = "fail"], job[l.job])])
             /\ UNCHANGED job
-    /\ UNCHANGED recv
+    /\ UNCHANGED <<recv, replica, gen>>
 
 \* Jdbc.guarded runs the statement again after the lost reply: the same lease, the same result.
 \* If the compare-and-set matches no row, Refusals explains it (and finds the repeat).
@@ -274,7 +312,7 @@ Retry(l) ==
                                     !.phase = "done", !.told = "accepted"])
        ELSE /\ Replace(l, [l EXCEPT !.phase = "done", !.told = Explain(l, job[l.job])])
             /\ UNCHANGED job
-    /\ UNCHANGED recv
+    /\ UNCHANGED <<recv, replica, gen>>
 
 (***************************************************************************)
 (* Commits.completeAll: several delivered leases of one worker in one     *)
@@ -311,7 +349,41 @@ CompleteAll(w, S) ==
                                                    ELSE "none"]
             IN /\ job' = row
                /\ \E ack \in BOOLEAN : leases' = (leases \ S) \cup {Item(l, ack) : l \in S}
-    /\ UNCHANGED recv
+    /\ UNCHANGED <<recv, replica, gen>>
+
+(***************************************************************************)
+(* Replication and failover (docs/HA.md).  The standby applies the        *)
+(* primary's commits in their order, so its copy of the table is always   *)
+(* the primary's table as it was at some earlier moment: Replicate brings *)
+(* it up to the present, at any moment, which makes every prefix of the   *)
+(* commits reachable.  Failover promotes the standby: the job rows become *)
+(* its copy, without the old primary's commits it had not applied (the    *)
+(* lost suffix, possibly empty), and the timeline, so the generation,     *)
+(* goes up.  Workers and the receiver (another database) keep what they   *)
+(* hold: every lease granted before is still held, by a zombie or not.    *)
+(* The old primary is gone (Patroni stopped it, or it was rewound into    *)
+(* the new standby, which starts from the new primary's rows).  After the *)
+(* last failover the model stops tracking a standby.                      *)
+(***************************************************************************)
+Replicate == /\ gen < MaxFailovers
+             /\ replica # job
+             /\ replica' = job
+             /\ UNCHANGED <<job, leases, recv, gen>>
+
+\* Whether l's write is in the rows r: a completed row keeps the result of the claim that
+\* completed it; a fail leaves its epoch in settled (epochs identify claims, the property below).
+Kept(l, r) == IF l.op = "complete" THEN r.result = l.claim ELSE l.epoch \in r.settled
+
+\* What a lease's write became after a failover that left the rows r (ghost).
+AfterFailover(l, r) ==
+    IF l.landed = "fresh" /\ ~Kept(l, r[l.job]) THEN [l EXCEPT !.landed = "lost"] ELSE l
+
+Failover == /\ gen < MaxFailovers
+            /\ gen' = gen + 1
+            /\ job' = replica
+            /\ replica' = IF gen + 1 < MaxFailovers THEN replica ELSE Enqueued
+            /\ leases' = {AfterFailover(l, replica) : l \in leases}
+            /\ UNCHANGED recv
 
 \* One operator per kind of step, so that TLC names the step in a counterexample.
 RenewOne       == \E l \in leases : Renew(l)
@@ -329,6 +401,8 @@ Next == \/ Tick
         \/ FailOne
         \/ RetryOne
         \/ CompleteBatch
+        \/ Replicate
+        \/ Failover
 
 (***************************************************************************)
 (* Fairness only for the database clock and for claiming: no worker is    *)
@@ -348,37 +422,58 @@ Spec == /\ Init /\ [][Next]_vars
 NoStaleCommitAccepted == \A l \in leases : l.landed # "stale"
 
 \* A worker told "accepted" (first time or as a repeat) really wrote the row while it held
-\* the current claim: never a zombie, never a repeat of somebody else's write.
+\* the current claim: never a zombie, never a repeat of somebody else's write. (A failover may
+\* lose the write afterwards, "lost": asynchronous replication loses acknowledged commits.)
 NoStaleAcceptReported ==
-    \A l \in leases : l.told \in {"accepted", "repeat"} => l.landed = "fresh"
+    \A l \in leases : l.told \in {"accepted", "repeat"} => l.landed \in {"fresh", "lost"}
 
-\* A complete that landed is never reported refused: after a lost reply the retry with the same
-\* lease and result is accepted (as a repeat).
+\* A complete that landed (and was not lost in a failover) is never reported refused: after a
+\* lost reply the retry with the same lease and result is accepted (as a repeat).
 LandedCompleteNotRefused ==
-    \A l \in leases : l.op = "complete" /\ l.landed # "no" => l.told # "refused"
+    \A l \in leases : l.op = "complete" /\ l.landed \in {"fresh", "stale"} => l.told # "refused"
 
 \* The same for fail. Fail puts the job back to pending, so a retry after a lost reply can find
 \* it claimed again (Superseded); settled_epochs tells that the fail had landed. Without it
 \* (before the fix) TLC found a 5-state counterexample.
 LandedFailNotRefused ==
-    \A l \in leases : l.op = "fail" /\ l.landed # "no" => l.told # "refused"
+    \A l \in leases : l.op = "fail" /\ l.landed \in {"fresh", "stale"} => l.told # "refused"
+
+\* A step that promotes the standby: it sets the rows back to the standby's copy.
+Promotes == gen' # gen
 
 \* A completed job never changes again: nothing is applied twice over it, and no later
-\* commit overwrites its result.
+\* commit overwrites its result. (A failover may lose the completion: the job runs again.)
 CompletedIsFinal ==
-    [][\A j \in Jobs : job[j].status = "completed" => job'[j] = job[j]]_vars
+    [][~Promotes => \A j \in Jobs : job[j].status = "completed" => job'[j] = job[j]]_vars
 
-\* Epochs only go up, and every claim takes a larger epoch than every claim before it.
+\* Epochs only go up, and every claim takes a larger epoch than every claim before it: on one
+\* primary. (A failover sets the row's epoch back to the standby's; see LaterClaimLargerToken.)
 EpochsOnlyGoUp ==
-    [][\A j \in Jobs : /\ job'[j].epoch >= job[j].epoch
-                       /\ job'[j].attempts > job[j].attempts => job'[j].epoch > job[j].epoch]_vars
+    [][~Promotes =>
+         \A j \in Jobs : /\ job'[j].epoch >= job[j].epoch
+                        /\ job'[j].attempts > job[j].attempts => job'[j].epoch > job[j].epoch]_vars
 
 \* Two claims of one job never hold the same epoch.
 EpochIdentifiesClaim ==
     \A l, m \in leases : l.job = m.job /\ l.epoch = m.epoch => l.claim = m.claim
 
+\* One token, one owner (issue 21): the same across failovers. Claims are numbered over every
+\* claim ever made of the job, lost ones included, so a claim the new primary makes again over a
+\* lost one is another claim: it must not hold the lost claim's token.
+OneTokenOneOwner == EpochIdentifiesClaim
+
+\* A later claim of a job holds a larger token than every earlier one, lost ones included: so a
+\* receiver that has seen the later owner refuses every earlier one (docs/HA.md).
+LaterClaimLargerToken ==
+    \A l, m \in leases : l.job = m.job /\ l.claim > m.claim => l.epoch > m.epoch
+
 \* The receiver's newest epoch per key never goes down.
 ReceiverEpochNeverDecreases == [][\A j \in Jobs : recv'[j].epoch >= recv[j].epoch]_vars
+
+\* The receiver never takes two claims' deliveries under one token: the same epoch again is
+\* the same claim's (a repeat), never another owner's.
+ReceiverOneClaimPerToken ==
+    [][\A j \in Jobs : recv'[j].epoch = recv[j].epoch => recv'[j].claim = recv[j].claim]_vars
 
 \* The receiver never replaces a newer claim's delivery with an older claim's.
 ReceiverNeverTakesOlderClaim == [][\A j \in Jobs : recv'[j].claim >= recv[j].claim]_vars
