@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Pids, signals, ports and log tails for the processes a fixture started. */
@@ -23,12 +24,16 @@ final class OsProcesses {
   private OsProcesses() {}
 
   /**
-   * Whether {@code pid} runs. A zombie does not: a process killed after its parent died is
-   * reparented to an init that may never reap it.
+   * Whether {@code process} runs: the same process (the JDK compares start times, so a reused pid
+   * does not count) and no zombie. A process whose parent died is reparented to an init that may
+   * never reap it.
    */
-  static boolean alive(long pid) {
+  static boolean alive(ProcessHandle process) {
+    if (!process.isAlive()) {
+      return false;
+    }
     try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
       // the state follows the command name, which is in parentheses
       char state = stat.charAt(stat.lastIndexOf(')') + 2);
       return state != 'Z' && state != 'X';
@@ -37,22 +42,22 @@ final class OsProcesses {
     }
   }
 
-  /** Sends SIGKILL to {@code pid} if it runs. */
-  static void kill(long pid) {
-    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+  /**
+   * Sends SIGKILL to {@code process}, if it is still the process it was (the JDK checks its start
+   * time, so a reused pid is left alone).
+   */
+  static void kill(ProcessHandle process) {
+    process.destroyForcibly();
   }
 
-  /** Sends SIGTERM to {@code pid} if it runs. */
-  static void terminate(long pid) {
-    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
-  }
-
-  /** Waits up to {@code within} until none of {@code pids} runs; returns those that still do. */
-  static List<Long> awaitGone(Collection<Long> pids, Duration within) {
+  /**
+   * Waits up to {@code within} until none of {@code processes} runs; returns those that still do.
+   */
+  static List<ProcessHandle> awaitGone(Collection<ProcessHandle> processes, Duration within) {
     long deadline = System.nanoTime() + within.toNanos();
-    List<Long> running = new ArrayList<>(pids);
+    List<ProcessHandle> running = new ArrayList<>(processes);
     while (true) {
-      running.removeIf(pid -> !alive(pid));
+      running.removeIf(process -> !alive(process));
       if (running.isEmpty() || System.nanoTime() > deadline) {
         return running;
       }
@@ -60,13 +65,18 @@ final class OsProcesses {
     }
   }
 
-  /** The pid in the first line of PostgreSQL's {@code postmaster.pid}, or -1 if there is none. */
-  static long postmasterPid(Path dataDir) {
+  /** The postmaster named by the first line of {@code postmaster.pid}, if it runs as one. */
+  static Optional<ProcessHandle> postmaster(Path dataDir) {
     try {
       List<String> lines = Files.readAllLines(dataDir.resolve("postmaster.pid"));
-      return lines.isEmpty() ? -1 : Long.parseLong(lines.getFirst().trim());
+      return lines.isEmpty()
+          ? Optional.empty()
+          : ProcessHandle.of(Long.parseLong(lines.getFirst().trim()))
+              .filter(OsProcesses::alive)
+              // a stale file may name a pid that another program has by now
+              .filter(p -> p.info().command().filter(c -> c.endsWith("/postgres")).isPresent());
     } catch (IOException | NumberFormatException none) {
-      return -1;
+      return Optional.empty();
     }
   }
 

@@ -1,26 +1,14 @@
 package dev.fencing.ha;
 
 import dev.fencing.internal.Validate;
-import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -40,23 +28,12 @@ import java.util.stream.Stream;
  */
 public final class PatroniCluster implements AutoCloseable {
 
-  /** Where Debian's {@code postgresql-15} puts its binaries. */
-  static final String PG_BIN = "/usr/lib/postgresql/15/bin";
-
-  /** What to install when a binary is missing. */
-  static final String PACKAGES = "apt-get install -y patroni etcd-server postgresql-15";
-
-  private static final String USER = "postgres";
-  private static final String PASSWORD = "postgres";
-  private static final Duration REQUEST = Duration.ofSeconds(3);
-
   private final Path dir;
   private final int etcdClientPort = OsProcesses.freePort();
   private final int etcdPeerPort = OsProcesses.freePort();
   private final List<PatroniNode> nodes;
   private final Process[] patroni;
-  private final Set<Long> started = new LinkedHashSet<>();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(REQUEST).build();
+  private final Set<ProcessHandle> seen = new LinkedHashSet<>();
   private Process etcd;
   private int lastLeader = -1;
   private boolean closed;
@@ -88,7 +65,7 @@ public final class PatroniCluster implements AutoCloseable {
    */
   public static PatroniCluster start(int size) {
     Validate.between("size", size, 1, 5);
-    checkBinaries();
+    Host.requireBinaries();
     Path dir = Path.of("target", "patroni", UUID.randomUUID().toString().substring(0, 8));
     PatroniCluster cluster = new PatroniCluster(dir.toAbsolutePath(), size);
     try {
@@ -120,17 +97,27 @@ public final class PatroniCluster implements AutoCloseable {
 
   /** A URL of node {@code i} alone, primary or not. */
   public String nodeUrl(int i) {
-    return "jdbc:postgresql://127.0.0.1:" + nodes.get(i).pgPort() + "/postgres?connectTimeout=2";
+    return nodes.get(i).jdbcUrl();
+  }
+
+  /** The PostgreSQL port of node {@code i}. */
+  public int port(int i) {
+    return nodes.get(i).pgPort();
+  }
+
+  /** The work directory: logs, configurations, data. */
+  Path dir() {
+    return dir;
   }
 
   /** The user of both URLs. */
   public String user() {
-    return USER;
+    return PatroniNode.USER;
   }
 
   /** The password of both URLs. */
   public String password() {
-    return PASSWORD;
+    return PatroniNode.PASSWORD;
   }
 
   /**
@@ -140,7 +127,7 @@ public final class PatroniCluster implements AutoCloseable {
    */
   public int leader() {
     for (int i = 0; i < size(); i++) {
-      if (running(i) && get(i, "/primary") == 200) {
+      if (running(i) && nodes.get(i).status("/primary") == 200) {
         return i;
       }
     }
@@ -155,16 +142,7 @@ public final class PatroniCluster implements AutoCloseable {
 
   /** Runs {@code sql} on node {@code i} and returns the first column of its one row as text. */
   public String query(int i, String sql) {
-    try (Connection c = connect(i);
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      if (!rs.next()) {
-        throw new AssertionError("no row from node " + i + " for " + sql);
-      }
-      return rs.getString(1);
-    } catch (SQLException e) {
-      throw new AssertionError("on node " + i + " (" + nodeUrl(i) + "): " + sql + ": " + e, e);
-    }
+    return nodes.get(i).query(sql);
   }
 
   /**
@@ -175,17 +153,14 @@ public final class PatroniCluster implements AutoCloseable {
    */
   public int killLeader() {
     int leader = leader();
-    long postmaster = OsProcesses.postmasterPid(nodes.get(leader).dataDir());
-    long patroniPid = patroni[leader].pid();
-    rememberDescendants(leader);
-    OsProcesses.kill(patroniPid);
-    if (postmaster > 0) {
-      OsProcesses.kill(postmaster);
-    }
-    List<Long> left =
-        OsProcesses.awaitGone(List.of(patroniPid, postmaster), Duration.ofSeconds(10));
+    List<ProcessHandle> targets = new ArrayList<>();
+    targets.add(patroni[leader].toHandle());
+    OsProcesses.postmaster(nodes.get(leader).dataDir()).ifPresent(targets::add);
+    remember(leader);
+    targets.forEach(OsProcesses::kill);
+    List<ProcessHandle> left = OsProcesses.awaitGone(targets, Duration.ofSeconds(10));
     if (!left.isEmpty()) {
-      throw new AssertionError("pids " + left + " outlived SIGKILL\n" + diagnostics());
+      throw new AssertionError("pids " + pids(left) + " outlived SIGKILL\n" + diagnostics());
     }
     patroni[leader] = null;
     lastLeader = leader;
@@ -206,7 +181,7 @@ public final class PatroniCluster implements AutoCloseable {
         "a new writable leader (not node " + old + ")",
         () -> {
           for (int i = 0; i < size(); i++) {
-            if (i != old && running(i) && get(i, "/primary") == 200 && writable(i)) {
+            if (i != old && running(i) && nodes.get(i).status("/primary") == 200 && writable(i)) {
               return i;
             }
           }
@@ -230,7 +205,7 @@ public final class PatroniCluster implements AutoCloseable {
     String body =
         "{\"leader\": \"%s\", \"candidate\": \"%s\"}"
             .formatted(nodes.get(leader).name(), nodes.get(candidate).name());
-    HttpResponse<String> answer = send(leader, "POST", "/switchover", body);
+    HttpResponse<String> answer = nodes.get(leader).send("POST", "/switchover", body);
     if (answer.statusCode() != 200) {
       throw new AssertionError("switchover refused: " + answer.statusCode() + " " + answer.body());
     }
@@ -244,7 +219,7 @@ public final class PatroniCluster implements AutoCloseable {
    */
   public void setSynchronousMode(boolean on) {
     HttpResponse<String> answer =
-        send(leader(), "PATCH", "/config", "{\"synchronous_mode\": " + on + "}");
+        nodes.get(leader()).send("PATCH", "/config", "{\"synchronous_mode\": " + on + "}");
     if (answer.statusCode() != 200) {
       throw new AssertionError(
           "PATCH /config refused: " + answer.statusCode() + " " + answer.body());
@@ -276,11 +251,11 @@ public final class PatroniCluster implements AutoCloseable {
     }
     try {
       Files.writeString(
-          node.config(), node.yaml("fencing-" + dir.getFileName(), etcdClientPort, PG_BIN));
+          node.config(), node.yaml("fencing-" + dir.getFileName(), etcdClientPort, Host.PG_BIN));
       List<String> command = new ArrayList<>();
-      if (root()) {
+      if (Host.root()) {
         command.addAll(List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"));
-        chown(dir);
+        Host.chown(dir);
       }
       command.addAll(List.of("patroni", node.config().toString()));
       ProcessBuilder builder =
@@ -291,7 +266,7 @@ public final class PatroniCluster implements AutoCloseable {
       builder.environment().keySet().removeIf(name -> name.startsWith("PG"));
       builder.environment().put("HOME", dir.toString());
       patroni[i] = builder.start();
-      started.add(patroni[i].pid());
+      seen.add(patroni[i].toHandle());
     } catch (IOException e) {
       throw new AssertionError("could not start Patroni for node " + i + ": " + e, e);
     }
@@ -309,7 +284,7 @@ public final class PatroniCluster implements AutoCloseable {
         () -> {
           Integer leader = null;
           for (int i = 0; i < size(); i++) {
-            if (running(i) && get(i, "/primary") == 200 && writable(i)) {
+            if (running(i) && nodes.get(i).status("/primary") == 200 && writable(i)) {
               leader = i;
             }
           }
@@ -318,25 +293,69 @@ public final class PatroniCluster implements AutoCloseable {
           }
           int lead = leader;
           String streaming =
-              ask(() -> lead, "select count(*) from pg_stat_replication where state = 'streaming'");
-          long replicas = IntStream.range(0, size()).filter(i -> i != lead && running(i)).count();
-          return streaming != null && Long.parseLong(streaming) == replicas ? leader : null;
+              ask(
+                  () -> lead,
+                  "select coalesce(string_agg(application_name, ',' order by application_name),"
+                      + " '') from pg_stat_replication where state = 'streaming'");
+          String replicas =
+              IntStream.range(0, size())
+                  .filter(i -> i != lead && running(i))
+                  .mapToObj(i -> nodes.get(i).name())
+                  .sorted()
+                  .collect(Collectors.joining(","));
+          return replicas.equals(streaming) ? leader : null;
         });
   }
 
-  /** Every pid this cluster started or saw under Patroni (postmasters and their children). */
-  public Set<Long> pids() {
+  /**
+   * Starts every node that does not run (killed ones rejoin as replicas) and waits until the
+   * cluster is healthy (see {@link #awaitHealthy}): how a test that shares the cluster begins.
+   */
+  public void heal(Duration within) {
     for (int i = 0; i < size(); i++) {
-      if (running(i)) {
-        rememberDescendants(i);
+      if (!running(i)) {
+        startNode(i);
       }
     }
-    return Set.copyOf(started);
+    awaitHealthy(within);
   }
 
   /**
-   * Stops every Patroni with SIGTERM (each stops its PostgreSQL), then etcd; SIGKILL for what is
-   * left after 20 s; waits for every pid; deletes the data directories and keeps the logs.
+   * Waits until every streaming replica has replayed all the leader has written so far, so that a
+   * failover from now on loses nothing written before.
+   */
+  public void awaitReplicated(Duration within) {
+    int leader = leader();
+    String lsn = query(leader, "select pg_current_wal_lsn()");
+    String sql =
+        "select count(*) from pg_stat_replication where state = 'streaming' and replay_lsn < '"
+            + lsn
+            + "'::pg_lsn";
+    await(
+        within,
+        "every replica to replay up to " + lsn,
+        () -> "0".equals(ask(() -> leader, sql)) ? lsn : null);
+  }
+
+  /**
+   * Every process this cluster started or saw under Patroni: etcd, Patroni, the postmasters and
+   * their children (some long gone).
+   */
+  public Set<ProcessHandle> processes() {
+    for (int i = 0; i < size(); i++) {
+      if (running(i)) {
+        remember(i);
+      }
+    }
+    return Set.copyOf(seen);
+  }
+
+  /**
+   * Kills every Patroni and postmaster with SIGKILL (the data is deleted, so no clean shutdown is
+   * owed), then etcd; waits until every process it saw is gone; deletes the data directories and
+   * keeps the logs.
+   *
+   * @throws AssertionError if a process outlives SIGKILL for 10 s
    */
   @Override
   public void close() {
@@ -344,28 +363,28 @@ public final class PatroniCluster implements AutoCloseable {
       return;
     }
     closed = true;
-    pids();
+    processes();
     for (int i = 0; i < size(); i++) {
       if (running(i)) {
-        OsProcesses.terminate(patroni[i].pid());
+        OsProcesses.kill(patroni[i].toHandle());
       }
+      OsProcesses.postmaster(nodes.get(i).dataDir()).ifPresent(OsProcesses::kill);
     }
-    List<Long> patroniPids =
-        started.stream().filter(pid -> etcd == null || pid != etcd.pid()).toList();
-    List<Long> left = OsProcesses.awaitGone(patroniPids, Duration.ofSeconds(20));
+    // the postmasters' children end by themselves when their postmaster dies
+    List<ProcessHandle> left =
+        OsProcesses.awaitGone(
+            seen.stream().filter(p -> etcd == null || p.pid() != etcd.pid()).toList(),
+            Duration.ofSeconds(5));
     left.forEach(OsProcesses::kill);
     if (etcd != null) {
-      OsProcesses.terminate(etcd.pid());
-      if (!OsProcesses.awaitGone(List.of(etcd.pid()), Duration.ofSeconds(10)).isEmpty()) {
-        OsProcesses.kill(etcd.pid());
-      }
+      OsProcesses.kill(etcd.toHandle());
     }
-    List<Long> stuck = OsProcesses.awaitGone(started, Duration.ofSeconds(10));
+    List<ProcessHandle> stuck = OsProcesses.awaitGone(seen, Duration.ofSeconds(10));
     if (!stuck.isEmpty()) {
-      throw new AssertionError("pids " + stuck + " outlived SIGKILL; see " + dir);
+      throw new AssertionError("pids " + pids(stuck) + " outlived SIGKILL; see " + dir);
     }
     Stream.concat(nodes.stream().map(PatroniNode::dataDir), Stream.of(dir.resolve("etcd")))
-        .forEach(PatroniCluster::deleteTree);
+        .forEach(Host::deleteTree);
   }
 
   @Override
@@ -392,7 +411,7 @@ public final class PatroniCluster implements AutoCloseable {
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("etcd.log").toFile()))
               .start();
-      started.add(etcd.pid());
+      seen.add(etcd.toHandle());
     } catch (IOException e) {
       throw new AssertionError("could not start etcd: " + e, e);
     }
@@ -402,8 +421,22 @@ public final class PatroniCluster implements AutoCloseable {
     return patroni[i] != null && patroni[i].isAlive();
   }
 
-  private void rememberDescendants(int i) {
-    patroni[i].toHandle().descendants().forEach(handle -> started.add(handle.pid()));
+  /**
+   * Remembers the processes under node {@code i}: Patroni's children, and its postmaster with its
+   * children (Patroni detaches the postmaster, so it is no descendant of Patroni's).
+   */
+  private void remember(int i) {
+    patroni[i].toHandle().descendants().forEach(seen::add);
+    OsProcesses.postmaster(nodes.get(i).dataDir())
+        .ifPresent(
+            postmaster -> {
+              seen.add(postmaster);
+              postmaster.descendants().forEach(seen::add);
+            });
+  }
+
+  private static List<Long> pids(List<ProcessHandle> processes) {
+    return processes.stream().map(ProcessHandle::pid).toList();
   }
 
   private boolean writable(int i) {
@@ -416,43 +449,6 @@ public final class PatroniCluster implements AutoCloseable {
       return query(node.get(), sql);
     } catch (AssertionError notNow) {
       return null;
-    }
-  }
-
-  private Connection connect(int i) throws SQLException {
-    Properties props = new Properties();
-    props.setProperty("user", USER);
-    props.setProperty("password", PASSWORD);
-    props.setProperty("socketTimeout", "5");
-    return DriverManager.getConnection(nodeUrl(i), props);
-  }
-
-  private int get(int i, String path) {
-    try {
-      return send(i, "GET", path, null).statusCode();
-    } catch (AssertionError unreachable) {
-      return -1;
-    }
-  }
-
-  private HttpResponse<String> send(int i, String method, String path, String body) {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(nodes.get(i).restUrl(path)))
-            .timeout(REQUEST)
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .header("Content-Type", "application/json")
-            .build();
-    try {
-      return http.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new AssertionError(method + " " + request.uri() + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
     }
   }
 
@@ -480,7 +476,7 @@ public final class PatroniCluster implements AutoCloseable {
       if (running(i)) {
         try {
           text.append("GET /cluster on node ").append(i).append(": ");
-          text.append(send(i, "GET", "/cluster", null).body()).append('\n');
+          text.append(nodes.get(i).send("GET", "/cluster", null).body()).append('\n');
           break;
         } catch (AssertionError unreachable) {
           text.append(unreachable.getMessage()).append('\n');
@@ -489,65 +485,5 @@ public final class PatroniCluster implements AutoCloseable {
     }
     nodes.forEach(node -> text.append(OsProcesses.tail(node.log(), 25)).append('\n'));
     return text.append(OsProcesses.tail(dir.resolve("etcd.log"), 10)).toString();
-  }
-
-  private static boolean root() {
-    return "root".equals(System.getProperty("user.name"));
-  }
-
-  /** Gives {@code path} to {@code postgres}, so that Patroni may write there. */
-  private static void chown(Path path) throws IOException {
-    var users = path.getFileSystem().getUserPrincipalLookupService();
-    Files.setOwner(path, users.lookupPrincipalByName("postgres"));
-    Files.getFileAttributeView(path, java.nio.file.attribute.PosixFileAttributeView.class)
-        .setGroup(users.lookupPrincipalByGroupName("postgres"));
-  }
-
-  /** Fails, naming the Debian packages, when a binary the cluster needs is missing. */
-  static void checkBinaries() {
-    List<String> missing = new ArrayList<>();
-    for (String name : List.of("etcd", "patroni")) {
-      if (!onPath(name)) {
-        missing.add(name + " (not on PATH)");
-      }
-    }
-    if (!Files.isExecutable(Path.of(PG_BIN, "postgres"))) {
-      missing.add(PG_BIN + "/postgres");
-    }
-    if (root() && !onPath("setpriv")) {
-      missing.add("setpriv (util-linux), to run Patroni as postgres");
-    }
-    if (!missing.isEmpty()) {
-      throw new AssertionError(
-          "a replicated PostgreSQL needs "
-              + missing
-              + ": install them (Debian/Ubuntu: "
-              + PACKAGES
-              + ")");
-    }
-  }
-
-  private static boolean onPath(String name) {
-    return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-        .anyMatch(entry -> Files.isExecutable(Path.of(entry, name)));
-  }
-
-  private static void deleteTree(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(root)) {
-      files.sorted(Comparator.reverseOrder()).forEach(PatroniCluster::delete);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void delete(Path path) {
-    try {
-      Files.deleteIfExists(path);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -1,6 +1,18 @@
 package dev.fencing.ha;
 
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Properties;
 
 /**
  * One PostgreSQL node under Patroni: its name, ports and files.
@@ -12,6 +24,74 @@ import java.nio.file.Path;
  */
 record PatroniNode(String name, int pgPort, int restPort, Path dir) {
 
+  static final String USER = "postgres";
+  static final String PASSWORD = "postgres";
+  private static final Duration REQUEST = Duration.ofSeconds(3);
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(REQUEST).build();
+
+  /** A URL of this node alone, primary or not. */
+  String jdbcUrl() {
+    return "jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres?connectTimeout=2";
+  }
+
+  /**
+   * Runs {@code sql} here and returns the first column of its one row as text.
+   *
+   * @throws AssertionError if it fails or returns no row
+   */
+  String query(String sql) {
+    Properties props = new Properties();
+    props.setProperty("user", USER);
+    props.setProperty("password", PASSWORD);
+    props.setProperty("socketTimeout", "5");
+    try (Connection c = DriverManager.getConnection(jdbcUrl(), props);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      if (!rs.next()) {
+        throw new AssertionError("no row from " + name + " for " + sql);
+      }
+      return rs.getString(1);
+    } catch (SQLException e) {
+      throw new AssertionError("on " + name + " (" + jdbcUrl() + "): " + sql + ": " + e, e);
+    }
+  }
+
+  /** The status code of {@code GET path} on Patroni's REST API, or -1 if it does not answer. */
+  int status(String path) {
+    try {
+      return send("GET", path, null).statusCode();
+    } catch (AssertionError unreachable) {
+      return -1;
+    }
+  }
+
+  /**
+   * Sends a request to Patroni's REST API.
+   *
+   * @param body JSON, or null for none
+   * @throws AssertionError if Patroni does not answer
+   */
+  HttpResponse<String> send(String method, String path, String body) {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + restPort + path))
+            .timeout(REQUEST)
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", "application/json")
+            .build();
+    try {
+      return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new AssertionError(method + " " + request.uri() + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
   Path dataDir() {
     return dir.resolve(name);
   }
@@ -22,10 +102,6 @@ record PatroniNode(String name, int pgPort, int restPort, Path dir) {
 
   Path log() {
     return dir.resolve(name + ".log");
-  }
-
-  String restUrl(String path) {
-    return "http://127.0.0.1:" + restPort + path;
   }
 
   /**
