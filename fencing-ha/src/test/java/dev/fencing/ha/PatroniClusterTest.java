@@ -12,16 +12,24 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The fixture does what failover tests rely on, against real Patroni, etcd and PostgreSQL. */
+/**
+ * The fixture does what failover tests rely on, against real Patroni, etcd and PostgreSQL. In an
+ * order that lets the killed node rejoin while the next test runs.
+ */
 @ExtendWith(SharedPatroniCluster.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PatroniClusterTest {
 
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   @Test
+  @Order(1)
   void theUrlReachesThePrimaryAndItsWritesReachTheReplica(PatroniCluster cluster)
       throws SQLException {
     cluster.heal(WAIT);
@@ -41,6 +49,7 @@ class PatroniClusterTest {
   }
 
   @Test
+  @Order(2)
   void killingTheLeaderPromotesTheReplicaOnALaterTimeline(PatroniCluster cluster)
       throws SQLException {
     cluster.heal(WAIT);
@@ -64,9 +73,11 @@ class PatroniClusterTest {
       assertThat(one(c, "select v from " + table)).isEqualTo("x");
       execute(c, "insert into " + table + " values ('after')");
     }
+    cluster.startNode(killed); // it rejoins while other tests run; the next one heals
   }
 
   @Test
+  @Order(3)
   void closeEndsEveryProcessItStartedAndKeepsTheLogs() {
     Set<ProcessHandle> processes;
     Path dir;

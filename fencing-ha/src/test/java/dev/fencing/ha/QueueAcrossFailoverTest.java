@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -26,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * is printed, with each failure's SQLSTATEs, for the failover work of issue 21.
  */
 @ExtendWith(SharedPatroniCluster.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class QueueAcrossFailoverTest {
 
   private static final Duration WAIT = Duration.ofSeconds(60);
@@ -33,16 +37,20 @@ class QueueAcrossFailoverTest {
   private static final int JOBS = 6;
 
   @Test
-  void claimsAndCommitsCarryOnAfterTheLeaderIsKilled(PatroniCluster cluster) {
-    carriesOnAcross("kill -9 of the leader", cluster, PatroniCluster::killLeader);
-  }
-
-  @Test
+  @Order(1)
   void claimsAndCommitsCarryOnAfterASwitchover(PatroniCluster cluster) {
     carriesOnAcross("switchover", cluster, PatroniCluster::switchover);
   }
 
-  private static void carriesOnAcross(
+  @Test
+  @Order(2)
+  void claimsAndCommitsCarryOnAfterTheLeaderIsKilled(PatroniCluster cluster) {
+    int killed = carriesOnAcross("kill -9 of the leader", cluster, PatroniCluster::killLeader);
+    cluster.startNode(killed); // it rejoins while other tests run; the next one heals
+  }
+
+  /** Returns what {@code act} returned. */
+  private static int carriesOnAcross(
       String failover,
       PatroniCluster cluster,
       java.util.function.ToIntFunction<PatroniCluster> act) {
@@ -59,7 +67,7 @@ class QueueAcrossFailoverTest {
     cluster.awaitReplicated(WAIT);
 
     long start = System.nanoTime();
-    act.applyAsInt(cluster);
+    int acted = act.applyAsInt(cluster);
     List<String> failures = new ArrayList<>();
     Job after = untilItWorks(start, failures, () -> queue.claim("q", "after", LEASE)).orElseThrow();
     long claimedAfter = millisSince(start);
@@ -80,6 +88,7 @@ class QueueAcrossFailoverTest {
     assertThat(committed).isNotNull();
     assertThat(after.id()).isNotEqualTo(before.id());
     assertThat(rest).isEqualTo(JOBS - 2);
+    return acted;
   }
 
   /**
