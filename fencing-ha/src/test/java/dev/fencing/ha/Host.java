@@ -34,19 +34,27 @@ final class Host {
         .setGroup(users.lookupPrincipalByGroupName("postgres"));
   }
 
-  /** Fails, naming the Debian packages, when a binary the cluster needs is missing. */
+  /** Fails, naming the Debian packages, when a binary the cluster needs is missing here. */
   static void requireBinaries() {
+    requireBinaries(System.getenv().getOrDefault("PATH", ""), Path.of(PG_BIN), root());
+  }
+
+  /**
+   * Fails, naming the Debian packages, unless {@code etcd} and {@code patroni} are on {@code path},
+   * {@code postgres} is in {@code pgBin}, and {@code setpriv} is on {@code path} when {@code
+   * asRoot}.
+   */
+  static void requireBinaries(String path, Path pgBin, boolean asRoot) {
     List<String> missing = new ArrayList<>();
-    for (String name : List.of("etcd", "patroni")) {
-      if (!onPath(name)) {
+    for (String name :
+        asRoot ? List.of("etcd", "patroni", "setpriv") : List.of("etcd", "patroni")) {
+      if (Stream.of(path.split(File.pathSeparator))
+          .noneMatch(entry -> !entry.isEmpty() && Files.isExecutable(Path.of(entry, name)))) {
         missing.add(name + " (not on PATH)");
       }
     }
-    if (!Files.isExecutable(Path.of(PG_BIN, "postgres"))) {
-      missing.add(PG_BIN + "/postgres");
-    }
-    if (root() && !onPath("setpriv")) {
-      missing.add("setpriv (util-linux), to run Patroni as postgres");
+    if (!Files.isExecutable(pgBin.resolve("postgres"))) {
+      missing.add(pgBin.resolve("postgres").toString());
     }
     if (!missing.isEmpty()) {
       throw new AssertionError(
@@ -54,13 +62,8 @@ final class Host {
               + missing
               + ": install them (Debian/Ubuntu: "
               + PACKAGES
-              + ")");
+              + "; setpriv is in util-linux)");
     }
-  }
-
-  private static boolean onPath(String name) {
-    return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-        .anyMatch(entry -> Files.isExecutable(Path.of(entry, name)));
   }
 
   static void deleteTree(Path root) {
