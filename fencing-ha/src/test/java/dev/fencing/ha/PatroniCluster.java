@@ -215,7 +215,8 @@ public final class PatroniCluster implements AutoCloseable {
 
   /**
    * Turns Patroni's synchronous mode on or off ({@code PATCH /config}); with it on, Patroni names a
-   * replica in {@code synchronous_standby_names}. See {@link #awaitSynchronousStandby}.
+   * replica in {@code synchronous_standby_names}. See {@link #awaitSynchronousStandby} and {@link
+   * #awaitAsynchronous}.
    */
   public void setSynchronousMode(boolean on) {
     HttpResponse<String> answer =
@@ -241,6 +242,19 @@ public final class PatroniCluster implements AutoCloseable {
           String name = ask(this::leader, sql);
           return name == null || name.isEmpty() ? null : name;
         });
+  }
+
+  /** Waits until the leader names no synchronous standby ({@code synchronous_standby_names}). */
+  public void awaitAsynchronous(Duration within) {
+    await(
+        within,
+        "an empty synchronous_standby_names",
+        () -> "".equals(ask(this::leader, "show synchronous_standby_names")) ? true : null);
+  }
+
+  /** Node {@code i}'s Patroni name, which is also its {@code application_name} as a standby. */
+  public String nodeName(int i) {
+    return nodes.get(i).name();
   }
 
   /** Starts (again) the Patroni of node {@code i}; a killed leader rejoins as a replica. */

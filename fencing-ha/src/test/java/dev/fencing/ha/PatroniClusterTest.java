@@ -50,6 +50,23 @@ class PatroniClusterTest {
 
   @Test
   @Order(2)
+  void synchronousModeAttachesTheReplicaAsASynchronousStandby(PatroniCluster cluster) {
+    cluster.heal(WAIT);
+    int replica = 1 - cluster.leader();
+    try {
+      cluster.setSynchronousMode(true);
+
+      assertThat(cluster.awaitSynchronousStandby(WAIT)).isEqualTo(cluster.nodeName(replica));
+      assertThat(cluster.query(cluster.leader(), "show synchronous_standby_names"))
+          .contains(cluster.nodeName(replica));
+    } finally {
+      cluster.setSynchronousMode(false);
+      cluster.awaitAsynchronous(WAIT);
+    }
+  }
+
+  @Test
+  @Order(3)
   void killingTheLeaderPromotesTheReplicaOnALaterTimeline(PatroniCluster cluster)
       throws SQLException {
     cluster.heal(WAIT);
@@ -77,7 +94,7 @@ class PatroniClusterTest {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void closeEndsEveryProcessItStartedAndKeepsTheLogs() {
     Set<ProcessHandle> processes;
     Path dir;
