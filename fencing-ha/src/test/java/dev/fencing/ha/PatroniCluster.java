@@ -38,6 +38,9 @@ public final class PatroniCluster implements AutoCloseable {
   private int lastLeader = -1;
   private boolean closed;
 
+  /** Ends the processes if the JVM exits (a surefire timeout, Ctrl-C) before {@link #close()}. */
+  private final Thread onExit = new Thread(this::close, "patroni-cluster-close");
+
   private PatroniCluster(Path dir, int size) {
     this.dir = dir;
     this.nodes =
@@ -68,6 +71,7 @@ public final class PatroniCluster implements AutoCloseable {
     Host.requireBinaries();
     Path dir = Path.of("target", "patroni", UUID.randomUUID().toString().substring(0, 8));
     PatroniCluster cluster = new PatroniCluster(dir.toAbsolutePath(), size);
+    Runtime.getRuntime().addShutdownHook(cluster.onExit);
     try {
       cluster.startEtcd();
       for (int i = 0; i < size; i++) {
@@ -372,7 +376,14 @@ public final class PatroniCluster implements AutoCloseable {
    * @throws AssertionError if a process outlives SIGKILL for 10 s
    */
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (Thread.currentThread() != onExit) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(onExit);
+      } catch (IllegalStateException exiting) {
+        // the hook runs or has run: this close and the hook's are the same, in turn
+      }
+    }
     if (closed) {
       return;
     }
