@@ -1,0 +1,121 @@
+package dev.fencing.ha;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** Pids, signals, ports and log tails for the processes a fixture started. */
+final class OsProcesses {
+
+  /** Ports below Linux's ephemeral range (32768-60999), which outgoing connections take from. */
+  private static final int LOWEST_PORT = 20_000;
+
+  private static final int PORT_COUNT = 12_000;
+
+  private OsProcesses() {}
+
+  /**
+   * Whether {@code process} runs: the same process (the JDK compares start times, so a reused pid
+   * does not count) and no zombie. A process whose parent died is reparented to an init that may
+   * never reap it.
+   */
+  static boolean alive(ProcessHandle process) {
+    if (!process.isAlive()) {
+      return false;
+    }
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+      // the state follows the command name, which is in parentheses
+      char state = stat.charAt(stat.lastIndexOf(')') + 2);
+      return state != 'Z' && state != 'X';
+    } catch (IOException gone) {
+      return false;
+    }
+  }
+
+  /**
+   * Sends SIGKILL to {@code process}, if it is still the process it was (the JDK checks its start
+   * time, so a reused pid is left alone).
+   */
+  static void kill(ProcessHandle process) {
+    process.destroyForcibly();
+  }
+
+  /**
+   * Waits up to {@code within} until none of {@code processes} runs; returns those that still do.
+   */
+  static List<ProcessHandle> awaitGone(Collection<ProcessHandle> processes, Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    List<ProcessHandle> running = new ArrayList<>(processes);
+    while (true) {
+      running.removeIf(process -> !alive(process));
+      if (running.isEmpty() || System.nanoTime() > deadline) {
+        return running;
+      }
+      pause(Duration.ofMillis(20));
+    }
+  }
+
+  /** The postmaster named by the first line of {@code postmaster.pid}, if it runs as one. */
+  static Optional<ProcessHandle> postmaster(Path dataDir) {
+    try {
+      List<String> lines = Files.readAllLines(dataDir.resolve("postmaster.pid"));
+      return lines.isEmpty()
+          ? Optional.empty()
+          : ProcessHandle.of(Long.parseLong(lines.getFirst().trim()))
+              .filter(OsProcesses::alive)
+              // a stale file may name a pid that another program has by now
+              .filter(p -> p.info().command().filter(c -> c.endsWith("/postgres")).isPresent());
+    } catch (IOException | NumberFormatException none) {
+      return Optional.empty();
+    }
+  }
+
+  /** A loopback port nobody listens on, drawn at random below the ephemeral range. */
+  static int freePort() {
+    for (int attempt = 0; attempt < 1_000; attempt++) {
+      int candidate = LOWEST_PORT + ThreadLocalRandom.current().nextInt(PORT_COUNT);
+      try (ServerSocket probe = new ServerSocket(candidate, 1, InetAddress.getLoopbackAddress())) {
+        return probe.getLocalPort();
+      } catch (IOException taken) {
+        // draw again
+      }
+    }
+    throw new AssertionError("1000 random loopback ports from " + LOWEST_PORT + " were all taken");
+  }
+
+  /** The last {@code lines} lines of {@code log}, headed by its path, for a failure message. */
+  static String tail(Path log, int lines) {
+    try {
+      List<String> all =
+          new String(Files.readAllBytes(log), StandardCharsets.UTF_8).lines().toList();
+      List<String> last = all.subList(Math.max(0, all.size() - lines), all.size());
+      return "--- "
+          + log.toAbsolutePath()
+          + " (last "
+          + last.size()
+          + " lines)\n"
+          + String.join("\n", last);
+    } catch (IOException e) {
+      return "--- " + log.toAbsolutePath() + ": " + e;
+    }
+  }
+
+  static void pause(Duration duration) {
+    try {
+      Thread.sleep(duration);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package dev.fencing.ha;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
+import dev.fencing.OutcomeUnknownException;
+import dev.fencing.StoreUnavailableException;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.testkit.db.PostgresFixture;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The queue on a multi-host URL ({@code targetServerType=primary}) through a HikariCP pool, across
+ * a failover: the leader is killed (or switched over) between a claim and its commit, and the same
+ * handle claims and commits again once the replica is promoted. What the library throws meanwhile
+ * is printed, with each failure's SQLSTATEs, for the failover work of issue 21.
+ */
+@ExtendWith(SharedPatroniCluster.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class QueueAcrossFailoverTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final Duration LEASE = Duration.ofMinutes(5);
+  private static final int JOBS = 6;
+
+  @Test
+  @Order(1)
+  void claimsAndCommitsCarryOnAfterASwitchover(PatroniCluster cluster) {
+    carriesOnAcross("switchover", cluster, PatroniCluster::switchover);
+  }
+
+  @Test
+  @Order(2)
+  void claimsAndCommitsCarryOnAfterTheLeaderIsKilled(PatroniCluster cluster) {
+    int killed = carriesOnAcross("kill -9 of the leader", cluster, PatroniCluster::killLeader);
+    cluster.startNode(killed); // it rejoins while other tests run; the next one heals
+  }
+
+  /** Returns what {@code act} returned. */
+  private static int carriesOnAcross(
+      String failover,
+      PatroniCluster cluster,
+      java.util.function.ToIntFunction<PatroniCluster> act) {
+    cluster.heal(WAIT);
+    PostgresFixture.Database db =
+        new PostgresFixture.Database(
+            cluster.jdbcUrl(), cluster.user(), cluster.password(), "patroni");
+    DataSource pool = db.pooledDataSource(4);
+    FencedQueue queue = PostgresFencing.builder(pool).schema(db.freshSchema("ha")).build().queue();
+    for (int i = 0; i < JOBS; i++) {
+      queue.enqueue("q", "{\"n\": " + i + "}");
+    }
+    Job before = queue.claim("q", "before", LEASE).orElseThrow();
+    cluster.awaitReplicated(WAIT);
+
+    long start = System.nanoTime();
+    int acted = act.applyAsInt(cluster);
+    List<String> failures = new ArrayList<>();
+    Job after = untilItWorks(start, failures, () -> queue.claim("q", "after", LEASE)).orElseThrow();
+    long claimedAfter = millisSince(start);
+    FencedOutcome.Accepted committed =
+        untilItWorks(start, failures, () -> queue.complete(before.lease(), "\"done before\""));
+    queue.complete(after.lease(), "\"done after\"");
+    int rest = 0;
+    for (Optional<Job> job = queue.claim("q", "rest", LEASE);
+        job.isPresent();
+        job = queue.claim("q", "rest", LEASE)) {
+      queue.complete(job.get().lease(), "\"done\"");
+      rest++;
+    }
+
+    System.out.printf(
+        "[failover] %s: first claim %d ms after it, %d failures before: %s%n",
+        failover, claimedAfter, failures.size(), String.join("\n  ", failures));
+    assertThat(committed).isNotNull();
+    assertThat(after.id()).isNotEqualTo(before.id());
+    assertThat(rest).isEqualTo(JOBS - 2);
+    return acted;
+  }
+
+  /**
+   * Calls {@code call} until it returns, for at most {@link #WAIT}, noting each failure the library
+   * calls transient; any other failure fails the test at once.
+   */
+  private static <T> T untilItWorks(long start, List<String> failures, Supplier<T> call) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      try {
+        return call.get();
+      } catch (StoreUnavailableException | OutcomeUnknownException e) {
+        failures.add("+" + millisSince(start) + " ms " + describe(e));
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("no success within " + WAIT + "; failures: " + failures, e);
+        }
+        OsProcesses.pause(Duration.ofMillis(250));
+      }
+    }
+  }
+
+  /** The exception's class and message, and the SQLSTATE of every SQL exception under it. */
+  private static String describe(Throwable e) {
+    StringBuilder text = new StringBuilder(e.getClass().getSimpleName()).append(": ");
+    text.append(e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse(""));
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      if (cause instanceof SQLException sql) {
+        text.append(" | ")
+            .append(sql.getClass().getSimpleName())
+            .append('[')
+            .append(sql.getSQLState())
+            .append("] ")
+            .append(
+                sql.getMessage() == null ? "" : sql.getMessage().lines().findFirst().orElse(""));
+      }
+    }
+    return text.toString();
+  }
+
+  private static long millisSince(long start) {
+    return (System.nanoTime() - start) / 1_000_000;
+  }
+}
