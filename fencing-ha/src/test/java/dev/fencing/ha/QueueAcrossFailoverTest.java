@@ -87,6 +87,13 @@ class QueueAcrossFailoverTest {
         failover, claimedAfter, failures.size(), String.join("\n  ", failures));
     assertThat(committed).isNotNull();
     assertThat(after.id()).isNotEqualTo(before.id());
+    // the promotion started a new timeline, so the claim after it is in a later failover
+    // generation (docs/HA.md), above every epoch handed out before it
+    assertThat(after.lease().epoch().value() >>> 32)
+        .as("the generation of %s after %s", after.lease().epoch(), failover)
+        .isEqualTo(cluster.timeline() - 1)
+        .isPositive();
+    assertThat(after.lease().epoch()).isGreaterThan(before.lease().epoch());
     assertThat(rest).isEqualTo(JOBS - 2);
     return acted;
   }
