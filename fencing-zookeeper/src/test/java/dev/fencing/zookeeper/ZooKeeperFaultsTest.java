@@ -35,8 +35,11 @@ class ZooKeeperFaultsTest {
     assertThatThrownBy(
             () -> ZooKeeperOwnership.builder(nobody).connectTimeout(Duration.ofSeconds(1)).build())
         .isInstanceOf(CoordinationException.class)
-        .hasMessageContaining(nobody);
-    assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(5));
+        .hasMessageContaining(nobody)
+        .hasMessageContaining("within PT1S");
+    // bounded, not hung; that it waited the 1 s set and not the 5 s default, the message says (a
+    // bound of 5 s on the clock failed once at load 15)
+    assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(60));
   }
 
   @Test

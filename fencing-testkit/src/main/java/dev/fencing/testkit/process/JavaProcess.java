@@ -46,8 +46,15 @@ public final class JavaProcess implements AutoCloseable {
   private final StringBuffer stderr = new StringBuffer();
   private boolean outputEnded;
 
-  /** Whether its classes are archived when it exits in order ({@link SharedClasses}). */
-  private final boolean trainer;
+  /**
+   * How its classes are shared; a trainer's are archived once it has worked ({@link
+   * SharedClasses}).
+   */
+  private final SharedClasses.Launch launch;
+
+  /** Whether the trainer's archive was asked for (it is, once). */
+  private final java.util.concurrent.atomic.AtomicBoolean dumping =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private volatile boolean frozen;
 
@@ -55,10 +62,10 @@ public final class JavaProcess implements AutoCloseable {
   private final CompletableFuture<Void> exited;
 
   private JavaProcess(
-      String name, Process process, boolean trainer, CompletableFuture<Void> exited) {
+      String name, Process process, SharedClasses.Launch launch, CompletableFuture<Void> exited) {
     this.name = name;
     this.process = process;
-    this.trainer = trainer;
+    this.launch = launch;
     this.exited = exited;
     this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
     pump(process.getInputStream(), this::keepLine, this::outputEnded);
@@ -82,10 +89,48 @@ public final class JavaProcess implements AutoCloseable {
    */
   public static JavaProcess start(
       String name, List<String> jvmOptions, Class<?> mainClass, List<String> args) {
+    return start(
+        name,
+        jvmOptions,
+        mainClass,
+        args,
+        SharedClasses.launch(classPath(mainClass), mainClass.getName()));
+  }
+
+  /**
+   * Makes the children of {@code mainClass} start faster, once per class path: unless their classes
+   * are archived already (or another JVM is archiving them), starts one that takes no part in the
+   * test, runs {@code exercise} on it (the commands that load what the real ones will use), and
+   * closes it, which archives its classes ({@link SharedClasses}). A suite calls this before it
+   * starts its children, so that none of them is the one whose classes are archived: the archive is
+   * written only when that child is closed.
+   *
+   * @throws RuntimeException what {@code exercise} threw, after the child was closed
+   */
+  public static void warmUp(
+      String name,
+      List<String> jvmOptions,
+      Class<?> mainClass,
+      List<String> args,
+      java.util.function.Consumer<JavaProcess> exercise) {
+    SharedClasses.Launch launch = SharedClasses.launch(classPath(mainClass), mainClass.getName());
+    if (!launch.trainer()) {
+      return;
+    }
+    try (JavaProcess child = start(name, jvmOptions, mainClass, args, launch)) {
+      exercise.accept(child);
+    }
+  }
+
+  private static JavaProcess start(
+      String name,
+      List<String> jvmOptions,
+      Class<?> mainClass,
+      List<String> args,
+      SharedClasses.Launch launch) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m"));
-    SharedClasses.Launch launch = SharedClasses.launch(classPath(mainClass), mainClass.getName());
     command.addAll(launch.options());
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", launch.classPath(), mainClass.getName()));
@@ -94,7 +139,7 @@ public final class JavaProcess implements AutoCloseable {
     try {
       process = new ProcessBuilder(command).start();
     } catch (IOException e) {
-      launch.trainerExited(-1);
+      launch.trainerExited();
       throw new UncheckedIOException("could not start " + name, e);
     }
     LIVE.add(process);
@@ -104,9 +149,9 @@ public final class JavaProcess implements AutoCloseable {
             .thenRun(
                 () -> {
                   LIVE.remove(process);
-                  launch.trainerExited(process.exitValue());
+                  launch.trainerExited();
                 });
-    return new JavaProcess(name, process, launch.trainer(), exited);
+    return new JavaProcess(name, process, launch, exited);
   }
 
   /**
@@ -241,17 +286,13 @@ public final class JavaProcess implements AutoCloseable {
 
   /**
    * Kills the process with {@code SIGKILL} and waits for it to end; the first child of a class path
-   * gets {@code SIGTERM} first and up to 30 s to write its class archive ({@link SharedClasses}).
+   * that has not yet had its classes archived gets up to 30 s for that first ({@link
+   * SharedClasses}).
    */
   @Override
   public void close() {
-    if (trainer && !frozen && process.isAlive()) {
-      process.destroy();
-      try {
-        process.waitFor(30, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+    if (launch.trainer() && !frozen && process.isAlive() && dumping.compareAndSet(false, true)) {
+      launch.dump(process.pid(), Duration.ofSeconds(30));
     }
     process.destroyForcibly();
     try {

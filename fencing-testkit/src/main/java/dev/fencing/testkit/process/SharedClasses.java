@@ -15,10 +15,12 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
@@ -27,9 +29,12 @@ import java.util.stream.Stream;
  * Class data sharing for the child JVMs: a worker JVM spent about 2.5 s of CPU starting (loading
  * and linking jOOQ, the driver, the pool), and the property suites start hundreds of them. The
  * first child started with a class path becomes the trainer: it runs with {@code
- * -XX:ArchiveClassesAtExit}, and when it exits in order (closing it sends {@code SIGTERM} first)
- * its loaded classes are written to an archive that every later child maps with {@code
- * -XX:SharedArchiveFile} (about 1.2 s of CPU each, measured on this project's worker). The JVM
+ * -XX:+RecordDynamicDumpInfo}, and once it has done some work (printed {@value
+ * #TRAINED_AFTER_LINES} lines) or when it is closed, {@code jcmd VM.cds dynamic_dump} writes its
+ * loaded classes to an archive that every later child maps with {@code -XX:SharedArchiveFile}
+ * (about 1.2 s of CPU each, measured on this project's worker). The dump does not wait for the
+ * trainer to exit: in a property suite the first children live until the suite ends or are killed
+ * with {@code SIGKILL}, and an archive written at exit came too late to serve anyone. The JVM
  * archives classes from jars only, so the class path's directories (a module's classes and test
  * classes) are copied into jars first.
  *
@@ -37,7 +42,8 @@ import java.util.stream.Stream;
  * named by a digest of the JVM, the main class and the class path, with every file's size and
  * modification time: a rebuild gets a fresh directory, test JVMs of one module (surefire forks)
  * share one under a file lock, and a stale or broken archive is only slower (the JVM maps what it
- * validates and ignores the rest; its messages go to standard error). {@code
+ * validates and ignores the rest; its messages go to standard error). A dump that fails (the
+ * trainer was killed or frozen meanwhile) lets the next child train. {@code
  * -Dfencing.testkit.sharedClasses=false} turns it off.
  */
 final class SharedClasses {
@@ -46,23 +52,52 @@ final class SharedClasses {
   record Launch(String classPath, List<String> options, boolean trainer, Path archive) {
 
     /**
-     * Called when the trainer exited: keeps its archive if it exited in order, else lets the next
-     * child train.
+     * Writes the archive from the running trainer {@code pid}, waiting at most {@code timeout};
+     * returns whether it is in place. On failure the next child trains.
      */
-    void trainerExited(int exitCode) {
+    boolean dump(long pid, Duration timeout) {
       if (!trainer) {
-        return;
+        return false;
       }
       Path written = inProgress(archive);
+      Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
       try {
-        // 0 after "quit", 143 after SIGTERM: the JVM wrote the archive on its way out
-        boolean orderly = exitCode == 0 || exitCode == 143;
-        if (orderly && Files.exists(written) && Files.size(written) > 0) {
-          Files.move(written, archive, StandardCopyOption.ATOMIC_MOVE);
-        } else {
-          Files.deleteIfExists(written);
-          Files.deleteIfExists(claim(archive));
+        Files.deleteIfExists(written);
+        Process dump =
+            new ProcessBuilder(
+                    jcmd.toString(),
+                    Long.toString(pid),
+                    "VM.cds",
+                    "dynamic_dump",
+                    written.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        boolean ended = dump.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (!ended) {
+          dump.destroyForcibly();
         }
+        if (ended && dump.exitValue() == 0 && Files.exists(written) && Files.size(written) > 0) {
+          Files.move(written, archive, StandardCopyOption.ATOMIC_MOVE);
+          return true;
+        }
+      } catch (IOException e) {
+        // no archive: the next child trains
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      trainerExited();
+      return false;
+    }
+
+    /** Called when the trainer exited: lets the next child train unless the archive is in place. */
+    void trainerExited() {
+      if (!trainer || Files.exists(archive)) {
+        return;
+      }
+      try {
+        Files.deleteIfExists(inProgress(archive));
+        Files.deleteIfExists(claim(archive));
       } catch (IOException e) {
         // no archive: children start as they did before
       }
@@ -75,7 +110,8 @@ final class SharedClasses {
   private static final ConcurrentHashMap<String, String> READY = new ConcurrentHashMap<>();
 
   /** The JVM's own logging, warnings only, to standard error: a child's output is its protocol. */
-  static final List<String> QUIET_JVM = List.of("-Xlog:disable", "-Xlog:all=warning:stderr");
+  static final List<String> QUIET_JVM =
+      List.of("-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr");
 
   private SharedClasses() {}
 
@@ -99,14 +135,14 @@ final class SharedClasses {
         // another child trains; this one starts without
         return new Launch(jars, options, false, archive);
       }
-      options.add("-XX:ArchiveClassesAtExit=" + inProgress(archive));
+      options.add("-XX:+RecordDynamicDumpInfo");
       return new Launch(jars, options, true, archive);
     } catch (IOException | UncheckedIOException e) {
       return new Launch(classPath, QUIET_JVM, false, Path.of(""));
     }
   }
 
-  private static Path claim(Path archive) {
+  static Path claim(Path archive) {
     return archive.resolveSibling("training");
   }
 

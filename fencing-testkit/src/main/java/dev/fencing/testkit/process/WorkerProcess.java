@@ -35,15 +35,7 @@ public final class WorkerProcess implements AutoCloseable {
       String schema) {
     JavaProcess process =
         JavaProcess.start(
-            name,
-            List.of("-Xss512k", "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true"),
-            PuppetWorker.class,
-            List.of(
-                backend.getName(),
-                database.jdbcUrl(),
-                database.user(),
-                database.password(),
-                schema));
+            name, JVM_OPTIONS, PuppetWorker.class, arguments(backend, database, schema));
     WorkerProcess worker = new WorkerProcess(process);
     String ready = worker.awaitReply();
     if (!ready.startsWith("ok ready")) {
@@ -52,6 +44,48 @@ public final class WorkerProcess implements AutoCloseable {
           "worker " + name + " did not start: " + ready + "; stderr: " + process.stderr());
     }
     return worker;
+  }
+
+  /**
+   * Makes worker JVMs start faster, once per class path ({@link JavaProcess#warmUp}): a worker that
+   * takes no part in any test claims from and drains a queue of its own, which no test uses, and
+   * closes. A suite that starts many workers calls this first.
+   *
+   * @throws IllegalStateException if that worker does not start or answers with an error
+   */
+  public static void warmUp(
+      Class<? extends FencingBackend> backend, PostgresFixture.Database database, String schema) {
+    JavaProcess.warmUp(
+        "worker-warm-up",
+        JVM_OPTIONS,
+        PuppetWorker.class,
+        arguments(backend, database, schema),
+        process -> {
+          WorkerProcess worker = new WorkerProcess(process);
+          for (String command :
+              List.of(
+                  "ping",
+                  "claim " + WARM_UP_QUEUE + " warm-up 60000",
+                  "drain " + WARM_UP_QUEUE + " warm-up 60000 10")) {
+            String reply = command.equals("ping") ? worker.awaitReply() : worker.call(command);
+            if (!reply.startsWith("ok")) {
+              throw new IllegalStateException(
+                  "the warm-up worker answered '" + command + "' with: " + reply);
+            }
+          }
+        });
+  }
+
+  /** The queue the warm-up worker claims from: no test enqueues on it. */
+  static final String WARM_UP_QUEUE = "fencing_testkit_warm_up";
+
+  private static final List<String> JVM_OPTIONS =
+      List.of("-Xss512k", "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true");
+
+  private static List<String> arguments(
+      Class<? extends FencingBackend> backend, PostgresFixture.Database database, String schema) {
+    return List.of(
+        backend.getName(), database.jdbcUrl(), database.user(), database.password(), schema);
   }
 
   /** Returns the name given at start. */

@@ -94,6 +94,7 @@ public final class ProducerRunner implements AutoCloseable {
             return t;
           });
   private long lastTimeMark = System.nanoTime();
+  private boolean warmedUp;
   private final Map<Integer, Integer> nextLine = new HashMap<>();
   private final String prefix = "s" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
 
@@ -249,18 +250,12 @@ public final class ProducerRunner implements AutoCloseable {
   }
 
   private JavaProcess start(int index) {
+    warmUp();
     JavaProcess started =
         JavaProcess.start(
             "producer-" + index,
             PuppetProducer.class,
-            List.of(
-                backend.getName(),
-                address,
-                database.jdbcUrl(),
-                database.user(),
-                database.password(),
-                receiverSchema,
-                ProducerSchedule.ownerName(index)));
+            arguments(ProducerSchedule.ownerName(index)));
     try {
       started.await(0, "ok ready"::equals, Duration.ofSeconds(60));
     } catch (RuntimeException e) {
@@ -268,6 +263,54 @@ public final class ProducerRunner implements AutoCloseable {
       throw e;
     }
     return started;
+  }
+
+  private List<String> arguments(String owner) {
+    return List.of(
+        backend.getName(),
+        address,
+        database.jdbcUrl(),
+        database.user(),
+        database.password(),
+        receiverSchema,
+        owner);
+  }
+
+  /**
+   * Once, before the first producer starts: a producer that takes no part in any schedule acquires,
+   * renews, sends for and releases a resource of its own, so that its classes are archived and no
+   * producer of a schedule is paused for it ({@link JavaProcess#warmUp}).
+   */
+  private synchronized void warmUp() {
+    if (warmedUp) {
+      return;
+    }
+    warmedUp = true;
+    String resource = prefix + "-warm-up";
+    JavaProcess.warmUp(
+        "producer-warm-up",
+        List.of(),
+        PuppetProducer.class,
+        arguments("warm-up"),
+        process -> {
+          process.await(0, "ok ready"::equals, Duration.ofSeconds(60));
+          int line = 1;
+          for (String command :
+              List.of(
+                  "reset",
+                  "acquire " + resource + " " + longLease.toMillis(),
+                  "renew " + resource + " " + longLease.toMillis(),
+                  "send " + resource,
+                  "release " + resource)) {
+            process.send(command);
+            line = process.await(line, reply -> true, Duration.ofSeconds(60)) + 1;
+            String reply = process.lines().get(line - 1);
+            if (reply.startsWith("error ")) {
+              throw new IllegalStateException(
+                  "the warm-up producer answered '" + command + "' with: " + reply);
+            }
+          }
+        });
   }
 
   private JavaProcess process(int p) {

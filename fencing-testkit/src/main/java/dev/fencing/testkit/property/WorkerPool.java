@@ -137,6 +137,10 @@ final class WorkerPool implements AutoCloseable {
   }
 
   private WorkerProcess start() {
+    if (started.get() == 0) {
+      // before the first: no worker of a schedule is the one whose classes are archived
+      WorkerProcess.warmUp(backend, database, schema);
+    }
     WorkerProcess process =
         WorkerProcess.start("worker-" + started.incrementAndGet(), backend, database, schema);
     pids.add(process.pid());
