@@ -19,7 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Resource ownership through PgBouncer in transaction mode: clients that acquire, renew and release
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * but takes 8 s of lease waits that this module's budget has no room for; see docs/HA.md.)
  */
 @FencingDatabase
-@ExtendWith(SharedPgBouncer.class)
 class OwnershipThroughPgBouncerTest {
 
   private static final int CLIENTS = 4;
@@ -36,11 +34,9 @@ class OwnershipThroughPgBouncerTest {
   private static final Duration LEASE = Duration.ofMinutes(1);
 
   @Test
-  void clientsAcquireRenewAndReleaseAtOnce(TestSchema schema, PgBouncerProcess bouncer)
-      throws Exception {
+  void clientsAcquireRenewAndReleaseAtOnce(TestSchema schema) throws Exception {
     ResourceOwnership ownership =
-        PostgresFencing.builder(
-                bouncer.database(PgBouncerProcess.PGJDBC_PARAMETERS).pooledDataSource(CLIENTS))
+        PostgresFencing.builder(PgBouncerProcess.shared().pool(CLIENTS))
             .schema(schema.name())
             .build()
             .ownership();

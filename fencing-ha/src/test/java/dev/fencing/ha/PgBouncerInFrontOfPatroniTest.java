@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * PgBouncer in front of the Patroni leader, logging in with a password (md5 from the client, SCRAM
- * to PostgreSQL 15): the queue claims through it in the leader's failover generation.
+ * PgBouncer in front of the Patroni leader, where clients log in with a password ({@code md5}) and
+ * PgBouncer logs in to PostgreSQL with the one in its user list: the queue claims through it, in
+ * the leader's failover generation.
  */
 @ExtendWith(SharedPatroniCluster.class)
 class PgBouncerInFrontOfPatroniTest {

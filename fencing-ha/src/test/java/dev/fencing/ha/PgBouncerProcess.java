@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.stream.Stream;
+import javax.sql.DataSource;
 import org.postgresql.Driver;
 
 /**
@@ -28,7 +29,7 @@ import org.postgresql.Driver;
  * <p>Clients log in with the server's user and password ({@code md5}; {@code trust} when the
  * server's user has no password, as the embedded PostgreSQL's), and PgBouncer logs in to the server
  * with them. {@link #close()} ends the process by its pid; a shutdown hook does if the JVM exits
- * first.
+ * first. {@link #shared()} is one for the whole test run.
  */
 public final class PgBouncerProcess implements AutoCloseable {
 
@@ -41,6 +42,14 @@ public final class PgBouncerProcess implements AutoCloseable {
    * another (PgBouncer tracks them itself from 1.21, with {@code max_prepared_statements}).
    */
   public static final String PGJDBC_PARAMETERS = "prepareThreshold=0";
+
+  /**
+   * The server connections of {@link #shared()}: fewer than a test's clients, so that clients take
+   * turns on them, as under load.
+   */
+  static final int SHARED_SERVER_CONNECTIONS = 2;
+
+  private static PgBouncerProcess shared;
 
   /** What to install when the binary is missing. */
   static final String PACKAGE = "apt-get install -y pgbouncer";
@@ -124,6 +133,26 @@ public final class PgBouncerProcess implements AutoCloseable {
   }
 
   /**
+   * Returns this JVM's PgBouncer in front of the test kit's PostgreSQL ({@link
+   * PostgresFixture#get()}), with {@value #SHARED_SERVER_CONNECTIONS} server connections, starting
+   * it on first use; it ends when the JVM exits.
+   */
+  public static synchronized PgBouncerProcess shared() {
+    if (shared == null) {
+      shared = start(PostgresFixture.get(), SHARED_SERVER_CONNECTIONS);
+    }
+    return shared;
+  }
+
+  /**
+   * A HikariCP pool of at most {@code size} connections through PgBouncer, with {@link
+   * #PGJDBC_PARAMETERS}. Pools live as long as the JVM.
+   */
+  public DataSource pool(int size) {
+    return database(PGJDBC_PARAMETERS).pooledDataSource(size);
+  }
+
+  /**
    * The server through PgBouncer, for a data source: its URL with {@code parameters} (such as
    * {@code prepareThreshold=0}, or empty for none), the same user and password.
    */
@@ -146,13 +175,7 @@ public final class PgBouncerProcess implements AutoCloseable {
    */
   @Override
   public synchronized void close() {
-    if (Thread.currentThread() != onExit) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(onExit);
-      } catch (IllegalStateException exiting) {
-        // the hook runs or has run: this close and the hook's are the same, in turn
-      }
-    }
+    OsProcesses.dropShutdownHook(onExit);
     if (closed) {
       return;
     }

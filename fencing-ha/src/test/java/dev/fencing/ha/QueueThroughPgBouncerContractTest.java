@@ -6,21 +6,19 @@ import dev.fencing.testkit.contract.FencedQueueContract;
 import dev.fencing.testkit.db.TestSchema;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The queue contract through PgBouncer in transaction mode: every statement on a pool of client
  * connections to PgBouncer, which runs them on fewer server connections; the wake-ups listen on a
  * direct connection (docs/HA.md).
  */
-@ExtendWith(SharedPgBouncer.class)
 class QueueThroughPgBouncerContractTest extends FencedQueueContract {
 
   private static DataSource throughBouncer;
 
   @BeforeAll
-  static void pool(PgBouncerProcess bouncer) {
-    throughBouncer = bouncer.database(PgBouncerProcess.PGJDBC_PARAMETERS).pooledDataSource(4);
+  static void pool() {
+    throughBouncer = PgBouncerProcess.shared().pool(4);
   }
 
   @Override

@@ -8,19 +8,17 @@ import dev.fencing.testkit.db.TestSchema;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The receiver contract through PgBouncer in transaction mode. */
 @FencingDatabase
-@ExtendWith(SharedPgBouncer.class)
 class ReceiverThroughPgBouncerContractTest extends FencedReceiverContract {
 
   private static DataSource throughBouncer;
   private FencedReceiver receiver;
 
   @BeforeAll
-  static void pool(PgBouncerProcess bouncer) {
-    throughBouncer = bouncer.database(PgBouncerProcess.PGJDBC_PARAMETERS).pooledDataSource(4);
+  static void pool() {
+    throughBouncer = PgBouncerProcess.shared().pool(4);
   }
 
   @BeforeEach

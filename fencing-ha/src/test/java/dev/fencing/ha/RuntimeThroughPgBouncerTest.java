@@ -20,7 +20,6 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Two worker runtimes, their receiver and the outbox relay, every statement through PgBouncer in
@@ -28,17 +27,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * its message, and the message relayed, once each, with no store error.
  */
 @FencingDatabase
-@ExtendWith(SharedPgBouncer.class)
 class RuntimeThroughPgBouncerTest {
 
   private static final int JOBS = 40;
   private static final Duration WAIT = Duration.ofSeconds(30);
 
   @Test
-  void workersReceiversAndTheRelayWorkThroughPgBouncer(TestSchema schema, PgBouncerProcess bouncer)
-      throws Exception {
-    DataSource throughBouncer =
-        bouncer.database(PgBouncerProcess.PGJDBC_PARAMETERS).pooledDataSource(8);
+  void workersReceiversAndTheRelayWorkThroughPgBouncer(TestSchema schema) throws Exception {
+    DataSource throughBouncer = PgBouncerProcess.shared().pool(8);
     PostgresFencing fencing =
         PostgresFencing.builder(throughBouncer)
             .listenerDataSource(schema.dataSource())

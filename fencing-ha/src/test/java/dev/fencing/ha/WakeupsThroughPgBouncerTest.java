@@ -23,7 +23,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Wake-ups behind PgBouncer in transaction mode, where LISTEN does not hold: with {@link
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * workers still get their jobs, by polling.
  */
 @FencingDatabase
-@ExtendWith(SharedPgBouncer.class)
 class WakeupsThroughPgBouncerTest {
 
   /** Only a wake-up ends such a wait within the test's bound of 10 s. */
@@ -43,8 +41,8 @@ class WakeupsThroughPgBouncerTest {
   private final List<Thread> workers = new ArrayList<>();
 
   @BeforeAll
-  static void pool(PgBouncerProcess bouncer) {
-    throughBouncer = bouncer.database(PgBouncerProcess.PGJDBC_PARAMETERS).pooledDataSource(4);
+  static void pool() {
+    throughBouncer = PgBouncerProcess.shared().pool(4);
   }
 
   @AfterEach
