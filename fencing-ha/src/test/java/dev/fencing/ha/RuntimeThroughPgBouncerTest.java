@@ -6,8 +6,10 @@ import dev.fencing.Epoch;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.JobState;
+import dev.fencing.Maintenance;
 import dev.fencing.OutboxMessage;
 import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.postgres.QueueSummary;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.HandlerResult;
 import dev.fencing.runtime.WorkOutcome;
@@ -58,6 +60,11 @@ class RuntimeThroughPgBouncerTest {
 
     assertThat(outcomes).hasSize(JOBS).allMatch(o -> o instanceof WorkOutcome.Completed);
     assertThat(first.storeErrors() + second.storeErrors()).isZero();
+    // maintenance (its VACUUM runs outside a transaction) and the admin go through it too
+    assertThat(fencing.maintenance().build().runRound())
+        .isEqualTo(new Maintenance.Report(0, 0, 0, false));
+    assertThat(fencing.admin().queues(true))
+        .containsExactly(new QueueSummary("q", 0, 0, 0, (long) JOBS));
     for (long id : ids) {
       assertThat(queue.find(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
       assertThat(ledger.newest(Long.toString(id)).orElseThrow().epoch()).isEqualTo(Epoch.FIRST);

@@ -11,20 +11,25 @@ import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.db.TestSchema;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
 
 /**
- * Why a client of PgBouncer 1.18 in transaction mode needs pgjdbc's {@code prepareThreshold=0}: by
- * default the driver turns a statement it ran five times on one connection into a named server-side
- * statement, which lives on the server connection it was prepared on. Two clients (two pools of one
- * connection, as two worker processes) take turns on PgBouncer's one server connection here: the
- * second one's fifth delivery prepares a name the first one's already took.
+ * What breaks through PgBouncer 1.18 in transaction mode, where clients take turns on server
+ * connections (here one): what lives in a server session. Named prepared statements: by default
+ * pgjdbc turns a statement it ran five times on one connection into one, so two clients (two pools
+ * of one connection, as two worker processes) collide at the second one's fifth delivery, unless
+ * {@code prepareThreshold=0}. And LISTEN: the client that ran it hears nothing, and the server
+ * connection's notifications go to whoever uses it next. See docs/HA.md.
  */
 @FencingDatabase
-class PreparedStatementsThroughPgBouncerTest {
+class SessionStateThroughPgBouncerTest {
 
   /** pgjdbc's default {@code prepareThreshold}. */
   private static final int THRESHOLD = 5;
@@ -70,6 +75,28 @@ class PreparedStatementsThroughPgBouncerTest {
           .isEqualTo(new FencedOutcome.Accepted("b", Epoch.of(i), false));
     }
     assertThat(second.newest("b").orElseThrow().epoch()).isEqualTo(Epoch.of(2 * THRESHOLD));
+  }
+
+  @Test
+  void aListenerHearsNothingAndItsNotificationsGoToAnotherClient(TestSchema schema)
+      throws SQLException {
+    DataSource through = bouncer.database(PgBouncerProcess.PGJDBC_PARAMETERS).dataSource();
+    String channel = "c_" + schema.name();
+    try (Connection listener = through.getConnection();
+        Connection other = through.getConnection()) {
+      execute(listener, "LISTEN " + channel);
+      for (int i = 0; i < 3; i++) {
+        execute(other, "NOTIFY " + channel);
+      }
+      assertThat(listener.unwrap(PGConnection.class).getNotifications(500)).isEmpty();
+      assertThat(other.unwrap(PGConnection.class).getNotifications()).hasSize(3);
+    }
+  }
+
+  private static void execute(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
   }
 
   /**
