@@ -110,6 +110,20 @@ final class OsProcesses {
     }
   }
 
+  /**
+   * Removes {@code onExit}, a fixture's shutdown hook, when its fixture closes before the JVM
+   * exits; nothing when the hook itself is what closes it, or the JVM is exiting already.
+   */
+  static void dropShutdownHook(Thread onExit) {
+    if (Thread.currentThread() != onExit) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(onExit);
+      } catch (IllegalStateException exiting) {
+        // the hook runs or has run: the fixture's close and the hook's are the same, in turn
+      }
+    }
+  }
+
   static void pause(Duration duration) {
     try {
       Thread.sleep(duration);

@@ -41,8 +41,8 @@ import javax.sql.DataSource;
  *
  * <p>Not {@link AutoCloseable}: the data source is the caller's, and the one thing the handle holds
  * besides, the connection and daemon thread that listen for new work (see {@link
- * Builder#notifications}), goes back by itself {@link Builder#listenerLinger} after the last wait.
- * Immutable and safe for concurrent use.
+ * Builder#notifications} and {@link Builder#listenerDataSource}), goes back by itself {@link
+ * Builder#listenerLinger} after the last wait. Immutable and safe for concurrent use.
  */
 public final class PostgresFencing {
 
@@ -175,9 +175,11 @@ public final class PostgresFencing {
     private boolean install = true;
     private boolean notifications = true;
     private Duration listenerLinger = Config.DEFAULT_LINGER;
+    private DataSource listenerDataSource;
 
     private Builder(DataSource dataSource) {
       this.dataSource = dataSource;
+      this.listenerDataSource = dataSource;
     }
 
     /**
@@ -228,9 +230,32 @@ public final class PostgresFencing {
      * notifying transactions, which costs enqueue throughput under heavy concurrent enqueueing (see
      * docs/BENCHMARKS.md). When off, nothing is notified and {@code awaitWork} sleeps its timeout,
      * so workers poll.
+     *
+     * <p>LISTEN needs a session: behind a pooler in transaction mode (PgBouncer's {@code pool_mode
+     * = transaction}) give the listening connection one with {@link #listenerDataSource}, or turn
+     * notifications off (docs/HA.md).
      */
     public Builder notifications(boolean notifications) {
       this.notifications = notifications;
+      return this;
+    }
+
+    /**
+     * Where the listening connection of {@link #notifications} comes from; default the data source
+     * of {@link PostgresFencing#builder}, which is right for a direct connection and for a pooler
+     * in session mode. Behind a pooler in transaction mode (PgBouncer's {@code pool_mode =
+     * transaction}) LISTEN does not hold: the pooler hands the server connection that ran it to
+     * other clients, so wake-ups never arrive (workers still get their jobs, at their {@code
+     * awaitWork} timeouts) and that server connection's notifications land in whichever pooled
+     * connection uses it next, where the driver keeps them. Give a data source that reaches
+     * PostgreSQL directly (or through a pooler in session mode) for this one connection; every
+     * statement of the queue still goes through the data source of {@link PostgresFencing#builder}.
+     * Unused when notifications are off.
+     *
+     * @throws NullPointerException if {@code listenerDataSource} is null
+     */
+    public Builder listenerDataSource(DataSource listenerDataSource) {
+      this.listenerDataSource = Objects.requireNonNull(listenerDataSource, "listenerDataSource");
       return this;
     }
 
@@ -256,7 +281,7 @@ public final class PostgresFencing {
       Config config =
           new Config(
               schema, maxAttempts, transientRetries, retryWait, notifications, listenerLinger);
-      PostgresComponent graph = PostgresComponent.create(dataSource, config);
+      PostgresComponent graph = PostgresComponent.create(dataSource, listenerDataSource, config);
       if (install) {
         Boundary.of(config)
             .run(

@@ -213,6 +213,9 @@ class WakeupsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("listenerLinger")
         .hasMessageContaining("PT-1S");
+    assertThatThrownBy(() -> PostgresFencing.builder(schema.dataSource()).listenerDataSource(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("listenerDataSource");
   }
 
   /**

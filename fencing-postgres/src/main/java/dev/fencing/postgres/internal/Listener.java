@@ -62,7 +62,7 @@ final class Listener {
   private final ThreadLocal<Map<String, Long>> seen = ThreadLocal.withInitial(HashMap::new);
 
   @Inject
-  Listener(DataSource dataSource, Config config) {
+  Listener(@Listening DataSource dataSource, Config config) {
     this.dataSource = dataSource;
     this.channel = Notifier.channel(config.schema());
     this.lingerNanos = config.listenerLinger().toNanos();

@@ -37,11 +37,17 @@ public interface PostgresComponent {
   /** Creates the graph. */
   @Component.Factory
   interface Factory {
-    PostgresComponent create(@BindsInstance DataSource dataSource, @BindsInstance Config config);
+    PostgresComponent create(
+        @BindsInstance DataSource dataSource,
+        @BindsInstance @Listening DataSource listening,
+        @BindsInstance Config config);
   }
 
-  /** Returns a new graph for {@code dataSource} and {@code config}. */
-  static PostgresComponent create(DataSource dataSource, Config config) {
-    return DaggerPostgresComponent.factory().create(dataSource, config);
+  /**
+   * Returns a new graph for {@code dataSource} and {@code config}, whose wake-ups listen on a
+   * connection from {@code listening}.
+   */
+  static PostgresComponent create(DataSource dataSource, DataSource listening, Config config) {
+    return DaggerPostgresComponent.factory().create(dataSource, listening, config);
   }
 }

@@ -1,0 +1,304 @@
+package dev.fencing.ha;
+
+import dev.fencing.internal.Validate;
+import dev.fencing.testkit.db.PostgresFixture;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.postgresql.Driver;
+
+/**
+ * PgBouncer (Debian's {@code pgbouncer}, 1.18 on bookworm) in transaction pooling mode in front of
+ * one PostgreSQL server, on a free loopback port, its ini, user list and log under {@code
+ * target/pgbouncer/<random>/}. It runs in the foreground, not as a daemon, so the pid kept is its
+ * own; as root it runs as {@code postgres} (PgBouncer refuses root) through {@code setpriv}, which
+ * execs.
+ *
+ * <p>Clients log in with the server's user and password ({@code md5}; {@code trust} when the
+ * server's user has no password, as the embedded PostgreSQL's), and PgBouncer logs in to the server
+ * with them. {@link #close()} ends the process by its pid; a shutdown hook does if the JVM exits
+ * first. {@link #shared()} is one for the whole test run.
+ */
+public final class PgBouncerProcess implements AutoCloseable {
+
+  /** Where Debian's package puts the binary; else it is looked for on {@code PATH}. */
+  static final Path DEBIAN_BINARY = Path.of("/usr/sbin/pgbouncer");
+
+  /**
+   * What pgjdbc needs through PgBouncer 1.18 in transaction mode: no named server-side prepared
+   * statements, which live on one server connection while the client's next transaction may run on
+   * another (PgBouncer tracks them itself from 1.21, with {@code max_prepared_statements}).
+   */
+  public static final String PGJDBC_PARAMETERS = "prepareThreshold=0";
+
+  /**
+   * The server connections of {@link #shared()}: fewer than a test's clients, so that clients take
+   * turns on them, as under load.
+   */
+  static final int SHARED_SERVER_CONNECTIONS = 2;
+
+  private static PgBouncerProcess shared;
+
+  /** What to install when the binary is missing. */
+  static final String PACKAGE = "apt-get install -y pgbouncer";
+
+  private final Path dir;
+  private final int port = OsProcesses.freePort();
+  private final String database;
+  private final String user;
+  private final String password;
+  private final Process process;
+  private boolean closed;
+
+  /** Ends the process if the JVM exits (a surefire timeout, Ctrl-C) before {@link #close()}. */
+  private final Thread onExit = new Thread(this::close, "pgbouncer-close");
+
+  private PgBouncerProcess(
+      Path dir, Path binary, PostgresFixture.Database server, int serverConnections) {
+    this.dir = dir;
+    Properties url = parse(server.jdbcUrl());
+    String host = url.getProperty("PGHOST");
+    if (host.contains(",")) {
+      throw new IllegalArgumentException(
+          "server must be one host (PgBouncer 1.18 cannot follow a primary), but was "
+              + server.jdbcUrl());
+    }
+    this.database = url.getProperty("PGDBNAME");
+    this.user = server.user().isEmpty() ? url.getProperty("user", "") : server.user();
+    this.password =
+        server.password().isEmpty() ? url.getProperty("password", "") : server.password();
+    if (user.isEmpty()) {
+      throw new IllegalArgumentException(
+          "server must name a user, but neither its URL nor its user did: " + server);
+    }
+    try {
+      Files.createDirectories(dir);
+      Files.writeString(userList(), "\"%s\" \"%s\"\n".formatted(user, password));
+      Files.writeString(
+          ini(), ini(host, Integer.parseInt(url.getProperty("PGPORT")), serverConnections));
+      List<String> command = new ArrayList<>();
+      if (Host.root()) {
+        command.addAll(List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"));
+        for (Path path : List.of(dir, ini(), userList())) {
+          Host.chown(path);
+        }
+      }
+      command.add(binary.toString());
+      command.add(ini().toString());
+      this.process =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+              .start();
+    } catch (IOException e) {
+      throw new AssertionError("could not start PgBouncer in " + dir + ": " + e, e);
+    }
+    Runtime.getRuntime().addShutdownHook(onExit);
+  }
+
+  /**
+   * Starts PgBouncer in front of {@code server} with at most {@code serverConnections} connections
+   * to it, and waits until it lets a client run a statement.
+   *
+   * @param server a single-host JDBC URL with its user and password
+   * @param serverConnections PgBouncer's {@code default_pool_size}, 1 to 50
+   * @throws AssertionError if PgBouncer is not installed, or does not answer within 10 s
+   */
+  public static PgBouncerProcess start(PostgresFixture.Database server, int serverConnections) {
+    Validate.between("serverConnections", serverConnections, 1, 50);
+    Path binary = binary(DEBIAN_BINARY, System.getenv().getOrDefault("PATH", ""));
+    Path dir = Path.of("target", "pgbouncer", UUID.randomUUID().toString().substring(0, 8));
+    PgBouncerProcess bouncer =
+        new PgBouncerProcess(dir.toAbsolutePath(), binary, server, serverConnections);
+    try {
+      bouncer.awaitReady(Duration.ofSeconds(10));
+      return bouncer;
+    } catch (RuntimeException | AssertionError e) {
+      bouncer.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Returns this JVM's PgBouncer in front of the test kit's PostgreSQL ({@link
+   * PostgresFixture#get()}), with {@value #SHARED_SERVER_CONNECTIONS} server connections, starting
+   * it on first use; it ends when the JVM exits.
+   */
+  public static synchronized PgBouncerProcess shared() {
+    if (shared == null) {
+      shared = start(PostgresFixture.get(), SHARED_SERVER_CONNECTIONS);
+    }
+    return shared;
+  }
+
+  /**
+   * A HikariCP pool of at most {@code size} connections through PgBouncer, with {@link
+   * #PGJDBC_PARAMETERS}. Pools live as long as the JVM.
+   */
+  public DataSource pool(int size) {
+    return database(PGJDBC_PARAMETERS).pooledDataSource(size);
+  }
+
+  /**
+   * The server through PgBouncer, for a data source: its URL with {@code parameters} (such as
+   * {@code prepareThreshold=0}, or empty for none), the same user and password.
+   */
+  public PostgresFixture.Database database(String parameters) {
+    String url = "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?connectTimeout=2";
+    return new PostgresFixture.Database(
+        parameters.isEmpty() ? url : url + "&" + parameters, user, password, "pgbouncer");
+  }
+
+  /** PgBouncer's own process. */
+  public ProcessHandle process() {
+    return process.toHandle();
+  }
+
+  /**
+   * Ends PgBouncer by its pid (SIGTERM, its immediate shutdown; SIGKILL after 5 s) and waits until
+   * it is gone. The files stay.
+   *
+   * @throws AssertionError if it outlives SIGKILL for 10 s
+   */
+  @Override
+  public synchronized void close() {
+    OsProcesses.dropShutdownHook(onExit);
+    if (closed) {
+      return;
+    }
+    closed = true;
+    ProcessHandle handle = process.toHandle();
+    handle.destroy();
+    if (!OsProcesses.awaitGone(List.of(handle), Duration.ofSeconds(5)).isEmpty()) {
+      OsProcesses.kill(handle);
+      if (!OsProcesses.awaitGone(List.of(handle), Duration.ofSeconds(10)).isEmpty()) {
+        throw new AssertionError("PgBouncer (pid " + handle.pid() + ") outlived SIGKILL");
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "PgBouncerProcess[" + database("").jdbcUrl() + ", " + dir + "]";
+  }
+
+  /**
+   * The PgBouncer binary: {@code preferred} if it is there, else the first {@code pgbouncer} on
+   * {@code path}.
+   *
+   * @throws AssertionError saying how to install it, if there is none
+   */
+  static Path binary(Path preferred, String path) {
+    if (Files.isExecutable(preferred)) {
+      return preferred;
+    }
+    Optional<Path> found =
+        Stream.of(path.split(File.pathSeparator))
+            .filter(entry -> !entry.isEmpty())
+            .map(entry -> Path.of(entry, "pgbouncer"))
+            .filter(Files::isExecutable)
+            .findFirst();
+    return found.orElseThrow(
+        () ->
+            new AssertionError(
+                "PgBouncer is not installed (neither "
+                    + preferred
+                    + " nor pgbouncer on PATH): install it (Debian/Ubuntu: "
+                    + PACKAGE
+                    + ")"));
+  }
+
+  /**
+   * Transaction pooling, at most {@code serverConnections} server connections per user and
+   * database, and nothing else that changes what a client sees: PgBouncer's defaults otherwise (no
+   * {@code max_prepared_statements}, which 1.18 does not have).
+   */
+  private String ini(String host, int serverPort, int serverConnections) {
+    return """
+        [databases]
+        %s = host=%s port=%d dbname=%s
+
+        [pgbouncer]
+        listen_addr = 127.0.0.1
+        listen_port = %d
+        unix_socket_dir =
+        auth_type = %s
+        auth_file = %s
+        pool_mode = transaction
+        default_pool_size = %d
+        max_client_conn = 200
+        """
+        .formatted(
+            database,
+            host,
+            serverPort,
+            database,
+            port,
+            password.isEmpty() ? "trust" : "md5",
+            userList(),
+            serverConnections);
+  }
+
+  private void awaitReady(Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    SQLException last = null;
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new AssertionError(
+            "PgBouncer exited with " + process.exitValue() + "\n" + OsProcesses.tail(log(), 20));
+      }
+      Properties login = new Properties();
+      login.setProperty("user", user);
+      login.setProperty("password", password);
+      try (Connection c = DriverManager.getConnection(database("").jdbcUrl(), login)) {
+        c.createStatement().execute("select 1");
+        return;
+      } catch (SQLException e) {
+        last = e;
+        OsProcesses.pause(Duration.ofMillis(50));
+      }
+    }
+    throw new AssertionError(
+        "PgBouncer did not answer within "
+            + within
+            + ": "
+            + last
+            + "\n"
+            + OsProcesses.tail(log(), 20),
+        last);
+  }
+
+  private static Properties parse(String jdbcUrl) {
+    Properties parsed = Driver.parseURL(jdbcUrl, null);
+    if (parsed == null) {
+      throw new IllegalArgumentException(
+          "server must have a PostgreSQL JDBC URL, but was " + jdbcUrl);
+    }
+    return parsed;
+  }
+
+  Path ini() {
+    return dir.resolve("pgbouncer.ini");
+  }
+
+  private Path userList() {
+    return dir.resolve("userlist.txt");
+  }
+
+  Path log() {
+    return dir.resolve("pgbouncer.log");
+  }
+}
