@@ -124,7 +124,8 @@ public final class Boundary {
     return name.startsWith("org.jooq.")
         || name.startsWith("org.postgresql.")
         || name.startsWith("java.sql.")
-        || failure instanceof Jdbc.CommitOutcomeUnknown;
+        || failure instanceof Jdbc.CommitOutcomeUnknown
+        || failure instanceof Jdbc.ReplicationOutcomeUnknown;
   }
 
   private static @Nullable String sqlState(Throwable failure) {

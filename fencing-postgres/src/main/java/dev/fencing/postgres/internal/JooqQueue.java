@@ -122,9 +122,9 @@ public final class JooqQueue implements FencedQueue {
   }
 
   /**
-   * Not retried: after a lost acknowledgement a retry could enqueue the jobs twice, so that case is
-   * reported as unknown. Chunks keep each statement under PostgreSQL's 65,535 bind values; one
-   * transaction keeps it all or none.
+   * Not retried: after a lost acknowledgement, or a cancelled wait for the synchronous standby, a
+   * retry could enqueue the jobs twice, so those cases are reported as unknown. Chunks keep each
+   * statement under PostgreSQL's 65,535 bind values; one transaction keeps it all or none.
    */
   private List<Long> insert(String queue, List<String> payloads) {
     try {
@@ -140,6 +140,19 @@ public final class JooqQueue implements FencedQueue {
               + (payloads.size() == 1 ? "it" : "they (all or none)")
               + " may or may not have been added, and a retry may add them twice; enqueue with"
               + " idempotency keys (KeyedJob) to make retries safe",
+          e);
+    } catch (Jdbc.ReplicationOutcomeUnknown e) {
+      throw new OutcomeUnknownException(
+          "enqueueing "
+              + payloads.size()
+              + (payloads.size() == 1 ? " job" : " jobs")
+              + " on queue '"
+              + queue
+              + "': the primary committed, but its wait for the synchronous standby was"
+              + " cancelled, so a failover may lose "
+              + (payloads.size() == 1 ? "it" : "them (all or none)")
+              + ", and a retry may add them twice; enqueue with idempotency keys (KeyedJob) to"
+              + " make retries safe",
           e);
     }
   }
