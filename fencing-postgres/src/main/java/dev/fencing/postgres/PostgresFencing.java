@@ -266,11 +266,11 @@ public final class PostgresFencing {
     /**
      * Whether every transaction waits for a synchronous standby; default false. When on, each call
      * runs in one transaction with {@code synchronous_commit} forced to {@code on} for that
-     * transaction alone (a pooled connection keeps its own setting) and with a transaction id, so
-     * that its commit waits until the synchronous standby holds all WAL up to it: what a call
-     * returns, a read included, is on the standby. A commit whose wait was cancelled (PostgreSQL
-     * answers it with a WARNING: "already committed locally, but might not have been replicated")
-     * is an unknown outcome, never a success: an enqueue throws {@link
+     * transaction alone (a pooled connection keeps its own setting) and with a WAL record, so that
+     * its commit waits until the synchronous standby holds all WAL up to it: what a call returns, a
+     * read included, is on the standby. A commit whose wait was cancelled (PostgreSQL answers it
+     * with a WARNING: "already committed locally, but might not have been replicated") is an
+     * unknown outcome, never a success: an enqueue throws {@link
      * dev.fencing.OutcomeUnknownException}, every other write {@link StoreUnavailableException}
      * (committing again with the same lease, or enqueueing again with the same key, is safe). Which
      * standbys count is the server's {@code synchronous_standby_names} (Patroni's {@code

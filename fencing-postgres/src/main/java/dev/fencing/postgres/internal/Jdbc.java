@@ -19,9 +19,9 @@ import org.jspecify.annotations.Nullable;
  * autoCommit=false} would otherwise roll every claim back when the connection goes back to it.
  *
  * <p>In synchronous mode ({@link Config#synchronousReplication}) every call is one explicit
- * transaction that first forces {@code synchronous_commit = on} for itself alone and takes a
- * transaction id, so that its commit waits until the synchronous standby holds all WAL up to it:
- * whatever the call read or wrote is then on the standby, reads that resolve a lost acknowledgement
+ * transaction that first forces {@code synchronous_commit = on} for itself alone and writes a WAL
+ * record, so that its commit waits until the synchronous standby holds all WAL up to it: whatever
+ * the call read or wrote is then on the standby, reads that resolve a lost acknowledgement
  * included. A commit whose wait was cancelled is {@link ReplicationOutcomeUnknown}.
  *
  * <p>A connection that refused a write as read-only (SQLSTATE 25006: it reaches a standby, or a
@@ -30,9 +30,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class Jdbc {
 
-  /** Forces a synchronous commit for this transaction alone, and a transaction id to wait with. */
+  /**
+   * Forces a synchronous commit for this transaction alone, and a WAL record in it (an empty
+   * transactional logical message), without which a transaction that wrote nothing does not wait
+   * for the standby at its commit (a transaction id alone is not enough).
+   */
   private static final String SYNCHRONOUS =
-      "select set_config('synchronous_commit', 'on', true), txid_current()";
+      "select set_config('synchronous_commit', 'on', true),"
+          + " pg_logical_emit_message(true, 'fencing', '')";
 
   /** Read-only transaction: a write on a standby, or a LISTEN on one ("during recovery"). */
   static final String READ_ONLY = "25006";
