@@ -39,9 +39,6 @@ final class Jdbc {
       "select set_config('synchronous_commit', 'on', true),"
           + " pg_logical_emit_message(true, 'fencing', '')";
 
-  /** Read-only transaction: a write on a standby, or a LISTEN on one ("during recovery"). */
-  static final String READ_ONLY = "25006";
-
   /** The class of PostgreSQL's plain WARNING, which a cancelled synchronous wait raises. */
   private static final String WARNING = "01000";
 
@@ -211,7 +208,7 @@ final class Jdbc {
    * drops it instead of lending it out to fail again. Its close afterwards is what tells the pool.
    */
   private static void abortIfReadOnly(Connection c, Exception failure) {
-    if (!Transient.hasState(failure, READ_ONLY)) {
+    if (!Transient.hasState(failure, Transient.READ_ONLY)) {
       return;
     }
     try {

@@ -198,7 +198,7 @@ final class Listener {
           }
         } catch (SQLException | RuntimeException e) {
           LOG.log(System.Logger.Level.DEBUG, "lost the listening connection on " + channel, e);
-          if (Transient.hasState(e, Jdbc.READ_ONLY)) {
+          if (Transient.hasState(e, Transient.READ_ONLY)) {
             session.abort();
           }
           session.close();
@@ -242,7 +242,7 @@ final class Listener {
         return new Session(c, pg, autoCommit, channel);
       } catch (SQLException | RuntimeException e) {
         try {
-          if (Transient.hasState(e, Jdbc.READ_ONLY)) {
+          if (Transient.hasState(e, Transient.READ_ONLY)) {
             c.abort(Runnable::run); // so a pool drops it rather than lending it out again
           }
           c.close();
@@ -265,7 +265,7 @@ final class Listener {
           if (r.next() && r.getBoolean(1)) {
             throw new SQLException(
                 "the listening connection reaches a server in recovery, not the primary",
-                Jdbc.READ_ONLY);
+                Transient.READ_ONLY);
           }
         }
       }

@@ -9,8 +9,11 @@ import org.jspecify.annotations.Nullable;
 /** Which database failures are worth retrying, and the retry that does it. */
 final class Transient {
 
+  /** Read-only transaction: a write on a standby, or a LISTEN on one ("during recovery"). */
+  static final String READ_ONLY = "25006";
+
   private static final Set<String> STATES =
-      Set.of("40001", "40P01", "57P01", "57P02", "57P03", "53300", Jdbc.READ_ONLY);
+      Set.of("40001", "40P01", "57P01", "57P02", "57P03", "53300", READ_ONLY);
 
   private Transient() {}
 
