@@ -126,11 +126,30 @@ class CancelledSynchronousWaitTest {
         .hasMessageContaining("wait for the synchronous standby was cancelled");
   }
 
-  /**
-   * Runs {@code call} on another thread, cancels its wait for the standby once PostgreSQL shows the
-   * backend waiting on {@code SyncRep}, and returns what the call threw.
-   */
+  @Test
+  @Order(4)
+  void anEnqueueWhoseBackendWasTerminatedWhileItWaitedIsUnknown() throws Exception {
+    Throwable thrown =
+        ended("pg_terminate_backend", () -> fencing.queue().enqueue("q", "{\"n\": 4}"));
+
+    assertThat(thrown)
+        .isInstanceOf(OutcomeUnknownException.class)
+        .hasMessageContaining("may or may not have been added");
+    assertThat(direct("select count(*) from fencing.fencing_job where payload = '{\"n\": 4}'"))
+        .as("committed locally before the session ended")
+        .isEqualTo("1");
+  }
+
   private static Throwable cancelled(java.util.concurrent.Callable<?> call) throws Exception {
+    return ended("pg_cancel_backend", call);
+  }
+
+  /**
+   * Runs {@code call} on another thread, ends its wait for the standby with {@code function} once
+   * PostgreSQL shows the backend waiting on {@code SyncRep}, and returns what the call threw.
+   */
+  private static Throwable ended(String function, java.util.concurrent.Callable<?> call)
+      throws Exception {
     Future<?> running = caller.submit(call);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
     String cancelledPids = "";
@@ -141,7 +160,9 @@ class CancelledSynchronousWaitTest {
       assertThat(System.nanoTime()).as("a backend waiting on SyncRep").isLessThan(deadline);
       cancelledPids =
           direct(
-              "select coalesce(string_agg(pg_cancel_backend(pid)::text, ','), '')"
+              "select coalesce(string_agg("
+                  + function
+                  + "(pid)::text, ','), '')"
                   + " from pg_stat_activity where wait_event = 'SyncRep'");
       Thread.sleep(20);
     }
