@@ -129,6 +129,8 @@ class CancelledSynchronousWaitTest {
   @Test
   @Order(4)
   void anEnqueueWhoseBackendWasTerminatedWhileItWaitedIsUnknown() throws Exception {
+    // PostgreSQL closes the connection after its warning, sending nothing more: a lost
+    // acknowledgement
     Throwable thrown =
         ended("pg_terminate_backend", () -> fencing.queue().enqueue("q", "{\"n\": 4}"));
 

@@ -148,8 +148,8 @@ final class Jdbc {
   }
 
   /**
-   * Commits, telling a lost acknowledgement (the connection broke, or the server ended the session,
-   * once the commit was sent: it may have landed or not) from a refusal (it did not land).
+   * Commits, telling a lost acknowledgement (the connection broke once the commit was sent: it may
+   * have landed or not) from a refusal (it did not land).
    */
   private void commit(Connection c) throws SQLException {
     if (synchronous) {
@@ -158,10 +158,10 @@ final class Jdbc {
     try {
       c.commit();
     } catch (SQLException e) {
-      // a session ended by the server (57P01-57P03) may end right after the commit: a backend
-      // terminated while it waits for the synchronous standby has committed locally
+      // a backend terminated while it waits for the synchronous standby has committed locally,
+      // and PostgreSQL closes its connection without another word: a broken connection, too
       String state = e.getSQLState();
-      if (state != null && (state.startsWith("08") || state.startsWith("57P0"))) {
+      if (state != null && state.startsWith("08")) {
         throw new CommitOutcomeUnknown(e);
       }
       throw e;
