@@ -51,22 +51,21 @@ class ReadOnlyConnectionWentBackToThePoolTest {
 
   @Test
   void aClaimRefusedAsReadOnlyIsRetriedOnAFreshConnection() throws SQLException {
-    FencedQueue queue = queue(3, false);
+    claimsThroughAReadOnlyConnection(false);
+  }
+
+  @Test
+  void inSynchronousModeToo() throws SQLException {
+    claimsThroughAReadOnlyConnection(true);
+  }
+
+  private void claimsThroughAReadOnlyConnection(boolean synchronous) throws SQLException {
+    FencedQueue queue = queue(3, synchronous);
     queue.enqueue("q", "{}");
     makeThePooledConnectionReadOnly();
 
     assertThat(queue.claim("q", "w", LEASE)).isPresent();
     assertThat(readOnly()).as("the pool dropped the read-only connection").isEqualTo("off");
-  }
-
-  @Test
-  void inSynchronousModeToo() throws SQLException {
-    FencedQueue queue = queue(3, true);
-    queue.enqueue("q", "{}");
-    makeThePooledConnectionReadOnly();
-
-    assertThat(queue.claim("q", "w", LEASE)).isPresent();
-    assertThat(readOnly()).isEqualTo("off");
   }
 
   @Test

@@ -127,34 +127,41 @@ public final class JooqQueue implements FencedQueue {
    * statement under PostgreSQL's 65,535 bind values; one transaction keeps it all or none.
    */
   private List<Long> insert(String queue, List<String> payloads) {
+    boolean one = payloads.size() == 1;
     try {
       return insertOnce(queue, payloads);
     } catch (Jdbc.CommitOutcomeUnknown e) {
-      throw new OutcomeUnknownException(
-          "enqueueing "
-              + payloads.size()
-              + (payloads.size() == 1 ? " job" : " jobs")
-              + " on queue '"
-              + queue
-              + "': the connection broke after the commit was sent, so "
-              + (payloads.size() == 1 ? "it" : "they (all or none)")
-              + " may or may not have been added, and a retry may add them twice; enqueue with"
-              + " idempotency keys (KeyedJob) to make retries safe",
+      throw unknown(
+          queue,
+          payloads,
+          "the connection broke after the commit was sent, so "
+              + (one ? "it" : "they (all or none)")
+              + " may or may not have been added",
           e);
     } catch (Jdbc.ReplicationOutcomeUnknown e) {
-      throw new OutcomeUnknownException(
-          "enqueueing "
-              + payloads.size()
-              + (payloads.size() == 1 ? " job" : " jobs")
-              + " on queue '"
-              + queue
-              + "': the primary committed, but its wait for the synchronous standby was"
-              + " cancelled, so a failover may lose "
-              + (payloads.size() == 1 ? "it" : "them (all or none)")
-              + ", and a retry may add them twice; enqueue with idempotency keys (KeyedJob) to"
-              + " make retries safe",
+      throw unknown(
+          queue,
+          payloads,
+          "the primary committed, but its wait for the synchronous standby was cancelled, so a"
+              + " failover may lose "
+              + (one ? "it" : "them (all or none)"),
           e);
     }
+  }
+
+  private static OutcomeUnknownException unknown(
+      String queue, List<String> payloads, String why, RuntimeException cause) {
+    return new OutcomeUnknownException(
+        "enqueueing "
+            + payloads.size()
+            + (payloads.size() == 1 ? " job" : " jobs")
+            + " on queue '"
+            + queue
+            + "': "
+            + why
+            + ", and a retry may add them twice; enqueue with idempotency keys (KeyedJob) to make"
+            + " retries safe",
+        cause);
   }
 
   private List<Long> insertOnce(String queue, List<String> payloads) {
