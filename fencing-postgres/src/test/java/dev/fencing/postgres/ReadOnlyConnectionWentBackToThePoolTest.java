@@ -69,6 +69,16 @@ class ReadOnlyConnectionWentBackToThePoolTest {
   }
 
   @Test
+  void anEnqueueRefusedAsReadOnlyIsRetriedToo() throws SQLException {
+    FencedQueue queue = queue(3, false);
+    makeThePooledConnectionReadOnly();
+
+    long id = queue.enqueue("q", "{}");
+
+    assertThat(queue.find(id)).isPresent();
+  }
+
+  @Test
   void withoutRetriesItIsReportedAsTransientAndTheNextCallWorks() throws SQLException {
     FencedQueue queue = queue(0, false);
     queue.enqueue("q", "{}");
