@@ -157,18 +157,31 @@ public final class PatroniCluster implements AutoCloseable {
    */
   public int killLeader() {
     int leader = leader();
+    killNode(leader);
+    lastLeader = leader;
+    return leader;
+  }
+
+  /**
+   * Kills node {@code i}'s Patroni and then its postmaster with SIGKILL, by pid, and waits until
+   * both are gone; {@link #startNode} starts it again.
+   *
+   * @throws IllegalStateException if the node does not run
+   */
+  public void killNode(int i) {
+    if (!running(i)) {
+      throw new IllegalStateException("node " + i + " does not run");
+    }
     List<ProcessHandle> targets = new ArrayList<>();
-    targets.add(patroni[leader].toHandle());
-    OsProcesses.postmaster(nodes.get(leader).dataDir()).ifPresent(targets::add);
-    remember(leader);
+    targets.add(patroni[i].toHandle());
+    OsProcesses.postmaster(nodes.get(i).dataDir()).ifPresent(targets::add);
+    remember(i);
     targets.forEach(OsProcesses::kill);
     List<ProcessHandle> left = OsProcesses.awaitGone(targets, Duration.ofSeconds(10));
     if (!left.isEmpty()) {
       throw new AssertionError("pids " + pids(left) + " outlived SIGKILL\n" + diagnostics());
     }
-    patroni[leader] = null;
-    lastLeader = leader;
-    return leader;
+    patroni[i] = null;
   }
 
   /**

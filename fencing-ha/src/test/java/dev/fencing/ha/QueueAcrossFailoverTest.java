@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The queue on a multi-host URL ({@code targetServerType=primary}) through a HikariCP pool, across
  * a failover: the leader is killed (or switched over) between a claim and its commit, and the same
  * handle claims and commits again once the replica is promoted. What the library throws meanwhile
- * is printed, with each failure's SQLSTATEs, for the failover work of issue 21.
+ * is printed, with each failure's SQLSTATEs, for the failover work of issue 21. The listening
+ * connection follows the primary too: after the failover an enqueue wakes a waiter.
  */
 @ExtendWith(SharedPatroniCluster.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -64,6 +65,7 @@ class QueueAcrossFailoverTest {
       queue.enqueue("q", "{\"n\": " + i + "}");
     }
     Job before = queue.claim("q", "before", LEASE).orElseThrow();
+    awaitWork(queue, Duration.ofMillis(10)); // the listening connection now runs on the old leader
     cluster.awaitReplicated(WAIT);
 
     long start = System.nanoTime();
@@ -82,9 +84,20 @@ class QueueAcrossFailoverTest {
       rest++;
     }
 
+    // the listening connection followed the primary: an enqueue there wakes a waiter
+    int quiet = 0;
+    while (awaitWork(queue, Duration.ofMillis(100)) && quiet++ < 100) {
+      // signals from before (a reconnect wakes everyone): drain them
+    }
+    queue.enqueue("wake", "{}");
+    boolean woken = awaitWork(queue, WAIT);
+    long wokenAfter = millisSince(start);
+
     System.out.printf(
         "[failover] %s: first claim %d ms after it, %d failures before: %s%n",
         failover, claimedAfter, failures.size(), String.join("\n  ", failures));
+    System.out.printf("[failover] %s: a waiter woken %d ms after it%n", failover, wokenAfter);
+    assertThat(woken).as("a wake-up from the new primary").isTrue();
     assertThat(committed).isNotNull();
     assertThat(after.id()).isNotEqualTo(before.id());
     // the promotion started a new timeline, so the claim after it is in a later failover
@@ -96,6 +109,15 @@ class QueueAcrossFailoverTest {
     assertThat(after.lease().epoch()).isGreaterThan(before.lease().epoch());
     assertThat(rest).isEqualTo(JOBS - 2);
     return acted;
+  }
+
+  private static boolean awaitWork(FencedQueue queue, Duration timeout) {
+    try {
+      return queue.awaitWork("wake", timeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
   }
 
   /**

@@ -28,10 +28,13 @@ import javax.sql.DataSource;
  *
  * <p>Claims bump the job's epoch and set the lease from the database clock; complete, fail, renew
  * and release are compare-and-sets on owner and epoch. Transient failures (a dropped connection, a
- * serialization failure, a deadlock, a server shutting down, too many connections: SQLSTATE class
- * 08, 40001, 40P01, 57P01-57P03, 53300) are retried by every part alike ({@link
+ * serialization failure, a deadlock, a server shutting down, too many connections, a write refused
+ * as read-only because the connection reaches a standby or a demoted primary: SQLSTATE class 08,
+ * 40001, 40P01, 57P01-57P03, 53300, 25006) are retried by every part alike ({@link
  * Builder#transientRetries}, {@link Builder#retryWait}); a retried commit whose first try landed is
- * accepted as a repeat.
+ * accepted as a repeat. A connection refused as read-only is aborted, so a pool drops it and the
+ * retry connects afresh: with a multi-host URL ({@code targetServerType=primary}), to the new
+ * primary (see docs/HA.md).
  *
  * <p>No failure of the driver or of jOOQ escapes a method of anything this handle gives: the
  * database unreachable or refusing after the retries is a {@link StoreUnavailableException}, a
@@ -45,6 +48,8 @@ import javax.sql.DataSource;
  * Builder#listenerLinger} after the last wait. Immutable and safe for concurrent use.
  */
 public final class PostgresFencing {
+
+  private static final System.Logger LOG = System.getLogger(PostgresFencing.class.getName());
 
   /** The schema used when none is given. */
   public static final String DEFAULT_SCHEMA = "fencing";
@@ -83,6 +88,18 @@ public final class PostgresFencing {
    */
   public static String schemaSql() {
     return Installer.schemaSql();
+  }
+
+  /**
+   * Returns what the server says now about synchronous replication: its {@code
+   * synchronous_standby_names} and whether a synchronous standby is attached and streaming ({@code
+   * pg_stat_replication.sync_state}), or {@link Replication.Standby#UNKNOWN} when the role may not
+   * see that (grant {@code pg_read_all_stats}). Never waits for a standby.
+   *
+   * @throws StoreUnavailableException if the database could not be reached or refused
+   */
+  public Replication replication() {
+    return boundary.run("PostgresFencing.replication", () -> graph.replication().probe());
   }
 
   /** Returns the schema every part of this handle uses. */
@@ -176,6 +193,7 @@ public final class PostgresFencing {
     private boolean notifications = true;
     private Duration listenerLinger = Config.DEFAULT_LINGER;
     private DataSource listenerDataSource;
+    private boolean synchronousReplication;
 
     private Builder(DataSource dataSource) {
       this.dataSource = dataSource;
@@ -271,6 +289,25 @@ public final class PostgresFencing {
     }
 
     /**
+     * Whether every transaction waits for a synchronous standby; default false. When on, each call
+     * runs in one transaction with {@code synchronous_commit} forced to {@code on} for that
+     * transaction alone (a pooled connection keeps its own setting) and with a WAL record, so that
+     * its commit waits until the synchronous standby holds all WAL up to it: what a call returns, a
+     * read included, is on the standby. A commit whose wait was cancelled (PostgreSQL answers it
+     * with a WARNING: "already committed locally, but might not have been replicated") is an
+     * unknown outcome, never a success: an enqueue throws {@link
+     * dev.fencing.OutcomeUnknownException}, every other write {@link StoreUnavailableException}
+     * (committing again with the same lease, or enqueueing again with the same key, is safe). Which
+     * standbys count is the server's {@code synchronous_standby_names} (Patroni's {@code
+     * synchronous_mode} sets it); with none attached, writes wait. {@link #build()} logs a warning
+     * when it finds none attached; see {@link PostgresFencing#replication()}.
+     */
+    public Builder synchronousReplication(boolean synchronousReplication) {
+      this.synchronousReplication = synchronousReplication;
+      return this;
+    }
+
+    /**
      * Returns the handle, after installing the schema if asked to.
      *
      * @throws IllegalArgumentException naming the first setting out of range; nothing is written
@@ -280,7 +317,13 @@ public final class PostgresFencing {
     public PostgresFencing build() {
       Config config =
           new Config(
-              schema, maxAttempts, transientRetries, retryWait, notifications, listenerLinger);
+              schema,
+              maxAttempts,
+              transientRetries,
+              retryWait,
+              notifications,
+              listenerLinger,
+              synchronousReplication);
       PostgresComponent graph = PostgresComponent.create(dataSource, listenerDataSource, config);
       if (install) {
         Boundary.of(config)
@@ -291,7 +334,34 @@ public final class PostgresFencing {
                   return null;
                 });
       }
-      return new PostgresFencing(graph, config);
+      PostgresFencing fencing = new PostgresFencing(graph, config);
+      if (synchronousReplication) {
+        warnWithoutStandby(fencing);
+      }
+      return fencing;
+    }
+
+    /** Says so when no synchronous standby is attached: every write would wait. */
+    private static void warnWithoutStandby(PostgresFencing fencing) {
+      try {
+        Replication replication = fencing.replication();
+        if (replication.standby() != Replication.Standby.ATTACHED) {
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "synchronous mode on schema "
+                  + fencing.schema()
+                  + ", but the synchronous standby is "
+                  + replication.standby()
+                  + " (synchronous_standby_names '"
+                  + replication.standbyNames()
+                  + "'): writes wait until one attaches, or do not wait for any if none is named");
+        }
+      } catch (StoreUnavailableException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "synchronous mode on schema " + fencing.schema() + ": could not ask for standbys",
+            e);
+      }
     }
   }
 }

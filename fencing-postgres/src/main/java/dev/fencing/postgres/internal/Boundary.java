@@ -80,6 +80,18 @@ public final class Boundary {
 
   private FencingException translated(String operation, Throwable failure) {
     String said = JooqOwnership.describe(failure);
+    if (failure instanceof Jdbc.ReplicationOutcomeUnknown) {
+      return new StoreUnavailableException(
+          "PostgreSQL (schema "
+              + config.schema()
+              + "): "
+              + operation
+              + ": the primary committed, but its wait for the synchronous standby was cancelled"
+              + " ("
+              + said
+              + "), so a failover may lose the write; its outcome is unknown",
+          failure);
+    }
     String state = sqlState(failure);
     if (state != null && NOT_INSTALLED.contains(state)) {
       SchemaNotInstalledException missing =
@@ -124,7 +136,8 @@ public final class Boundary {
     return name.startsWith("org.jooq.")
         || name.startsWith("org.postgresql.")
         || name.startsWith("java.sql.")
-        || failure instanceof Jdbc.CommitOutcomeUnknown;
+        || failure instanceof Jdbc.CommitOutcomeUnknown
+        || failure instanceof Jdbc.ReplicationOutcomeUnknown;
   }
 
   private static @Nullable String sqlState(Throwable failure) {

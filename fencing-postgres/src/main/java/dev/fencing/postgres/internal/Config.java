@@ -12,6 +12,8 @@ import java.time.Duration;
  * @param retryWait the pause between those retries
  * @param notifications whether enqueue and release notify, and waits listen (LISTEN/NOTIFY)
  * @param listenerLinger how long the listening connection stays open after the last wait ended
+ * @param synchronousReplication whether every transaction forces {@code synchronous_commit = on}
+ *     and a commit whose wait for the standby was cancelled counts as unknown
  */
 public record Config(
     String schema,
@@ -19,7 +21,8 @@ public record Config(
     int transientRetries,
     Duration retryWait,
     boolean notifications,
-    Duration listenerLinger) {
+    Duration listenerLinger,
+    boolean synchronousReplication) {
 
   /** The default of {@link #listenerLinger}. */
   public static final Duration DEFAULT_LINGER = Duration.ofSeconds(30);

@@ -4,6 +4,8 @@ import io.github.resilience4j.retry.Retry;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -15,18 +17,42 @@ import org.jspecify.annotations.Nullable;
  * Every statement of the queue runs through here, on a connection of its own, and is committed
  * whether or not the pool hands out connections in autocommit mode: a pool set to {@code
  * autoCommit=false} would otherwise roll every claim back when the connection goes back to it.
+ *
+ * <p>In synchronous mode ({@link Config#synchronousReplication}) every call is one explicit
+ * transaction that first forces {@code synchronous_commit = on} for itself alone and writes a WAL
+ * record, so that its commit waits until the synchronous standby holds all WAL up to it: whatever
+ * the call read or wrote is then on the standby, reads that resolve a lost acknowledgement
+ * included. A commit whose wait was cancelled is {@link ReplicationOutcomeUnknown}.
+ *
+ * <p>A connection that refused a write as read-only (SQLSTATE 25006: it reaches a standby, or a
+ * primary that was demoted) is aborted, not given back, so a pool drops it and the retry connects
+ * afresh (to the new primary, through a multi-host URL).
  */
 final class Jdbc {
+
+  /**
+   * Forces a synchronous commit for this transaction alone, and a WAL record in it (an empty
+   * transactional logical message), without which a transaction that wrote nothing does not wait
+   * for the standby at its commit (a transaction id alone is not enough).
+   */
+  private static final String SYNCHRONOUS =
+      "select set_config('synchronous_commit', 'on', true),"
+          + " pg_logical_emit_message(true, 'fencing', '')";
+
+  /** The class of PostgreSQL's plain WARNING, which a cancelled synchronous wait raises. */
+  private static final String WARNING = "01000";
 
   private final DataSource dataSource;
   private final DSLContext dsl;
   private final Retry retry;
+  private final boolean synchronous;
 
   @Inject
-  Jdbc(DataSource dataSource, DSLContext dsl, Retry retry) {
+  Jdbc(DataSource dataSource, DSLContext dsl, Retry retry, Config config) {
     this.dataSource = dataSource;
     this.dsl = dsl;
     this.retry = retry;
+    this.synchronous = config.synchronousReplication();
   }
 
   /** Runs {@code statement} again after a transient failure, as configured. */
@@ -41,6 +67,9 @@ final class Jdbc {
    * @throws DataAccessException on any failure of the database
    */
   <T> T run(Work<T> work) {
+    if (synchronous) {
+      return transaction(work);
+    }
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
       try {
@@ -53,7 +82,29 @@ final class Jdbc {
         if (!autoCommit) {
           rollback(c, e);
         }
+        abortIfReadOnly(c, e);
         throw e;
+      }
+    } catch (SQLException e) {
+      throw new DataAccessException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Runs {@code work} (reads only) in autocommit, never waiting for a standby, whatever the mode:
+   * for what must answer while no synchronous standby is attached.
+   *
+   * @throws DataAccessException on any failure of the database
+   */
+  <T> T inspect(Work<T> work) {
+    try (Connection c = dataSource.getConnection()) {
+      boolean autoCommit = c.getAutoCommit();
+      try {
+        return work.run(c);
+      } finally {
+        if (!autoCommit) {
+          c.rollback();
+        }
       }
     } catch (SQLException e) {
       throw new DataAccessException(e.getMessage(), e);
@@ -73,12 +124,18 @@ final class Jdbc {
       }
       @Nullable Exception failure = null;
       try {
+        if (synchronous) {
+          try (Statement s = c.createStatement()) {
+            s.execute(SYNCHRONOUS);
+          }
+        }
         T result = work.run(c);
         commit(c);
         return result;
       } catch (SQLException | RuntimeException e) {
         failure = e;
         rollback(c, e);
+        abortIfReadOnly(c, e);
         throw e;
       } finally {
         if (autoCommit) {
@@ -94,14 +151,73 @@ final class Jdbc {
    * Commits, telling a lost acknowledgement (the connection broke once the commit was sent: it may
    * have landed or not) from a refusal (it did not land).
    */
-  private static void commit(Connection c) throws SQLException {
+  private void commit(Connection c) throws SQLException {
+    if (synchronous) {
+      c.clearWarnings();
+    }
     try {
       c.commit();
     } catch (SQLException e) {
-      if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+      // a backend terminated while it waits for the synchronous standby has committed locally,
+      // and PostgreSQL closes its connection without another word: a broken connection, too
+      String state = e.getSQLState();
+      if (state != null && state.startsWith("08")) {
         throw new CommitOutcomeUnknown(e);
       }
       throw e;
+    }
+    if (synchronous) {
+      SQLWarning cancelled = warning(c.getWarnings());
+      if (cancelled != null) {
+        throw new ReplicationOutcomeUnknown(cancelled);
+      }
+    }
+  }
+
+  /**
+   * The first plain WARNING in {@code chain}. PostgreSQL answers a COMMIT whose wait for the
+   * synchronous standby was cancelled ({@code pg_cancel_backend}, a statement timeout) with one
+   * ("canceling wait for synchronous replication ... already committed locally, but might not have
+   * been replicated"); matched on the SQLSTATE, since the text follows {@code lc_messages}.
+   */
+  private static @Nullable SQLWarning warning(@Nullable SQLWarning chain) {
+    for (SQLWarning w = chain; w != null; w = w.getNextWarning()) {
+      if (WARNING.equals(w.getSQLState())) {
+        return w;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A commit that landed on the primary but whose wait for the synchronous standby was cancelled:
+   * the primary shows it, and a failover may lose it, so reading it back proves nothing. Not
+   * transient: it is never retried.
+   */
+  static final class ReplicationOutcomeUnknown extends DataAccessException {
+    private static final long serialVersionUID = 1L;
+
+    ReplicationOutcomeUnknown(SQLWarning cause) {
+      super(
+          "the commit landed on the primary, but its wait for the synchronous standby was"
+              + " cancelled, so a failover may lose it: "
+              + cause.getMessage(),
+          cause);
+    }
+  }
+
+  /**
+   * Aborts {@code c} if {@code failure} says it reaches a server that takes no writes: a pool then
+   * drops it instead of lending it out to fail again. Its close afterwards is what tells the pool.
+   */
+  private static void abortIfReadOnly(Connection c, Exception failure) {
+    if (!Transient.hasState(failure, Transient.READ_ONLY)) {
+      return;
+    }
+    try {
+      c.abort(Runnable::run);
+    } catch (SQLException | RuntimeException e) {
+      failure.addSuppressed(e);
     }
   }
 

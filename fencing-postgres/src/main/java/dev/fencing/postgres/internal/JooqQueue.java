@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import org.jooq.Field;
 import org.jooq.JSONB;
@@ -122,26 +123,54 @@ public final class JooqQueue implements FencedQueue {
   }
 
   /**
-   * Not retried: after a lost acknowledgement a retry could enqueue the jobs twice, so that case is
-   * reported as unknown. Chunks keep each statement under PostgreSQL's 65,535 bind values; one
-   * transaction keeps it all or none.
+   * Retried only after a failure before the commit (nothing was written then): after a lost
+   * acknowledgement, or a cancelled wait for the synchronous standby, a retry could enqueue the
+   * jobs twice, so those cases are reported as unknown. Chunks keep each statement under
+   * PostgreSQL's 65,535 bind values; one transaction keeps it all or none.
    */
   private List<Long> insert(String queue, List<String> payloads) {
-    try {
-      return insertOnce(queue, payloads);
-    } catch (Jdbc.CommitOutcomeUnknown e) {
-      throw new OutcomeUnknownException(
-          "enqueueing "
-              + payloads.size()
-              + (payloads.size() == 1 ? " job" : " jobs")
-              + " on queue '"
-              + queue
-              + "': the connection broke after the commit was sent, so "
-              + (payloads.size() == 1 ? "it" : "they (all or none)")
-              + " may or may not have been added, and a retry may add them twice; enqueue with"
-              + " idempotency keys (KeyedJob) to make retries safe",
-          e);
+    boolean one = payloads.size() == 1;
+    AtomicReference<RuntimeException> unknown = new AtomicReference<>();
+    List<Long> ids =
+        jdbc.guarded(
+            () -> {
+              try {
+                return insertOnce(queue, payloads);
+              } catch (Jdbc.CommitOutcomeUnknown | Jdbc.ReplicationOutcomeUnknown e) {
+                unknown.set(e); // out of the retry's sight: its cause may look transient
+                return null;
+              }
+            });
+    if (ids != null) {
+      return ids;
     }
+    RuntimeException e = unknown.get();
+    throw unknown(
+        queue,
+        payloads,
+        e instanceof Jdbc.CommitOutcomeUnknown
+            ? "the connection broke after the commit was sent, so "
+                + (one ? "it" : "they (all or none)")
+                + " may or may not have been added"
+            : "the primary committed, but its wait for the synchronous standby was cancelled, so"
+                + " a failover may lose "
+                + (one ? "it" : "them (all or none)"),
+        e);
+  }
+
+  private static OutcomeUnknownException unknown(
+      String queue, List<String> payloads, String why, RuntimeException cause) {
+    return new OutcomeUnknownException(
+        "enqueueing "
+            + payloads.size()
+            + (payloads.size() == 1 ? " job" : " jobs")
+            + " on queue '"
+            + queue
+            + "': "
+            + why
+            + ", and a retry may add them twice; enqueue with idempotency keys (KeyedJob) to make"
+            + " retries safe",
+        cause);
   }
 
   private List<Long> insertOnce(String queue, List<String> payloads) {

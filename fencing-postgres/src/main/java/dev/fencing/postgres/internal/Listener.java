@@ -3,6 +3,7 @@ package dev.fencing.postgres.internal;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -40,6 +41,9 @@ final class Listener {
 
   /** How long the connection may be quiet before it is checked: finds a silently dead socket. */
   private static final long CHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+  /** How long that check may take. */
+  private static final int CHECK_SECONDS = 2;
 
   private static final long MIN_BACKOFF_MILLIS = 50;
   private static final long MAX_BACKOFF_MILLIS = 5_000;
@@ -187,14 +191,16 @@ final class Listener {
               }
             }
           } else if (System.nanoTime() - lastHeard > CHECK_NANOS) {
-            // a socket whose peer vanished without a word reads as silence: ask it
-            if (!session.connection.isValid(2)) {
-              throw new SQLException("the listening connection is no longer valid");
-            }
+            // a socket whose peer vanished without a word reads as silence: ask it, and whether
+            // it still reaches a primary
+            Session.requirePrimary(session.connection);
             lastHeard = System.nanoTime();
           }
         } catch (SQLException | RuntimeException e) {
           LOG.log(System.Logger.Level.DEBUG, "lost the listening connection on " + channel, e);
+          if (Transient.hasState(e, Transient.READ_ONLY)) {
+            session.abort();
+          }
           session.close();
           session = null;
         }
@@ -228,6 +234,7 @@ final class Listener {
           c.setAutoCommit(true);
         }
         PGConnection pg = c.unwrap(PGConnection.class);
+        requirePrimary(c);
         try (Statement s = c.createStatement()) {
           // the channel is built from a checked identifier (Notifier.channel); LISTEN binds nothing
           s.execute("LISTEN \"" + channel + "\"");
@@ -235,11 +242,41 @@ final class Listener {
         return new Session(c, pg, autoCommit, channel);
       } catch (SQLException | RuntimeException e) {
         try {
+          if (Transient.hasState(e, Transient.READ_ONLY)) {
+            c.abort(Runnable::run); // so a pool drops it rather than lending it out again
+          }
           c.close();
         } catch (SQLException suppressed) {
           e.addSuppressed(suppressed);
         }
         throw e;
+      }
+    }
+
+    /**
+     * Fails with SQLSTATE 25006 if {@code c} reaches a server in recovery: a standby, or a primary
+     * that was demoted. Notifications are sent on the primary only, so a LISTEN there would wait
+     * for nothing (PostgreSQL refuses it, too: "cannot execute LISTEN during recovery").
+     */
+    static void requirePrimary(Connection c) throws SQLException {
+      try (Statement s = c.createStatement()) {
+        s.setQueryTimeout(CHECK_SECONDS);
+        try (ResultSet r = s.executeQuery("select pg_is_in_recovery()")) {
+          if (r.next() && r.getBoolean(1)) {
+            throw new SQLException(
+                "the listening connection reaches a server in recovery, not the primary",
+                Transient.READ_ONLY);
+          }
+        }
+      }
+    }
+
+    /** Cuts the connection, so that a pool drops it when it is closed. */
+    void abort() {
+      try {
+        connection.abort(Runnable::run);
+      } catch (SQLException | RuntimeException e) {
+        LOG.log(System.Logger.Level.DEBUG, "could not abort the listening connection", e);
       }
     }
 

@@ -31,6 +31,9 @@ public interface PostgresComponent {
   /** The receivers, in the same schema as the queue. */
   Receivers receivers();
 
+  /** Asks the server about synchronous standbys. */
+  ReplicationProbe replication();
+
   /** Installs the schema. */
   SchemaSetup schemaSetup();
 

@@ -9,8 +9,11 @@ import org.jspecify.annotations.Nullable;
 /** Which database failures are worth retrying, and the retry that does it. */
 final class Transient {
 
+  /** Read-only transaction: a write on a standby, or a LISTEN on one ("during recovery"). */
+  static final String READ_ONLY = "25006";
+
   private static final Set<String> STATES =
-      Set.of("40001", "40P01", "57P01", "57P02", "57P03", "53300");
+      Set.of("40001", "40P01", "57P01", "57P02", "57P03", "53300", READ_ONLY);
 
   private Transient() {}
 
@@ -33,6 +36,17 @@ final class Transient {
     Throwable t = failure;
     for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
       if (t instanceof SQLException sql && isTransientState(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Returns whether {@code failure} or a cause is an SQL exception with SQLSTATE {@code state}. */
+  static boolean hasState(Throwable failure, String state) {
+    Throwable t = failure;
+    for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
+      if (t instanceof SQLException sql && state.equals(sql.getSQLState())) {
         return true;
       }
     }
