@@ -46,15 +46,8 @@ public final class JavaProcess implements AutoCloseable {
   private final StringBuffer stderr = new StringBuffer();
   private boolean outputEnded;
 
-  /**
-   * How its classes are shared; a trainer's are archived once it has worked ({@link
-   * SharedClasses}).
-   */
-  private final SharedClasses.Launch launch;
-
-  /** Whether the trainer's archive was asked for (it is, once). */
-  private final java.util.concurrent.atomic.AtomicBoolean dumping =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  /** Whether its classes are archived when it exits in order ({@link SharedClasses}). */
+  private final boolean trainer;
 
   private volatile boolean frozen;
 
@@ -62,10 +55,10 @@ public final class JavaProcess implements AutoCloseable {
   private final CompletableFuture<Void> exited;
 
   private JavaProcess(
-      String name, Process process, SharedClasses.Launch launch, CompletableFuture<Void> exited) {
+      String name, Process process, boolean trainer, CompletableFuture<Void> exited) {
     this.name = name;
     this.process = process;
-    this.launch = launch;
+    this.trainer = trainer;
     this.exited = exited;
     this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
     pump(process.getInputStream(), this::keepLine, this::outputEnded);
@@ -101,9 +94,9 @@ public final class JavaProcess implements AutoCloseable {
    * Makes the children of {@code mainClass} start faster, once per class path: unless their classes
    * are archived already (or another JVM is archiving them), starts one that takes no part in the
    * test, runs {@code exercise} on it (the commands that load what the real ones will use), and
-   * closes it, which archives its classes ({@link SharedClasses}). A suite calls this before it
-   * starts its children, so that none of them is the one whose classes are archived: the archive is
-   * written only when that child is closed.
+   * closes it in order, which archives its classes ({@link SharedClasses}). A suite whose children
+   * live until it ends, or die by {@code SIGKILL}, calls this before it starts them: else the
+   * archive came only when the suite ended.
    *
    * @throws RuntimeException what {@code exercise} threw, after the child was closed
    */
@@ -139,7 +132,7 @@ public final class JavaProcess implements AutoCloseable {
     try {
       process = new ProcessBuilder(command).start();
     } catch (IOException e) {
-      launch.trainerExited();
+      launch.trainerExited(-1);
       throw new UncheckedIOException("could not start " + name, e);
     }
     LIVE.add(process);
@@ -149,9 +142,9 @@ public final class JavaProcess implements AutoCloseable {
             .thenRun(
                 () -> {
                   LIVE.remove(process);
-                  launch.trainerExited();
+                  launch.trainerExited(process.exitValue());
                 });
-    return new JavaProcess(name, process, launch, exited);
+    return new JavaProcess(name, process, launch.trainer(), exited);
   }
 
   /**
@@ -286,13 +279,17 @@ public final class JavaProcess implements AutoCloseable {
 
   /**
    * Kills the process with {@code SIGKILL} and waits for it to end; the first child of a class path
-   * that has not yet had its classes archived gets up to 30 s for that first ({@link
-   * SharedClasses}).
+   * gets {@code SIGTERM} first and up to 30 s to write its class archive ({@link SharedClasses}).
    */
   @Override
   public void close() {
-    if (launch.trainer() && !frozen && process.isAlive() && dumping.compareAndSet(false, true)) {
-      launch.dump(process.pid(), Duration.ofSeconds(30));
+    if (trainer && !frozen && process.isAlive()) {
+      process.destroy();
+      try {
+        process.waitFor(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     process.destroyForcibly();
     try {

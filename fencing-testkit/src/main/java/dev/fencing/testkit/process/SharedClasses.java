@@ -15,12 +15,10 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
@@ -29,21 +27,19 @@ import java.util.stream.Stream;
  * Class data sharing for the child JVMs: a worker JVM spent about 2.5 s of CPU starting (loading
  * and linking jOOQ, the driver, the pool), and the property suites start hundreds of them. The
  * first child started with a class path becomes the trainer: it runs with {@code
- * -XX:+RecordDynamicDumpInfo}, and once it has done some work (printed {@value
- * #TRAINED_AFTER_LINES} lines) or when it is closed, {@code jcmd VM.cds dynamic_dump} writes its
- * loaded classes to an archive that every later child maps with {@code -XX:SharedArchiveFile}
- * (about 1.2 s of CPU each, measured on this project's worker). The dump does not wait for the
- * trainer to exit: in a property suite the first children live until the suite ends or are killed
- * with {@code SIGKILL}, and an archive written at exit came too late to serve anyone. The JVM
- * archives classes from jars only, so the class path's directories (a module's classes and test
- * classes) are copied into jars first.
+ * -XX:ArchiveClassesAtExit}, and when it exits in order (closing it sends {@code SIGTERM} first)
+ * its loaded classes are written to an archive that every later child maps with {@code
+ * -XX:SharedArchiveFile} (about 1.2 s of CPU each, measured on this project's worker). A suite
+ * whose children live until it ends, or die by {@code SIGKILL}, would write the archive too late to
+ * serve any of them: it first trains a child that takes no part in it ({@link JavaProcess#warmUp}).
+ * The JVM archives classes from jars only, so the class path's directories (a module's classes and
+ * test classes) are copied into jars first.
  *
  * <p>Everything lives in a directory (under {@code target/} when the tests run in a Maven module)
  * named by a digest of the JVM, the main class and the class path, with every file's size and
  * modification time: a rebuild gets a fresh directory, test JVMs of one module (surefire forks)
  * share one under a file lock, and a stale or broken archive is only slower (the JVM maps what it
- * validates and ignores the rest; its messages go to standard error). A dump that fails (the
- * trainer was killed or frozen meanwhile) lets the next child train. {@code
+ * validates and ignores the rest; its messages go to standard error). {@code
  * -Dfencing.testkit.sharedClasses=false} turns it off.
  */
 final class SharedClasses {
@@ -52,52 +48,23 @@ final class SharedClasses {
   record Launch(String classPath, List<String> options, boolean trainer, Path archive) {
 
     /**
-     * Writes the archive from the running trainer {@code pid}, waiting at most {@code timeout};
-     * returns whether it is in place. On failure the next child trains.
+     * Called when the trainer exited: keeps its archive if it exited in order, else lets the next
+     * child train.
      */
-    boolean dump(long pid, Duration timeout) {
+    void trainerExited(int exitCode) {
       if (!trainer) {
-        return false;
-      }
-      Path written = inProgress(archive);
-      Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-      try {
-        Files.deleteIfExists(written);
-        Process dump =
-            new ProcessBuilder(
-                    jcmd.toString(),
-                    Long.toString(pid),
-                    "VM.cds",
-                    "dynamic_dump",
-                    written.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        boolean ended = dump.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        if (!ended) {
-          dump.destroyForcibly();
-        }
-        if (ended && dump.exitValue() == 0 && Files.exists(written) && Files.size(written) > 0) {
-          Files.move(written, archive, StandardCopyOption.ATOMIC_MOVE);
-          return true;
-        }
-      } catch (IOException e) {
-        // no archive: the next child trains
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      trainerExited();
-      return false;
-    }
-
-    /** Called when the trainer exited: lets the next child train unless the archive is in place. */
-    void trainerExited() {
-      if (!trainer || Files.exists(archive)) {
         return;
       }
+      Path written = inProgress(archive);
       try {
-        Files.deleteIfExists(inProgress(archive));
-        Files.deleteIfExists(claim(archive));
+        // 0 after "quit", 143 after SIGTERM: the JVM wrote the archive on its way out
+        boolean orderly = exitCode == 0 || exitCode == 143;
+        if (orderly && Files.exists(written) && Files.size(written) > 0) {
+          Files.move(written, archive, StandardCopyOption.ATOMIC_MOVE);
+        } else {
+          Files.deleteIfExists(written);
+          Files.deleteIfExists(claim(archive));
+        }
       } catch (IOException e) {
         // no archive: children start as they did before
       }
@@ -135,7 +102,7 @@ final class SharedClasses {
         // another child trains; this one starts without
         return new Launch(jars, options, false, archive);
       }
-      options.add("-XX:+RecordDynamicDumpInfo");
+      options.add("-XX:ArchiveClassesAtExit=" + inProgress(archive));
       return new Launch(jars, options, true, archive);
     } catch (IOException | UncheckedIOException e) {
       return new Launch(classPath, QUIET_JVM, false, Path.of(""));
