@@ -8,18 +8,13 @@ import dev.fencing.testkit.db.TestSchema;
 import dev.fencing.zookeeper.ZooKeeperProcesses;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Seed 002 for real, once per coordination backend: every account's balance ends exact although a
  * frozen producer wakes up and sends a debit the account's new owner already applied. The same
- * scene against a ledger without the epoch check applies that debit twice. The four scenes run at
- * once (each on a schema and a coordination server of its own): each spends most of its time
- * waiting for the frozen producer's lease to run out.
+ * scene against a ledger without the epoch check applies that debit twice.
  */
 @FencingDatabase
-@Execution(ExecutionMode.CONCURRENT)
 class LedgerExampleTest {
 
   static final String HEADER =
