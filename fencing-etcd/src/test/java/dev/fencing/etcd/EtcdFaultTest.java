@@ -34,8 +34,11 @@ class EtcdFaultTest {
             () -> EtcdOwnership.builder(endpoint).connectTimeout(Duration.ofSeconds(1)).build())
         .isInstanceOf(CoordinationException.class)
         .hasMessageContaining("etcd at [" + endpoint + "]")
-        .hasMessageContaining("checking that the cluster answers");
-    assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(3));
+        .hasMessageContaining("checking that the cluster answers")
+        .hasMessageContaining("(PT1S)");
+    // bounded, not hung; that it waited the 1 s set and not the 5 s default, the message says (a
+    // clock bound of 3 s is what a loaded machine breaks)
+    assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(60));
   }
 
   @Test

@@ -59,7 +59,8 @@ class ZooKeeperFaultsTest {
       assertThat(renewal).isInstanceOf(OwnershipRenewal.Lost.class);
       assertThat(((OwnershipRenewal.Lost) renewal).why())
           .isEqualTo(OwnershipRenewal.Why.UNREACHABLE);
-      assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(3));
+      // within the 1 s call timeout set, with room for a loaded machine, and under the 5 s default
+      assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofMillis(4500));
       // every other method gives its documented answer too, with the client's failure as cause
       assertThatThrownBy(() -> client.holder("killed-account"))
           .isInstanceOf(CoordinationException.class)
