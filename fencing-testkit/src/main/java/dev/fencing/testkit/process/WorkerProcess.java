@@ -62,12 +62,15 @@ public final class WorkerProcess implements AutoCloseable {
         arguments(backend, database, schema),
         process -> {
           WorkerProcess worker = new WorkerProcess(process);
+          String ready = worker.awaitReply();
+          if (!ready.startsWith("ok ready")) {
+            throw new IllegalStateException("the warm-up worker did not start: " + ready);
+          }
           for (String command :
               List.of(
-                  "ping",
                   "claim " + WARM_UP_QUEUE + " warm-up 60000",
                   "drain " + WARM_UP_QUEUE + " warm-up 60000 10")) {
-            String reply = command.equals("ping") ? worker.awaitReply() : worker.call(command);
+            String reply = worker.call(command);
             if (!reply.startsWith("ok")) {
               throw new IllegalStateException(
                   "the warm-up worker answered '" + command + "' with: " + reply);

@@ -278,8 +278,8 @@ public final class ProducerRunner implements AutoCloseable {
 
   /**
    * Once, before the first producer starts: a producer that takes no part in any schedule acquires,
-   * renews, sends for and releases a resource of its own, so that its classes are archived and no
-   * producer of a schedule is paused for it ({@link JavaProcess#warmUp}).
+   * renews, sends for and releases a resource of its own, and is closed, so that its classes are
+   * archived before any producer of a schedule starts ({@link JavaProcess#warmUp}).
    */
   private synchronized void warmUp() {
     if (warmedUp) {
