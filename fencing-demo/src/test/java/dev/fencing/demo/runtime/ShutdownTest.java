@@ -94,10 +94,11 @@ class ShutdownTest {
                   return "{}";
                 })
             .start();
-    assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
     long start = System.nanoTime();
     assertThat(runtime.shutdown(Duration.ofMillis(300))).isFalse();
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    // far below the handler's 60 s sleep, with room for a loaded machine (the bound was 5 s)
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
 
     assertThat(interruptSeen).isTrue();
     assertThat(outcomes.all()).hasSize(2).allMatch(WorkOutcome.Released.class::isInstance);
@@ -133,10 +134,11 @@ class ShutdownTest {
                   return "{\"late\": true}";
                 })
             .start();
-    assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
     long start = System.nanoTime();
     assertThat(runtime.shutdown(Duration.ofMillis(200))).isFalse();
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(6));
+    // the handler never ends by itself: any bound shows shutdown did not wait for it
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
     stop.set(true);
     Thread.sleep(200);
     assertThat(outcomes.all()).singleElement().isInstanceOf(WorkOutcome.Released.class);
