@@ -7,7 +7,6 @@ import dev.fencing.Job;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.PostgresFixture;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -87,7 +86,7 @@ class LostClaimAcrossFailoverTest {
     long sender = Long.parseLong(cluster.query(leader, "select pid from pg_stat_replication"));
     long lost;
     int killed;
-    signal("STOP", sender);
+    OsProcesses.signal(sender, "STOP");
     try {
       lost = untilItWorks(() -> claim.claim(pool, queue, schema, id, "first"));
       assertThat(
@@ -98,7 +97,7 @@ class LostClaimAcrossFailoverTest {
       killed = cluster.killLeader();
     } finally {
       // a stopped process does not follow its postmaster; SIGKILL ends it, sending nothing more
-      signal("KILL", sender);
+      OsProcesses.signal(sender, "KILL");
     }
     cluster.awaitNewLeader(WAIT);
     long after = untilItWorks(() -> claim.claim(pool, queue, schema, id, "second"));
@@ -163,20 +162,5 @@ class LostClaimAcrossFailoverTest {
   @FunctionalInterface
   private interface SqlCall {
     long run() throws SQLException;
-  }
-
-  /** Sends signal {@code name} to {@code pid}, a process of the test's cluster. */
-  private static void signal(String name, long pid) {
-    try {
-      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start();
-      if (kill.waitFor() != 0) {
-        throw new AssertionError("kill -" + name + " " + pid + " failed");
-      }
-    } catch (IOException e) {
-      throw new AssertionError("could not run kill: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
-    }
   }
 }

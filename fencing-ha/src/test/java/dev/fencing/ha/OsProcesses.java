@@ -51,6 +51,24 @@ final class OsProcesses {
   }
 
   /**
+   * Sends signal {@code name} ({@code STOP}, {@code CONT}, {@code KILL}) to {@code pid}, a process
+   * the test's own cluster started.
+   */
+  static void signal(long pid, String name) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start();
+      if (kill.waitFor() != 0) {
+        throw new AssertionError("kill -" + name + " " + pid + " failed");
+      }
+    } catch (IOException e) {
+      throw new AssertionError("could not run kill: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted sending " + name + " to " + pid, e);
+    }
+  }
+
+  /**
    * Waits up to {@code within} until none of {@code processes} runs; returns those that still do.
    */
   static List<ProcessHandle> awaitGone(Collection<ProcessHandle> processes, Duration within) {
