@@ -236,11 +236,23 @@ public final class PatroniCluster implements AutoCloseable {
    * #awaitAsynchronous}.
    */
   public void setSynchronousMode(boolean on) {
-    HttpResponse<String> answer =
-        nodes.get(leader()).send("PATCH", "/config", "{\"synchronous_mode\": " + on + "}");
+    patchConfig("{\"synchronous_mode\": " + on + "}");
+  }
+
+  /**
+   * Sets Patroni's {@code maximum_lag_on_failover} ({@code PATCH /config}): a replica further than
+   * {@code bytes} behind the leader's last known position is not promoted. The fixture starts with
+   * Patroni's default, 1 MiB.
+   */
+  public void setMaximumLagOnFailover(long bytes) {
+    patchConfig("{\"maximum_lag_on_failover\": " + bytes + "}");
+  }
+
+  private void patchConfig(String json) {
+    HttpResponse<String> answer = nodes.get(leader()).send("PATCH", "/config", json);
     if (answer.statusCode() != 200) {
       throw new AssertionError(
-          "PATCH /config refused: " + answer.statusCode() + " " + answer.body());
+          "PATCH /config " + json + " refused: " + answer.statusCode() + " " + answer.body());
     }
   }
 

@@ -1,0 +1,156 @@
+package dev.fencing.ha;
+
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue;
+import dev.fencing.FencedReceiver;
+import dev.fencing.Job;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.runtime.Cancellation;
+import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.WorkOutcome;
+import dev.fencing.testkit.db.PostgresFixture;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+
+/**
+ * One worker JVM of {@link FailoverFaultTest}: a {@link FencedRuntime} on the replicated queue (the
+ * cluster's multi-host URL) that delivers every result to a receiver in another database, which no
+ * failover touches.
+ *
+ * <p>Prints, one line each, tab-separated: {@code ready}; {@code claim <job> <epoch> <millis>} when
+ * a handler starts on a claim (the wall clock, to time how soon claims come back after a failover);
+ * {@code outcome <type> <job> <epoch> <detail>} for each {@link WorkOutcome}; {@code stats ...} and
+ * {@code stopped} after the line {@code stop}.
+ *
+ * <p>Arguments: queue URL, user, password, queue schema, receiver URL, user, password, receiver
+ * schema, receiver name, queue, owner, worker, lease ms, concurrency, batch size, drain timeout ms,
+ * {@code sync} or {@code async} (the library's synchronous mode), and the variant: {@code real}, or
+ * {@code no-generation}: the queue's connections resolve {@code pg_walfile_name} to a function of
+ * the schema {@value #NO_GENERATION_SCHEMA} that names timeline 1 whatever the server's, so every
+ * claim computes generation 0 (the generation turned off, to see the test's checks fail).
+ */
+public final class FailoverWorkerMain {
+
+  /** The schema of the variant's {@code pg_walfile_name}; see {@link FailoverFaultTest}. */
+  static final String NO_GENERATION_SCHEMA = "fencing_no_generation";
+
+  private static final Pattern MS = Pattern.compile("\"ms\":\\s*(\\d+)");
+
+  private FailoverWorkerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    String owner = args[10];
+    String worker = args[11];
+    int concurrency = Integer.parseInt(args[13]);
+    boolean sync = args[16].equals("sync");
+    String queueUrl = args[0];
+    if (args[17].equals("no-generation")) {
+      // pg_catalog named last: the schema's functions come first
+      queueUrl += "&currentSchema=" + NO_GENERATION_SCHEMA + ",pg_catalog";
+    }
+    // claimer, heartbeat, committer, listener, and room for a reconnect
+    DataSource queuePool =
+        new PostgresFixture.Database(queueUrl, args[1], args[2], "args")
+            .pooledDataSource(5, Duration.ofSeconds(3));
+    DataSource receiverPool =
+        new PostgresFixture.Database(args[4], args[5], args[6], "args")
+            .pooledDataSource(Math.max(2, concurrency / 2), Duration.ofSeconds(3));
+    FencedQueue queue =
+        PostgresFencing.builder(queuePool)
+            .schema(args[3])
+            .install(false)
+            .synchronousReplication(sync)
+            .build()
+            .queue();
+    FencedReceiver receiver =
+        PostgresFencing.builder(receiverPool)
+            .schema(args[7])
+            .install(false)
+            .build()
+            .receiver(args[8]);
+    Duration drain = Duration.ofMillis(Long.parseLong(args[15]));
+    FencedRuntime runtime =
+        FencedRuntime.builder(queue, receiver)
+            .queue(args[9])
+            .owner(owner)
+            .concurrency(concurrency)
+            .batchSize(Integer.parseInt(args[14]))
+            .leaseLength(Duration.ofMillis(Long.parseLong(args[12])))
+            .retryDelay(Duration.ofMillis(100))
+            .drainTimeout(drain)
+            .handler((job, cancellation) -> handle(job, cancellation, owner, worker))
+            .onOutcome(FailoverWorkerMain::outcome)
+            .start();
+    print("ready");
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line = in.readLine(); line != null && !line.equals("stop"); ) {
+      line = in.readLine();
+    }
+    boolean drained = runtime.shutdown(drain);
+    FencedRuntime.Stats s = runtime.stats();
+    print(
+        String.join(
+            "\t",
+            "stats",
+            "drained=" + drained,
+            "claimed=" + s.claimed(),
+            "ended=" + s.ended(),
+            "inFlight=" + s.inFlight(),
+            "storeErrors=" + s.storeErrors()));
+    print("stopped");
+    System.exit(0); // the pools' threads are not daemons
+  }
+
+  private static String handle(Job job, Cancellation cancellation, String owner, String worker)
+      throws InterruptedException {
+    print(
+        String.join(
+            "\t",
+            "claim",
+            Long.toString(job.id()),
+            Long.toString(job.epoch().value()),
+            Long.toString(System.currentTimeMillis())));
+    Matcher ms = MS.matcher(job.payload());
+    Thread.sleep(ms.find() ? Long.parseLong(ms.group(1)) : 0);
+    cancellation.throwIfCancelled();
+    return "{\"job\": %d, \"epoch\": %d, \"owner\": \"%s\", \"worker\": \"%s\"}"
+        .formatted(job.id(), job.epoch().value(), owner, worker);
+  }
+
+  private static void outcome(WorkOutcome outcome) {
+    String detail =
+        switch (outcome) {
+          case WorkOutcome.Completed c ->
+              (c.delivery() == null ? "none" : acceptance(c.delivery()))
+                  + "/"
+                  + acceptance(c.commit());
+          case WorkOutcome.FencedOff f -> f.stage() + " " + f.refusal().getClass().getSimpleName();
+          case WorkOutcome.Failed f -> String.valueOf(f.error());
+          case WorkOutcome.Released r -> r.reason();
+          case WorkOutcome.Abandoned a -> a.reason() + (a.error() == null ? "" : ": " + a.error());
+        };
+    print(
+        String.join(
+            "\t",
+            "outcome",
+            outcome.getClass().getSimpleName(),
+            Long.toString(outcome.job().id()),
+            Long.toString(outcome.job().epoch().value()),
+            detail.replaceAll("\\s+", " ")));
+  }
+
+  private static String acceptance(FencedOutcome.Accepted accepted) {
+    return accepted.repeat() ? "repeat" : "new";
+  }
+
+  private static synchronized void print(String line) {
+    System.out.println(line);
+    System.out.flush();
+  }
+}
