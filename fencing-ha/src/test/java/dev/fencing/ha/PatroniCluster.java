@@ -258,7 +258,9 @@ public final class PatroniCluster implements AutoCloseable {
 
   /**
    * Waits until the leader has a standby whose {@code pg_stat_replication.sync_state} is {@code
-   * sync}, and returns its application name (the node's name).
+   * sync} and whose Patroni says so too ({@code GET /sync}: Patroni's key in etcd, which a
+   * switchover checks its candidate against, follows PostgreSQL by a loop), and returns its
+   * application name (the node's name).
    */
   public String awaitSynchronousStandby(Duration within) {
     String sql =
@@ -269,7 +271,15 @@ public final class PatroniCluster implements AutoCloseable {
         "a synchronous standby",
         () -> {
           String name = ask(this::leader, sql);
-          return name == null || name.isEmpty() ? null : name;
+          if (name == null || name.isEmpty()) {
+            return null;
+          }
+          for (int i = 0; i < size(); i++) {
+            if (nodes.get(i).name().equals(name)) {
+              return running(i) && nodes.get(i).status("/sync") == 200 ? name : null;
+            }
+          }
+          return null;
         });
   }
 
