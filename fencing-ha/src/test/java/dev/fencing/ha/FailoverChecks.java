@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SequencedMap;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The checks of {@link FailoverFaultTest}, judged per job and per token (a job and one of its
@@ -94,7 +95,19 @@ final class FailoverChecks {
     stopFailures.forEach(f -> add(STOPPED, f));
     counts.put("jobs", enqueued.size());
     counts.put("claims (handlers started)", claims.size());
-    counts.put("tokens held by two owners", twice.size());
+    counts.put("tokens claimed twice", twice.size());
+    counts.put(
+        "tokens claimed by two processes",
+        (int)
+            claims.stream()
+                .collect(
+                    Collectors.groupingBy(
+                        c -> c.job() + "@" + c.epoch(),
+                        Collectors.mapping(Claim::worker, Collectors.toSet())))
+                .values()
+                .stream()
+                .filter(workers -> workers.size() > 1)
+                .count());
     counts.put(
         "jobs run in a later generation",
         (int)
