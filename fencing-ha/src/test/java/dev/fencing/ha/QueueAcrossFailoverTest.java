@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
-import dev.fencing.OutcomeUnknownException;
-import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.PostgresFixture;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -71,10 +67,13 @@ class QueueAcrossFailoverTest {
     long start = System.nanoTime();
     int acted = act.applyAsInt(cluster);
     List<String> failures = new ArrayList<>();
-    Job after = untilItWorks(start, failures, () -> queue.claim("q", "after", LEASE)).orElseThrow();
-    long claimedAfter = millisSince(start);
+    Job after =
+        UntilItWorks.call(start, WAIT, failures, () -> queue.claim("q", "after", LEASE))
+            .orElseThrow();
+    long claimedAfter = UntilItWorks.millisSince(start);
     FencedOutcome.Accepted committed =
-        untilItWorks(start, failures, () -> queue.complete(before.lease(), "\"done before\""));
+        UntilItWorks.call(
+            start, WAIT, failures, () -> queue.complete(before.lease(), "\"done before\""));
     queue.complete(after.lease(), "\"done after\"");
     int rest = 0;
     for (Optional<Job> job = queue.claim("q", "rest", LEASE);
@@ -91,7 +90,7 @@ class QueueAcrossFailoverTest {
     }
     queue.enqueue("wake", "{}");
     boolean woken = awaitWork(queue, WAIT);
-    long wokenAfter = millisSince(start);
+    long wokenAfter = UntilItWorks.millisSince(start);
 
     System.out.printf(
         "[failover] %s: first claim %d ms after it, %d failures before: %s%n",
@@ -118,46 +117,5 @@ class QueueAcrossFailoverTest {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted", e);
     }
-  }
-
-  /**
-   * Calls {@code call} until it returns, for at most {@link #WAIT}, noting each failure the library
-   * calls transient; any other failure fails the test at once.
-   */
-  private static <T> T untilItWorks(long start, List<String> failures, Supplier<T> call) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (true) {
-      try {
-        return call.get();
-      } catch (StoreUnavailableException | OutcomeUnknownException e) {
-        failures.add("+" + millisSince(start) + " ms " + describe(e));
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("no success within " + WAIT + "; failures: " + failures, e);
-        }
-        OsProcesses.pause(Duration.ofMillis(250));
-      }
-    }
-  }
-
-  /** The exception's class and message, and the SQLSTATE of every SQL exception under it. */
-  private static String describe(Throwable e) {
-    StringBuilder text = new StringBuilder(e.getClass().getSimpleName()).append(": ");
-    text.append(e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse(""));
-    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-      if (cause instanceof SQLException sql) {
-        text.append(" | ")
-            .append(sql.getClass().getSimpleName())
-            .append('[')
-            .append(sql.getSQLState())
-            .append("] ")
-            .append(
-                sql.getMessage() == null ? "" : sql.getMessage().lines().findFirst().orElse(""));
-      }
-    }
-    return text.toString();
-  }
-
-  private static long millisSince(long start) {
-    return (System.nanoTime() - start) / 1_000_000;
   }
 }
