@@ -67,13 +67,14 @@ final class FollowPrimaryCallback {
   }
 
   /**
-   * Runs {@code node}'s callback as Patroni runs it when the node's role becomes {@code role}, as
-   * the test's user, and returns what it printed.
+   * Runs {@code node}'s callback as Patroni runs it when the node's role becomes {@code role} (as
+   * {@code postgres} when the test runs as root), and returns what it printed.
    *
    * @throws AssertionError if it fails or takes more than 10 s
    */
   String run(PatroniNode node, String role) {
-    List<String> command = new ArrayList<>(List.of(command(node).split(" ")));
+    List<String> command = new ArrayList<>(Host.root() ? Host.AS_POSTGRES : List.of());
+    command.addAll(List.of(command(node).split(" ")));
     command.addAll(List.of("on_role_change", role, "by-hand"));
     try {
       Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -99,8 +100,6 @@ final class FollowPrimaryCallback {
    * at itself; closing the registration takes it off the list.
    */
   synchronized Registration register(PgBouncerProcess bouncer) {
-    oneWord("bouncer's ini", bouncer.ini());
-    oneWord("bouncer's pidfile", bouncer.pidFile());
     if (!registered.add(bouncer)) {
       throw new IllegalStateException(bouncer + " is registered already");
     }
@@ -137,7 +136,8 @@ final class FollowPrimaryCallback {
     if (path.toString().chars().anyMatch(Character::isWhitespace)) {
       throw new IllegalArgumentException(
           parameter
-              + " must hold no whitespace (the callback's arguments are split there), but was '"
+              + " must hold no whitespace (the callback's arguments, and the list's, are split"
+              + " there), but was '"
               + path
               + "'");
     }

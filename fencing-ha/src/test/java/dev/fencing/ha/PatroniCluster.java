@@ -111,6 +111,11 @@ public final class PatroniCluster implements AutoCloseable {
     return nodes.get(i).pgPort();
   }
 
+  /** Node {@code i}'s log: Patroni's, PostgreSQL's and its callbacks' output. */
+  Path log(int i) {
+    return nodes.get(i).log();
+  }
+
   /** The work directory: logs, configurations, data. */
   Path dir() {
     return dir;
@@ -331,7 +336,7 @@ public final class PatroniCluster implements AutoCloseable {
               followPrimary.command(node)));
       List<String> command = new ArrayList<>();
       if (Host.root()) {
-        command.addAll(List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"));
+        command.addAll(Host.AS_POSTGRES);
         Host.chown(dir);
       }
       command.addAll(List.of("patroni", node.config().toString()));

@@ -16,6 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -37,7 +39,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * PgBouncer in front of the leader and never repoints it. One {@code PostgresFencing} handle on a
  * HikariCP pool through PgBouncer claims before a switchover and a {@code kill -9} of the leader,
  * and claims and commits through the same PgBouncer address after each, in the new generation; what
- * each call threw meanwhile, and PgBouncer's server connections, are printed.
+ * each call threw meanwhile, where a statement through PgBouncer lands every 100 ms, and
+ * PgBouncer's server connections are printed. The first test runs the callback by hand to show what
+ * a reload that changes the host does to the server connections to the old one.
  */
 @ExtendWith(SharedPatroniCluster.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -69,7 +73,8 @@ class PgBouncerAcrossFailoverTest {
       throws SQLException {
     cluster.heal(WAIT);
     int leader = cluster.leader();
-    int replica = 1 - leader;
+    int replica =
+        IntStream.range(0, cluster.size()).filter(i -> i != leader).findFirst().orElseThrow();
     PostgresFixture.Database direct =
         new PostgresFixture.Database(
             cluster.nodeUrl(leader), cluster.user(), cluster.password(), "patroni-leader");
@@ -187,6 +192,7 @@ class PgBouncerAcrossFailoverTest {
       List<Map<String, String>> serversBefore = bouncer.show("SERVERS");
 
       long start = System.nanoTime();
+      Instant faultAt = Instant.now();
       WhereProbe probe = new WhereProbe(bouncer, start);
       act.applyAsInt(cluster);
       List<String> failures = new ArrayList<>();
@@ -223,9 +229,10 @@ class PgBouncerAcrossFailoverTest {
       List<Map<String, String>> serversAfter = bouncer.show("SERVERS");
 
       System.out.printf(
-          "[pgbouncer-failover] %s of node %d (port %d) to node %d (port %d): first claim %d ms"
-              + " after it, %d failures before: %s%n",
+          "[pgbouncer-failover] %s (at %s) of node %d (port %d) to node %d (port %d): first claim"
+              + " %d ms after it, %d failures before: %s%n",
           failover,
+          faultAt,
           oldLeader,
           cluster.port(oldLeader),
           newLeader,
@@ -240,7 +247,7 @@ class PgBouncerAcrossFailoverTest {
           "[pgbouncer-failover] %s: the commit of the lease claimed before it: %s%n",
           failover, committed);
       System.out.printf(
-          "[pgbouncer-failover] %s: the callback: %s%n", failover, callbackLines(cluster));
+          "[pgbouncer-failover] %s: the callback: %s%n", failover, callbackLines(cluster, bouncer));
       System.out.printf(
           "[pgbouncer-failover] %s: servers before %s%n  after %s%n  PgBouncer's log:%n%s%n",
           failover, servers(serversBefore), servers(serversAfter), bouncerLog(bouncer));
@@ -403,13 +410,13 @@ class PgBouncerAcrossFailoverTest {
     }
   }
 
-  /** The lines the callback wrote to the nodes' logs. */
-  static List<String> callbackLines(PatroniCluster cluster) {
+  /** The lines the callback wrote to the nodes' logs about {@code bouncer}. */
+  private static List<String> callbackLines(PatroniCluster cluster, PgBouncerProcess bouncer) {
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < cluster.size(); i++) {
       try {
-        Files.readAllLines(cluster.dir().resolve("pg" + (i + 1) + ".log")).stream()
-            .filter(line -> line.contains("now points at") || line.contains("could not point"))
+        Files.readAllLines(cluster.log(i)).stream()
+            .filter(line -> line.contains(bouncer.ini().toString()))
             .forEach(lines::add);
       } catch (IOException e) {
         lines.add("node " + i + "'s log: " + e);
@@ -418,14 +425,14 @@ class PgBouncerAcrossFailoverTest {
     return lines;
   }
 
-  static String servers(List<Map<String, String>> rows) {
+  private static String servers(List<Map<String, String>> rows) {
     return rows.stream()
         .map(row -> row.get("state") + "@" + row.get("port") + "(" + row.get("close_needed") + ")")
         .toList()
         .toString();
   }
 
-  static String bouncerLog(PgBouncerProcess bouncer) {
+  private static String bouncerLog(PgBouncerProcess bouncer) {
     return OsProcesses.tail(bouncer.log(), 40);
   }
 }

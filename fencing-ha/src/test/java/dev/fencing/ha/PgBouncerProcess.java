@@ -106,7 +106,7 @@ public final class PgBouncerProcess implements AutoCloseable {
               serverLoginRetry));
       List<String> command = new ArrayList<>();
       if (Host.root()) {
-        command.addAll(List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"));
+        command.addAll(Host.AS_POSTGRES);
         for (Path path : List.of(dir, ini(), userList())) {
           Host.chown(path);
         }
