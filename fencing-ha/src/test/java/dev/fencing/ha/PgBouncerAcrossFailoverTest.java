@@ -20,7 +20,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -198,7 +197,7 @@ class PgBouncerAcrossFailoverTest {
       List<String> failures = new ArrayList<>();
       int[] failedClaims = {0};
       Job after =
-          UntilItWorks.call(
+          AcrossFailover.untilItWorks(
                   start,
                   WAIT,
                   failures,
@@ -211,21 +210,15 @@ class PgBouncerAcrossFailoverTest {
                     }
                   })
               .orElseThrow();
-      long claimedAfter = UntilItWorks.millisSince(start);
+      long claimedAfter = AcrossFailover.millisSince(start);
       int newLeader = cluster.awaitNewLeader(WAIT);
       String whereAfter = where(pool);
       List<String> seen = probe.stop();
       FencedOutcome.Accepted committed =
-          UntilItWorks.call(
+          AcrossFailover.untilItWorks(
               start, WAIT, failures, () -> queue.complete(before.lease(), "\"done before\""));
       queue.complete(after.lease(), "\"done after\"");
-      int rest = 0;
-      for (Optional<Job> job = queue.claim("q", "rest", LEASE);
-          job.isPresent();
-          job = queue.claim("q", "rest", LEASE)) {
-        queue.complete(job.get().lease(), "\"done\"");
-        rest++;
-      }
+      int rest = AcrossFailover.drain(queue, LEASE);
       List<Map<String, String>> serversAfter = bouncer.show("SERVERS");
 
       System.out.printf(
@@ -260,12 +253,7 @@ class PgBouncerAcrossFailoverTest {
           .as("PgBouncer's server connections after %s", failover)
           .allSatisfy(server -> assertPort(server, cluster.port(newLeader)));
       assertThat(committed.epoch()).isEqualTo(before.lease().epoch());
-      assertThat(after.id()).isNotEqualTo(before.id());
-      assertThat(after.lease().epoch().value() >>> 32)
-          .as("the generation of %s after %s", after.lease().epoch(), failover)
-          .isEqualTo(cluster.timeline() - 1)
-          .isPositive();
-      assertThat(after.lease().epoch()).isGreaterThan(before.lease().epoch());
+      AcrossFailover.assertNewGeneration(cluster, failover, before, after);
       assertTruthful(queue, ids, before, after, rest, failedClaims[0]);
       return oldLeader;
     }
@@ -304,7 +292,7 @@ class PgBouncerAcrossFailoverTest {
                   + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
         }
         if (!answer.equals(last)) {
-          changes.add("+" + UntilItWorks.millisSince(start) + " ms " + answer);
+          changes.add("+" + AcrossFailover.millisSince(start) + " ms " + answer);
           last = answer;
         }
         OsProcesses.pause(Duration.ofMillis(100));

@@ -10,7 +10,6 @@ import dev.fencing.testkit.db.PostgresFixture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -68,20 +67,14 @@ class QueueAcrossFailoverTest {
     int acted = act.applyAsInt(cluster);
     List<String> failures = new ArrayList<>();
     Job after =
-        UntilItWorks.call(start, WAIT, failures, () -> queue.claim("q", "after", LEASE))
+        AcrossFailover.untilItWorks(start, WAIT, failures, () -> queue.claim("q", "after", LEASE))
             .orElseThrow();
-    long claimedAfter = UntilItWorks.millisSince(start);
+    long claimedAfter = AcrossFailover.millisSince(start);
     FencedOutcome.Accepted committed =
-        UntilItWorks.call(
+        AcrossFailover.untilItWorks(
             start, WAIT, failures, () -> queue.complete(before.lease(), "\"done before\""));
     queue.complete(after.lease(), "\"done after\"");
-    int rest = 0;
-    for (Optional<Job> job = queue.claim("q", "rest", LEASE);
-        job.isPresent();
-        job = queue.claim("q", "rest", LEASE)) {
-      queue.complete(job.get().lease(), "\"done\"");
-      rest++;
-    }
+    int rest = AcrossFailover.drain(queue, LEASE);
 
     // the listening connection followed the primary: an enqueue there wakes a waiter
     int quiet = 0;
@@ -90,7 +83,7 @@ class QueueAcrossFailoverTest {
     }
     queue.enqueue("wake", "{}");
     boolean woken = awaitWork(queue, WAIT);
-    long wokenAfter = UntilItWorks.millisSince(start);
+    long wokenAfter = AcrossFailover.millisSince(start);
 
     System.out.printf(
         "[failover] %s: first claim %d ms after it, %d failures before: %s%n",
@@ -98,14 +91,7 @@ class QueueAcrossFailoverTest {
     System.out.printf("[failover] %s: a waiter woken %d ms after it%n", failover, wokenAfter);
     assertThat(woken).as("a wake-up from the new primary").isTrue();
     assertThat(committed).isNotNull();
-    assertThat(after.id()).isNotEqualTo(before.id());
-    // the promotion started a new timeline, so the claim after it is in a later failover
-    // generation (docs/HA.md), above every epoch handed out before it
-    assertThat(after.lease().epoch().value() >>> 32)
-        .as("the generation of %s after %s", after.lease().epoch(), failover)
-        .isEqualTo(cluster.timeline() - 1)
-        .isPositive();
-    assertThat(after.lease().epoch()).isGreaterThan(before.lease().epoch());
+    AcrossFailover.assertNewGeneration(cluster, failover, before, after);
     assertThat(rest).isEqualTo(JOBS - 2);
     return acted;
   }

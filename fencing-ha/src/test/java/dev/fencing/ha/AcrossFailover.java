@@ -1,16 +1,23 @@
 package dev.fencing.ha;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
 import dev.fencing.OutcomeUnknownException;
 import dev.fencing.StoreUnavailableException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
-/** Calls the library across a failover until it answers, noting each transient failure. */
-final class UntilItWorks {
+/**
+ * What the queue's tests across a failover share: retrying until it works, and the checks after.
+ */
+final class AcrossFailover {
 
-  private UntilItWorks() {}
+  private AcrossFailover() {}
 
   /**
    * Calls {@code call} until it returns, for at most {@code within}, adding each failure the
@@ -19,7 +26,7 @@ final class UntilItWorks {
    *
    * @throws AssertionError if it has not returned within {@code within}, listing the failures
    */
-  static <T> T call(long start, Duration within, List<String> failures, Supplier<T> call) {
+  static <T> T untilItWorks(long start, Duration within, List<String> failures, Supplier<T> call) {
     long deadline = System.nanoTime() + within.toNanos();
     while (true) {
       try {
@@ -50,6 +57,33 @@ final class UntilItWorks {
       }
     }
     return text.toString();
+  }
+
+  /**
+   * Claims and completes every claimable job of {@code queue} ({@code "q"}) and returns how many.
+   */
+  static int drain(FencedQueue queue, Duration lease) {
+    int drained = 0;
+    for (Optional<Job> job = queue.claim("q", "rest", lease);
+        job.isPresent();
+        job = queue.claim("q", "rest", lease)) {
+      queue.complete(job.get().lease(), "\"done\"");
+      drained++;
+    }
+    return drained;
+  }
+
+  /**
+   * The promotion started a new timeline, so the claim {@code after} it is in a later failover
+   * generation (docs/HA.md), above every epoch handed out {@code before} it.
+   */
+  static void assertNewGeneration(PatroniCluster cluster, String failover, Job before, Job after) {
+    assertThat(after.id()).isNotEqualTo(before.id());
+    assertThat(after.lease().epoch().value() >>> 32)
+        .as("the generation of %s after %s", after.lease().epoch(), failover)
+        .isEqualTo(cluster.timeline() - 1)
+        .isPositive();
+    assertThat(after.lease().epoch()).isGreaterThan(before.lease().epoch());
   }
 
   /** Milliseconds since {@code start}, a {@link System#nanoTime()}. */
