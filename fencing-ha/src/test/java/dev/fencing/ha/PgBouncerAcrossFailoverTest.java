@@ -12,15 +12,12 @@ import dev.fencing.testkit.db.PostgresFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
@@ -57,8 +54,6 @@ class PgBouncerAcrossFailoverTest {
    */
   private static final Duration SERVER_LOGIN_RETRY = Duration.ofSeconds(1);
 
-  private static final String WHERE = "select inet_server_port() || ' ' || pg_is_in_recovery()";
-
   /**
    * What PgBouncer 1.18 does with its server connections when the callback points it at another
    * host while the old one still runs (run by hand, both nodes up): the idle one is closed at the
@@ -83,8 +78,8 @@ class PgBouncerAcrossFailoverTest {
       try (Connection busy = through.getConnection();
           Connection idle = through.getConnection()) {
         busy.setAutoCommit(false);
-        assertThat(where(busy)).isEqualTo(cluster.port(leader) + " false");
-        assertThat(where(idle)).isEqualTo(cluster.port(leader) + " false");
+        assertThat(WhereProbe.where(busy)).isEqualTo(cluster.port(leader) + " false");
+        assertThat(WhereProbe.where(idle)).isEqualTo(cluster.port(leader) + " false");
         List<Map<String, String>> before = bouncer.show("SERVERS");
 
         String asReplica = cluster.runRoleChangeCallback(replica, "replica");
@@ -97,16 +92,16 @@ class PgBouncerAcrossFailoverTest {
                 "the idle server connection to close",
                 () -> bouncer.show("SERVERS"),
                 servers -> servers.size() == 1);
-        String sameTransaction = where(busy);
+        String sameTransaction = WhereProbe.where(busy);
         busy.commit();
         List<Map<String, String>> released = bouncer.show("SERVERS");
-        String nextTransaction = where(busy);
+        String nextTransaction = WhereProbe.where(busy);
         busy.commit();
-        String otherClient = where(idle);
+        String otherClient = WhereProbe.where(idle);
 
         cluster.runRoleChangeCallback(leader, "master");
         awaitDatabasePort(bouncer, cluster.port(leader));
-        String back = where(idle);
+        String back = WhereProbe.where(idle);
 
         System.out.printf(
             "[pgbouncer-reload] leader port %d, replica port %d; the callback as replica: '%s',"
@@ -260,59 +255,6 @@ class PgBouncerAcrossFailoverTest {
   }
 
   /**
-   * Asks through PgBouncer, every 100 ms on a new client connection, which server a statement
-   * reaches and whether it is in recovery, and notes each change of answer (a failure by its
-   * SQLSTATE), until stopped.
-   */
-  private static final class WhereProbe {
-    private final DataSource through;
-    private final long start;
-    private final List<String> changes = new CopyOnWriteArrayList<>();
-    private final Thread thread;
-    private volatile boolean stopped;
-
-    WhereProbe(PgBouncerProcess bouncer, long start) {
-      this.through =
-          bouncer.database(PgBouncerProcess.PGJDBC_PARAMETERS + "&socketTimeout=5").dataSource();
-      this.start = start;
-      this.thread = Thread.ofPlatform().daemon().name("where-probe").start(this::run);
-    }
-
-    private void run() {
-      String last = "";
-      while (!stopped) {
-        String answer;
-        try (Connection c = through.getConnection()) {
-          answer = where(c);
-        } catch (SQLException e) {
-          answer =
-              "SQLSTATE "
-                  + e.getSQLState()
-                  + ": "
-                  + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-        }
-        if (!answer.equals(last)) {
-          changes.add("+" + AcrossFailover.millisSince(start) + " ms " + answer);
-          last = answer;
-        }
-        OsProcesses.pause(Duration.ofMillis(100));
-      }
-    }
-
-    /** Stops it and returns the changes it saw, the first answer included. */
-    List<String> stop() {
-      stopped = true;
-      try {
-        thread.join(Duration.ofSeconds(10));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted", e);
-      }
-      return List.copyOf(changes);
-    }
-  }
-
-  /**
    * The store agrees with what every call said: the two leases' commits and the drained ones are
    * done with their results, and a job that is not done is running under a claim that threw (it
    * landed unseen, as {@link FencedQueue#claim} allows).
@@ -342,22 +284,13 @@ class PgBouncerAcrossFailoverTest {
   /** Port and recovery state of the server a statement through {@code pool} reaches. */
   private static String where(DataSource pool) {
     try (Connection c = pool.getConnection()) {
-      String answer = where(c);
+      String answer = WhereProbe.where(c);
       if (!c.getAutoCommit()) {
         c.commit();
       }
       return answer;
     } catch (SQLException e) {
-      throw new AssertionError(WHERE + " through PgBouncer: " + e, e);
-    }
-  }
-
-  /** Port and recovery state of the server a statement on {@code c} reaches. */
-  private static String where(Connection c) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(WHERE)) {
-      rs.next();
-      return rs.getString(1);
+      throw new AssertionError(WhereProbe.WHERE + " through PgBouncer: " + e, e);
     }
   }
 
