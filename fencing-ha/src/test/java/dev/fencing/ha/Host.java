@@ -20,6 +20,14 @@ final class Host {
   /** What to install when a binary is missing. */
   static final String PACKAGES = "apt-get install -y patroni etcd-server postgresql-15";
 
+  /**
+   * The start of a command that runs the rest as {@code postgres}, for a test running as root
+   * (PostgreSQL, Patroni and PgBouncer refuse root); {@code setpriv} execs, so the pid is the
+   * program's own.
+   */
+  static final List<String> AS_POSTGRES =
+      List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups");
+
   private Host() {}
 
   static boolean root() {

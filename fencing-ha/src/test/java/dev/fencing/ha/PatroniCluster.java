@@ -35,6 +35,7 @@ public final class PatroniCluster implements AutoCloseable {
   private final Process[] patroni;
   private final Set<ProcessHandle> seen = new LinkedHashSet<>();
   private Process etcd;
+  private FollowPrimaryCallback followPrimary;
   private int lastLeader = -1;
   private boolean closed;
 
@@ -74,6 +75,7 @@ public final class PatroniCluster implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(cluster.onExit);
     try {
       cluster.startEtcd();
+      cluster.followPrimary = FollowPrimaryCallback.install(cluster.dir);
       for (int i = 0; i < size; i++) {
         cluster.startNode(i);
       }
@@ -107,6 +109,11 @@ public final class PatroniCluster implements AutoCloseable {
   /** The PostgreSQL port of node {@code i}. */
   public int port(int i) {
     return nodes.get(i).pgPort();
+  }
+
+  /** Node {@code i}'s log: Patroni's, PostgreSQL's and its callbacks' output. */
+  Path log(int i) {
+    return nodes.get(i).log();
   }
 
   /** The work directory: logs, configurations, data. */
@@ -231,6 +238,23 @@ public final class PatroniCluster implements AutoCloseable {
   }
 
   /**
+   * Has every node's {@code on_role_change} callback point {@code bouncer} at its node when that
+   * node becomes the primary, until the registration is closed (see {@link FollowPrimaryCallback}).
+   * The cluster does not point it anywhere now.
+   */
+  FollowPrimaryCallback.Registration repointOnPromotion(PgBouncerProcess bouncer) {
+    return followPrimary.register(bouncer);
+  }
+
+  /**
+   * Runs node {@code i}'s {@code on_role_change} callback by hand, as Patroni would when the node's
+   * role becomes {@code role} (the node's role does not change), and returns what it printed.
+   */
+  String runRoleChangeCallback(int i, String role) {
+    return followPrimary.run(nodes.get(i), role);
+  }
+
+  /**
    * Turns Patroni's synchronous mode on or off ({@code PATCH /config}); with it on, Patroni names a
    * replica in {@code synchronous_standby_names}. See {@link #awaitSynchronousStandby} and {@link
    * #awaitAsynchronous}.
@@ -304,10 +328,15 @@ public final class PatroniCluster implements AutoCloseable {
     }
     try {
       Files.writeString(
-          node.config(), node.yaml("fencing-" + dir.getFileName(), etcdClientPort, Host.PG_BIN));
+          node.config(),
+          node.yaml(
+              "fencing-" + dir.getFileName(),
+              etcdClientPort,
+              Host.PG_BIN,
+              followPrimary.command(node)));
       List<String> command = new ArrayList<>();
       if (Host.root()) {
-        command.addAll(List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"));
+        command.addAll(Host.AS_POSTGRES);
         Host.chown(dir);
       }
       command.addAll(List.of("patroni", node.config().toString()));

@@ -107,9 +107,11 @@ record PatroniNode(String name, int pgPort, int restPort, Path dir) {
   /**
    * Patroni's configuration: fast timings (a leader key of 10 s, a loop of 1 s), settings small
    * enough for a test machine, {@code fsync} off (a test survives a killed process, not a lost
-   * machine), and {@code pg_rewind} so that a killed leader rejoins as a replica.
+   * machine), {@code pg_rewind} so that a killed leader rejoins as a replica, and {@code
+   * onRoleChange} as Patroni's {@code on_role_change} callback (Patroni appends {@code <action>
+   * <role> <scope>}).
    */
-  String yaml(String scope, int etcdClientPort, String binDir) {
+  String yaml(String scope, int etcdClientPort, String binDir, String onRoleChange) {
     String address = "127.0.0.1:";
     return """
         scope: %s
@@ -146,6 +148,7 @@ record PatroniNode(String name, int pgPort, int restPort, Path dir) {
           data_dir: '%s'
           bin_dir: '%s'
           pgpass: '%s'
+          callbacks: {on_role_change: '%s'}
           authentication:
             replication: {username: replicator, password: rep}
             superuser: {username: postgres, password: postgres}
@@ -165,6 +168,7 @@ record PatroniNode(String name, int pgPort, int restPort, Path dir) {
             pgPort,
             dataDir().toAbsolutePath(),
             binDir,
-            dir.resolve(name + ".pgpass").toAbsolutePath());
+            dir.resolve(name + ".pgpass").toAbsolutePath(),
+            onRoleChange);
   }
 }

@@ -4,6 +4,7 @@ import dev.fencing.internal.Validate;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,10 +12,13 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.postgresql.Driver;
@@ -49,6 +53,9 @@ public final class PgBouncerProcess implements AutoCloseable {
    */
   static final int SHARED_SERVER_CONNECTIONS = 2;
 
+  /** PgBouncer's own {@code server_login_retry}. */
+  static final Duration DEFAULT_SERVER_LOGIN_RETRY = Duration.ofSeconds(15);
+
   private static PgBouncerProcess shared;
 
   /** What to install when the binary is missing. */
@@ -66,7 +73,11 @@ public final class PgBouncerProcess implements AutoCloseable {
   private final Thread onExit = new Thread(this::close, "pgbouncer-close");
 
   private PgBouncerProcess(
-      Path dir, Path binary, PostgresFixture.Database server, int serverConnections) {
+      Path dir,
+      Path binary,
+      PostgresFixture.Database server,
+      int serverConnections,
+      Duration serverLoginRetry) {
     this.dir = dir;
     Properties url = parse(server.jdbcUrl());
     String host = url.getProperty("PGHOST");
@@ -87,10 +98,15 @@ public final class PgBouncerProcess implements AutoCloseable {
       Files.createDirectories(dir);
       Files.writeString(userList(), "\"%s\" \"%s\"\n".formatted(user, password));
       Files.writeString(
-          ini(), ini(host, Integer.parseInt(url.getProperty("PGPORT")), serverConnections));
+          ini(),
+          ini(
+              host,
+              Integer.parseInt(url.getProperty("PGPORT")),
+              serverConnections,
+              serverLoginRetry));
       List<String> command = new ArrayList<>();
       if (Host.root()) {
-        command.addAll(List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"));
+        command.addAll(Host.AS_POSTGRES);
         for (Path path : List.of(dir, ini(), userList())) {
           Host.chown(path);
         }
@@ -118,11 +134,27 @@ public final class PgBouncerProcess implements AutoCloseable {
    * @throws AssertionError if PgBouncer is not installed, or does not answer within 10 s
    */
   public static PgBouncerProcess start(PostgresFixture.Database server, int serverConnections) {
+    return start(server, serverConnections, DEFAULT_SERVER_LOGIN_RETRY);
+  }
+
+  /**
+   * Starts PgBouncer as {@link #start(PostgresFixture.Database, int)} does, waiting {@code
+   * serverLoginRetry} (PgBouncer's {@code server_login_retry}, whole seconds) after a failed
+   * connection to the server before it tries again. A reload does not cut that wait short: in front
+   * of a cluster whose primary moves, it delays the first connection to the new primary.
+   *
+   * @param serverLoginRetry between 1 s and 60 s
+   */
+  public static PgBouncerProcess start(
+      PostgresFixture.Database server, int serverConnections, Duration serverLoginRetry) {
     Validate.between("serverConnections", serverConnections, 1, 50);
+    Validate.between(
+        "serverLoginRetry", serverLoginRetry, Duration.ofSeconds(1), Duration.ofSeconds(60));
     Path binary = binary(DEBIAN_BINARY, System.getenv().getOrDefault("PATH", ""));
     Path dir = Path.of("target", "pgbouncer", UUID.randomUUID().toString().substring(0, 8));
     PgBouncerProcess bouncer =
-        new PgBouncerProcess(dir.toAbsolutePath(), binary, server, serverConnections);
+        new PgBouncerProcess(
+            dir.toAbsolutePath(), binary, server, serverConnections, serverLoginRetry);
     try {
       bouncer.awaitReady(Duration.ofSeconds(10));
       return bouncer;
@@ -160,6 +192,70 @@ public final class PgBouncerProcess implements AutoCloseable {
     String url = "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?connectTimeout=2";
     return new PostgresFixture.Database(
         parameters.isEmpty() ? url : url + "&" + parameters, user, password, "pgbouncer");
+  }
+
+  /**
+   * Runs {@code SHOW what} on PgBouncer's admin console (e.g. {@code SERVERS}) with {@code psql}
+   * (pgjdbc cannot: it sends a {@code SET} the console refuses) and returns its rows, each a map
+   * from column name to text.
+   *
+   * @throws AssertionError if {@code psql} is missing, fails, or takes more than 10 s
+   */
+  public List<Map<String, String>> show(String what) {
+    Path psql = Path.of(Host.PG_BIN, "psql");
+    List<String> command =
+        List.of(
+            psql.toString(),
+            "-X",
+            "-A",
+            "-F",
+            "\t",
+            "-P",
+            "footer=off",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            String.valueOf(port),
+            "-U",
+            user,
+            "-d",
+            "pgbouncer",
+            "-c",
+            "SHOW " + what);
+    try {
+      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+      builder.environment().put("PGPASSWORD", password);
+      builder.environment().put("PGCONNECT_TIMEOUT", "2");
+      Process process = builder.start();
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new AssertionError(command + " took more than 10 s");
+      }
+      List<String> lines =
+          new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+              .lines()
+              .toList();
+      if (process.exitValue() != 0 || lines.isEmpty()) {
+        throw new AssertionError(command + " exited with " + process.exitValue() + ": " + lines);
+      }
+      String[] columns = lines.getFirst().split("\t", -1);
+      List<Map<String, String>> rows = new ArrayList<>();
+      for (String line : lines.subList(1, lines.size())) {
+        String[] values = line.split("\t", -1);
+        Map<String, String> row = new LinkedHashMap<>();
+        for (int i = 0; i < columns.length && i < values.length; i++) {
+          row.put(columns[i], values[i]);
+        }
+        rows.add(row);
+      }
+      return rows;
+    } catch (IOException e) {
+      throw new AssertionError(
+          command + ": " + e + " (psql is in Debian's postgresql-client-15)", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
   }
 
   /** PgBouncer's own process. */
@@ -224,9 +320,12 @@ public final class PgBouncerProcess implements AutoCloseable {
   /**
    * Transaction pooling, at most {@code serverConnections} server connections per user and
    * database, and nothing else that changes what a client sees: PgBouncer's defaults otherwise (no
-   * {@code max_prepared_statements}, which 1.18 does not have).
+   * {@code max_prepared_statements}, which 1.18 does not have), but {@code server_login_retry} as
+   * given. A pidfile, for whoever reloads it ({@link FollowPrimaryCallback}); the user may run
+   * {@code SHOW} on the admin console ({@link #show}).
    */
-  private String ini(String host, int serverPort, int serverConnections) {
+  private String ini(
+      String host, int serverPort, int serverConnections, Duration serverLoginRetry) {
     return """
         [databases]
         %s = host=%s port=%d dbname=%s
@@ -240,6 +339,9 @@ public final class PgBouncerProcess implements AutoCloseable {
         pool_mode = transaction
         default_pool_size = %d
         max_client_conn = 200
+        server_login_retry = %d
+        pidfile = %s
+        admin_users = %s
         """
         .formatted(
             database,
@@ -249,7 +351,10 @@ public final class PgBouncerProcess implements AutoCloseable {
             port,
             password.isEmpty() ? "trust" : "md5",
             userList(),
-            serverConnections);
+            serverConnections,
+            serverLoginRetry.toSeconds(),
+            pidFile(),
+            user);
   }
 
   private void awaitReady(Duration within) {
@@ -296,6 +401,11 @@ public final class PgBouncerProcess implements AutoCloseable {
 
   private Path userList() {
     return dir.resolve("userlist.txt");
+  }
+
+  /** Where PgBouncer writes its pid while it runs. */
+  Path pidFile() {
+    return dir.resolve("pgbouncer.pid");
   }
 
   Path log() {

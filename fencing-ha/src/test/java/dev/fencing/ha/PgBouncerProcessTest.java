@@ -47,6 +47,10 @@ class PgBouncerProcessTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("serverConnections")
         .hasMessageContaining("0");
+    assertThatThrownBy(() -> PgBouncerProcess.start(twoHosts, 1, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("serverLoginRetry")
+        .hasMessageContaining("PT0S");
   }
 
   /**

@@ -5,16 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
-import dev.fencing.OutcomeUnknownException;
-import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.PostgresFixture;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -71,18 +66,15 @@ class QueueAcrossFailoverTest {
     long start = System.nanoTime();
     int acted = act.applyAsInt(cluster);
     List<String> failures = new ArrayList<>();
-    Job after = untilItWorks(start, failures, () -> queue.claim("q", "after", LEASE)).orElseThrow();
-    long claimedAfter = millisSince(start);
+    Job after =
+        AcrossFailover.untilItWorks(start, WAIT, failures, () -> queue.claim("q", "after", LEASE))
+            .orElseThrow();
+    long claimedAfter = AcrossFailover.millisSince(start);
     FencedOutcome.Accepted committed =
-        untilItWorks(start, failures, () -> queue.complete(before.lease(), "\"done before\""));
+        AcrossFailover.untilItWorks(
+            start, WAIT, failures, () -> queue.complete(before.lease(), "\"done before\""));
     queue.complete(after.lease(), "\"done after\"");
-    int rest = 0;
-    for (Optional<Job> job = queue.claim("q", "rest", LEASE);
-        job.isPresent();
-        job = queue.claim("q", "rest", LEASE)) {
-      queue.complete(job.get().lease(), "\"done\"");
-      rest++;
-    }
+    int rest = AcrossFailover.drain(queue, LEASE);
 
     // the listening connection followed the primary: an enqueue there wakes a waiter
     int quiet = 0;
@@ -91,7 +83,7 @@ class QueueAcrossFailoverTest {
     }
     queue.enqueue("wake", "{}");
     boolean woken = awaitWork(queue, WAIT);
-    long wokenAfter = millisSince(start);
+    long wokenAfter = AcrossFailover.millisSince(start);
 
     System.out.printf(
         "[failover] %s: first claim %d ms after it, %d failures before: %s%n",
@@ -99,14 +91,7 @@ class QueueAcrossFailoverTest {
     System.out.printf("[failover] %s: a waiter woken %d ms after it%n", failover, wokenAfter);
     assertThat(woken).as("a wake-up from the new primary").isTrue();
     assertThat(committed).isNotNull();
-    assertThat(after.id()).isNotEqualTo(before.id());
-    // the promotion started a new timeline, so the claim after it is in a later failover
-    // generation (docs/HA.md), above every epoch handed out before it
-    assertThat(after.lease().epoch().value() >>> 32)
-        .as("the generation of %s after %s", after.lease().epoch(), failover)
-        .isEqualTo(cluster.timeline() - 1)
-        .isPositive();
-    assertThat(after.lease().epoch()).isGreaterThan(before.lease().epoch());
+    AcrossFailover.assertNewGeneration(cluster, failover, before, after);
     assertThat(rest).isEqualTo(JOBS - 2);
     return acted;
   }
@@ -118,46 +103,5 @@ class QueueAcrossFailoverTest {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted", e);
     }
-  }
-
-  /**
-   * Calls {@code call} until it returns, for at most {@link #WAIT}, noting each failure the library
-   * calls transient; any other failure fails the test at once.
-   */
-  private static <T> T untilItWorks(long start, List<String> failures, Supplier<T> call) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (true) {
-      try {
-        return call.get();
-      } catch (StoreUnavailableException | OutcomeUnknownException e) {
-        failures.add("+" + millisSince(start) + " ms " + describe(e));
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("no success within " + WAIT + "; failures: " + failures, e);
-        }
-        OsProcesses.pause(Duration.ofMillis(250));
-      }
-    }
-  }
-
-  /** The exception's class and message, and the SQLSTATE of every SQL exception under it. */
-  private static String describe(Throwable e) {
-    StringBuilder text = new StringBuilder(e.getClass().getSimpleName()).append(": ");
-    text.append(e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse(""));
-    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-      if (cause instanceof SQLException sql) {
-        text.append(" | ")
-            .append(sql.getClass().getSimpleName())
-            .append('[')
-            .append(sql.getSQLState())
-            .append("] ")
-            .append(
-                sql.getMessage() == null ? "" : sql.getMessage().lines().findFirst().orElse(""));
-      }
-    }
-    return text.toString();
-  }
-
-  private static long millisSince(long start) {
-    return (System.nanoTime() - start) / 1_000_000;
   }
 }
