@@ -248,6 +248,24 @@ public final class PatroniCluster implements AutoCloseable {
     patchConfig("{\"maximum_lag_on_failover\": " + bytes + "}");
   }
 
+  /**
+   * Turns PostgreSQL's {@code fsync} on or off on every node ({@code PATCH /config}; a reload
+   * applies it) and waits until every running node shows it. The fixture starts with it off.
+   */
+  public void setFsync(boolean on, Duration within) {
+    String value = on ? "on" : "off";
+    patchConfig("{\"postgresql\": {\"parameters\": {\"fsync\": \"" + value + "\"}}}");
+    await(
+        within,
+        "fsync = " + value + " on every running node",
+        () ->
+            IntStream.range(0, size())
+                    .filter(this::running)
+                    .allMatch(i -> value.equals(ask(() -> i, "show fsync")))
+                ? value
+                : null);
+  }
+
   private void patchConfig(String json) {
     HttpResponse<String> answer = nodes.get(leader()).send("PATCH", "/config", json);
     if (answer.statusCode() != 200) {
