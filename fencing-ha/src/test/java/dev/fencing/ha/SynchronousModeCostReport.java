@@ -130,11 +130,44 @@ final class SynchronousModeCostReport {
         .append(
             checks.stream()
                 .filter(c -> c.mode() == Mode.SYNC)
-                .map(c -> "round " + c.round() + ": " + c.standby() + ", " + c.after().standby())
+                .map(
+                    c ->
+                        (c.round() == 0 ? "warm-up" : "round " + c.round())
+                            + ": "
+                            + c.standby()
+                            + ", "
+                            + c.after().standby())
                 .collect(Collectors.joining("; ")))
         .append("). Claims that found no job: ")
         .append(measured.stream().mapToInt(Measurement::emptyClaims).sum())
-        .append(".\n\n### Every round\n\n")
+        .append(".\n\n### sync / async in each round\n\n")
+        .append("The same ratios within each round, whose two modes ran a minute apart at most:")
+        .append(" a drift of the machine moves both.\n\n")
+        .append("| round | threads | enqueues/s | cycles/s | claim p50 | complete p50 |\n")
+        .append("|---:|---:|---:|---:|---:|---:|\n");
+    for (Measurement a : measured) {
+      if (a.mode() != Mode.ASYNC) {
+        continue;
+      }
+      Measurement s =
+          measured.stream()
+              .filter(
+                  m ->
+                      m.mode() == Mode.SYNC && m.round() == a.round() && m.threads() == a.threads())
+              .findFirst()
+              .orElseThrow();
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %d | %d | %.2f | %.2f | %.2f | %.2f |\n",
+              a.round(),
+              a.threads(),
+              s.enqueuesPerSecond() / a.enqueuesPerSecond(),
+              s.cyclesPerSecond() / a.cyclesPerSecond(),
+              s.claimMillis(0.5) / a.claimMillis(0.5),
+              s.completeMillis(0.5) / a.completeMillis(0.5)));
+    }
+    md.append("\n### Every round\n\n")
         .append("| round | mode | threads | enqueues/s | cycles/s | claim p50 | claim p99 |")
         .append(" complete p50 | complete p99 |\n")
         .append("|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
