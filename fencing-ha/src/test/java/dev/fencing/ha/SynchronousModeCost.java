@@ -10,10 +10,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -31,17 +33,12 @@ final class SynchronousModeCost {
 
   /** The two modes compared, in the order each round runs them. */
   enum Mode {
-    ASYNC("async"),
-    SYNC("sync");
+    ASYNC,
+    SYNC;
 
-    private final String label;
-
-    Mode(String label) {
-      this.label = label;
-    }
-
+    /** How the report and schema names call it. */
     String label() {
-      return label;
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
@@ -200,7 +197,7 @@ final class SynchronousModeCost {
       String queueName,
       int threads,
       int cycles,
-      java.util.function.Supplier<long[]> rows) {
+      Supplier<long[]> rows) {
     long enqueueNanos = inParallel(threads, cycles, i -> queue.enqueue(queueName, "{}"));
     long[] claims = new long[cycles];
     long[] completions = new long[cycles];

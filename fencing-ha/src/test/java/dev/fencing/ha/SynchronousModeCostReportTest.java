@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** The section splice and the settings of {@link SynchronousModeCostTest}, without a cluster. */
@@ -110,7 +111,7 @@ class SynchronousModeCostReportTest {
         .hasMessage("fencing.synccost.fsync must be on or off, but was 'yes'");
   }
 
-  private static java.util.function.UnaryOperator<String> only(String name, String value) {
+  private static UnaryOperator<String> only(String name, String value) {
     return property -> property.equals(Settings.PREFIX + name) ? value : null;
   }
 }
