@@ -28,6 +28,9 @@ import java.util.stream.Stream;
  */
 public final class PatroniCluster implements AutoCloseable {
 
+  /** How long {@link #setFsync} waits for a node before asking its Patroni to reload. */
+  private static final Duration RELOAD_AFTER = Duration.ofSeconds(5);
+
   private final Path dir;
   private final int etcdClientPort = OsProcesses.freePort();
   private final int etcdPeerPort = OsProcesses.freePort();
@@ -270,6 +273,43 @@ public final class PatroniCluster implements AutoCloseable {
    */
   public void setMaximumLagOnFailover(long bytes) {
     patchConfig("{\"maximum_lag_on_failover\": " + bytes + "}");
+  }
+
+  /**
+   * Turns PostgreSQL's {@code fsync} on or off on every node ({@code PATCH /config}; a reload
+   * applies it) and waits until every running node shows it. The fixture starts with it off.
+   */
+  public void setFsync(boolean on, Duration within) {
+    String value = on ? "on" : "off";
+    patchConfig("{\"postgresql\": {\"parameters\": {\"fsync\": \"" + value + "\"}}}");
+    long[] nextReload = {System.nanoTime() + RELOAD_AFTER.toNanos()};
+    await(
+        within,
+        "fsync = " + value + " on every running node",
+        () -> {
+          List<Integer> behind =
+              IntStream.range(0, size())
+                  .filter(i -> running(i) && !value.equals(ask(() -> i, "show fsync")))
+                  .boxed()
+                  .toList();
+          if (behind.isEmpty()) {
+            return value;
+          }
+          // Patroni 3.0.2 takes a change of the configuration without applying it when its
+          // PostgreSQL is not running yet (a replica finishing its bootstrap); a reload of that
+          // Patroni compares with PostgreSQL's own settings and applies it
+          if (System.nanoTime() > nextReload[0]) {
+            for (int i : behind) {
+              try {
+                nodes.get(i).send("POST", "/reload", null);
+              } catch (AssertionError unreachable) {
+                // the wait goes on and reports it if it lasts
+              }
+            }
+            nextReload[0] = System.nanoTime() + RELOAD_AFTER.toNanos();
+          }
+          return null;
+        });
   }
 
   private void patchConfig(String json) {
