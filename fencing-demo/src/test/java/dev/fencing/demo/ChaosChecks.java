@@ -1,8 +1,7 @@
 package dev.fencing.demo;
 
-import java.util.ArrayList;
+import dev.fencing.testkit.fault.CheckList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -54,7 +53,7 @@ final class ChaosChecks {
 
   private static final int EXAMPLES = 10;
 
-  private final SequencedMap<String, List<String>> violations = new LinkedHashMap<>();
+  private final CheckList checks;
   private final Map<String, Integer> counts = new HashMap<>();
 
   /**
@@ -70,22 +69,21 @@ final class ChaosChecks {
       List<Exit> exits,
       List<String> crashes,
       boolean attemptsMayRunOut) {
-    for (String name :
-        List.of(
-            ENDED,
-            NOT_LOST,
-            FINAL_RESULT,
-            RECEIVER,
-            NO_STALE,
-            ONCE,
-            ONE_OUTCOME,
-            NO_FALSE_REFUSAL,
-            ACCOUNTED,
-            WELL_FORMED,
-            STOPPED,
-            NO_CRASH)) {
-      violations.put(name, new ArrayList<>());
-    }
+    checks =
+        new CheckList(
+            List.of(
+                ENDED,
+                NOT_LOST,
+                FINAL_RESULT,
+                RECEIVER,
+                NO_STALE,
+                ONCE,
+                ONE_OUTCOME,
+                NO_FALSE_REFUSAL,
+                ACCOUNTED,
+                WELL_FORMED,
+                STOPPED,
+                NO_CRASH));
     if (jobs.size() != enqueued) {
       add(NOT_LOST, "the table holds " + jobs.size() + " jobs of the " + enqueued + " enqueued");
     }
@@ -230,7 +228,7 @@ final class ChaosChecks {
   }
 
   private void add(String check, String violation) {
-    violations.get(check).add(violation);
+    checks.add(check, violation);
   }
 
   private void count(String key) {
@@ -239,7 +237,7 @@ final class ChaosChecks {
 
   /** Every check by name, with its violations (all of them). */
   SequencedMap<String, List<String>> violations() {
-    return violations;
+    return checks.violations();
   }
 
   /** A count by key: outcome types, {@code FencedOff@STAGE}, {@code refusal:KIND}, max epoch. */
@@ -249,18 +247,6 @@ final class ChaosChecks {
 
   /** One line per check: passed, or failed with its first violations. */
   String summary() {
-    StringBuilder out = new StringBuilder();
-    violations.forEach(
-        (check, found) -> {
-          out.append(found.isEmpty() ? "  PASS  " : "  FAIL  ").append(check);
-          if (!found.isEmpty()) {
-            out.append(" (").append(found.size()).append(" violations)");
-            for (String v : found.subList(0, Math.min(EXAMPLES, found.size()))) {
-              out.append("\n          ").append(v);
-            }
-          }
-          out.append('\n');
-        });
-    return out.toString();
+    return checks.summary(EXAMPLES);
   }
 }

@@ -1,6 +1,6 @@
 package dev.fencing.ha;
 
-import java.util.ArrayList;
+import dev.fencing.testkit.fault.CheckList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -54,7 +54,7 @@ final class FailoverChecks {
 
   private static final int EXAMPLES = 10;
 
-  private final SequencedMap<String, List<String>> violations = new LinkedHashMap<>();
+  private final CheckList checks;
   private final Map<String, Integer> counts = new LinkedHashMap<>();
 
   /**
@@ -73,19 +73,18 @@ final class FailoverChecks {
       List<Claim> claims,
       List<Outcome> outcomes,
       List<String> stopFailures) {
-    for (String check :
-        List.of(
-            NOT_LOST,
-            FINAL_RESULT,
-            RECEIVER,
-            ONE_TOKEN,
-            NO_STALE,
-            NO_LOST_COMPLETION,
-            ONE_OUTCOME,
-            NO_FALSE_REFUSAL,
-            STOPPED)) {
-      violations.put(check, new ArrayList<>());
-    }
+    checks =
+        new CheckList(
+            List.of(
+                NOT_LOST,
+                FINAL_RESULT,
+                RECEIVER,
+                ONE_TOKEN,
+                NO_STALE,
+                NO_LOST_COMPLETION,
+                ONE_OUTCOME,
+                NO_FALSE_REFUSAL,
+                STOPPED));
     Set<Long> jobs = new HashSet<>(enqueued);
     for (long id : enqueued) {
       checkRow(id, rows.get(id), receipts.get(id));
@@ -224,12 +223,12 @@ final class FailoverChecks {
   }
 
   private void add(String check, String violation) {
-    violations.get(check).add(violation);
+    checks.add(check, violation);
   }
 
   /** Every check by name, with its violations. */
   SequencedMap<String, List<String>> violations() {
-    return violations;
+    return checks.violations();
   }
 
   /** What was counted: jobs, claims, tokens held twice, lost completions, outcomes by type. */
@@ -239,18 +238,6 @@ final class FailoverChecks {
 
   /** One line per check: passed, or failed with its first violations. */
   String summary() {
-    StringBuilder out = new StringBuilder();
-    violations.forEach(
-        (check, found) -> {
-          out.append(found.isEmpty() ? "  PASS  " : "  FAIL  ").append(check);
-          if (!found.isEmpty()) {
-            out.append(" (").append(found.size()).append(" violations)");
-            for (String v : found.subList(0, Math.min(EXAMPLES, found.size()))) {
-              out.append("\n          ").append(v);
-            }
-          }
-          out.append('\n');
-        });
-    return out.toString();
+    return checks.summary(EXAMPLES);
   }
 }
