@@ -47,12 +47,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * passes only if, in asynchronous mode, tokens held by two owners are found: it shows that the
  * checks can fail, on the same failover.
  *
- * <p>The CI form is one kill in asynchronous mode. The long form, which also writes its section of
- * docs/RELIABILITY.md, is {@link FailoverReport#LONG_FORM_COMMAND}. System properties, all {@code
- * fencing.failover.}: {@code modes} ({@code async,sync}), {@code kills} and {@code switchovers}
- * (per mode), {@code variants} ({@code real,no-generation}), {@code workers} (per variant), {@code
- * concurrency}, {@code leaseMs}, {@code jobsPerFault} (per variant), {@code lagMs} (how long the
- * WAL sender is stopped before a kill), {@code seed}, and {@code report} (a path for the page).
+ * <p>The CI form is one kill in asynchronous mode, two workers and 400 jobs per variant. The long
+ * form, which also writes its section of docs/RELIABILITY.md, is {@link
+ * FailoverReport#LONG_FORM_COMMAND}. System properties, all {@code fencing.failover.}: {@code
+ * modes} ({@code async,sync}), {@code kills} and {@code switchovers} (per mode), {@code variants}
+ * ({@code real,no-generation}), {@code workers} (per variant), {@code concurrency}, {@code
+ * leaseMs}, {@code jobsPerFault} (per variant), {@code lagMs} (how long the WAL sender is stopped
+ * before a kill), {@code seed}, and {@code report} (a path for the page).
  */
 @ExtendWith(SharedPatroniCluster.class)
 @FencingDatabase
@@ -60,7 +61,9 @@ class FailoverFaultTest {
 
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final String QUEUE = "failover";
-  private static final List<String> OWNERS = List.of("alpha", "beta");
+
+  /** The owner of worker {@code i}: the first two share a name, as two replicas of one service. */
+  private static final List<String> OWNERS = List.of("alpha", "alpha", "beta");
 
   /** The library as it is. */
   static final String REAL = "real";
@@ -93,10 +96,10 @@ class FailoverFaultTest {
           List.of(System.getProperty("fencing.failover.modes", "async").split(",")),
           Integer.getInteger("fencing.failover.kills", 1),
           Integer.getInteger("fencing.failover.switchovers", 0),
-          Integer.getInteger("fencing.failover.workers", 3),
+          Integer.getInteger("fencing.failover.workers", 2),
           Integer.getInteger("fencing.failover.concurrency", 6),
           Duration.ofMillis(Long.getLong("fencing.failover.leaseMs", 2_000)),
-          Integer.getInteger("fencing.failover.jobsPerFault", 600),
+          Integer.getInteger("fencing.failover.jobsPerFault", 400),
           Duration.ofMillis(Long.getLong("fencing.failover.lagMs", 1_000)),
           Long.getLong("fencing.failover.seed", System.nanoTime()),
           List.of(

@@ -28,6 +28,7 @@ final class FailoverReport {
           + " -Dsurefire.failIfNoSpecifiedTests=false"
           + " -Dfencing.failover.modes=async,sync -Dfencing.failover.kills=5"
           + " -Dfencing.failover.switchovers=5 -Dfencing.failover.variants=real,no-generation"
+          + " -Dfencing.failover.workers=3 -Dfencing.failover.jobsPerFault=600"
           + " -Dfencing.failover.report=../docs/RELIABILITY.md";
 
   private FailoverReport() {}
@@ -118,7 +119,8 @@ final class FailoverReport {
         .append(Instant.now().truncatedTo(ChronoUnit.SECONDS))
         .append(". ")
         .append(settings.workers())
-        .append(" worker JVMs (two share an owner name) run `FencedRuntime` on a queue in a")
+        .append(
+            " worker JVMs per variant (two share an owner name) run `FencedRuntime` on a queue in a")
         .append(" two-node PostgreSQL under Patroni, through its multi-host URL")
         .append(" (`targetServerType=primary`), and deliver every result to a receiver in another")
         .append(" database that no failover touches. Lease ")
@@ -150,7 +152,8 @@ final class FailoverReport {
         .append("Reproduce:\n\n```bash\n")
         .append(LONG_FORM_COMMAND)
         .append("\n```\n\nThe short form (CI) is the same test without the")
-        .append(" `fencing.failover.*` properties: one kill in asynchronous mode.\n\n")
+        .append(" `fencing.failover.*` properties: one kill in asynchronous mode, two workers and")
+        .append(" 400 jobs per variant.\n\n")
         .append("| | |\n|---|---|\n| PostgreSQL (the cluster) | ")
         .append(cluster.query(cluster.leader(), "select version()"))
         .append(" |\n| cores (nproc) | ")
