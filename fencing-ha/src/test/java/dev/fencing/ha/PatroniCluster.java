@@ -232,7 +232,8 @@ public final class PatroniCluster implements AutoCloseable {
     String body =
         "{\"leader\": \"%s\", \"candidate\": \"%s\"}"
             .formatted(nodes.get(leader).name(), nodes.get(candidate).name());
-    HttpResponse<String> answer = nodes.get(leader).send("POST", "/switchover", body);
+    HttpResponse<String> answer =
+        nodes.get(leader).send("POST", "/switchover", body, Duration.ofSeconds(60));
     if (answer.statusCode() != 200) {
       throw new AssertionError("switchover refused: " + answer.statusCode() + " " + answer.body());
     }
