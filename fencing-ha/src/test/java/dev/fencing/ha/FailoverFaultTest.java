@@ -210,6 +210,9 @@ class FailoverFaultTest {
       for (Fleet fleet : fleets) {
         fleet.start(cluster, receiverSchema);
       }
+      for (Fleet fleet : fleets) {
+        fleet.awaitReady();
+      }
       for (Fault fault : plan) {
         cluster.heal(WAIT);
         awaitReplicationMode(cluster, sync);
@@ -279,9 +282,16 @@ class FailoverFaultTest {
       return variant.equals(NO_GENERATION);
     }
 
+    /** Starts the workers; {@link #awaitReady} waits for them, so that all start at once. */
     void start(PatroniCluster cluster, TestSchema receiverSchema) {
       for (int w = 0; w < settings.workers(); w++) {
         workers.add(startWorker(cluster, schema, receiverSchema, receiver, variant, mode, w));
+      }
+    }
+
+    void awaitReady() {
+      for (JavaProcess w : workers) {
+        w.await(0, "ready"::equals, Duration.ofMinutes(1));
       }
     }
 
@@ -372,7 +382,6 @@ class FailoverFaultTest {
                 Long.toString(settings.lease().multipliedBy(3).plusSeconds(2).toMillis()),
                 mode,
                 variant));
-    process.await(0, "ready"::equals, Duration.ofMinutes(1));
     return process;
   }
 
