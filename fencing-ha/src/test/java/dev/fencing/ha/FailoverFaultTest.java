@@ -309,7 +309,9 @@ class FailoverFaultTest {
       for (JavaProcess w : workers) {
         try {
           w.await(0, "stopped"::equals, settings.lease().multipliedBy(3).plusSeconds(30));
-          int code = w.awaitExit(Duration.ofSeconds(10));
+          // the first worker of a class path writes the class archive as it exits (SharedClasses):
+          // 10 s were once too few for that on a loaded machine, after "stopped"
+          int code = w.awaitExit(Duration.ofSeconds(60));
           if (code != 0) {
             stopFailures.add(w.name() + " exited " + code + "; stderr: " + w.stderr());
           }
