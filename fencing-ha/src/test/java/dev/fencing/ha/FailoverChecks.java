@@ -26,12 +26,22 @@ import java.util.stream.Collectors;
  */
 final class FailoverChecks {
 
-  /** The job's row on the primary after the run; {@code result*} null without a result. */
+  /**
+   * The job's row on the primary after the run; {@code result*} null without a result.
+   *
+   * @param result the result as {@code jsonb} text, so equal to an equal receipt's payload
+   */
   record Row(
-      long id, String status, long epoch, String owner, Long resultEpoch, String resultOwner) {}
+      long id,
+      String status,
+      long epoch,
+      String owner,
+      Long resultEpoch,
+      String resultOwner,
+      String result) {}
 
-  /** The receiver's newest delivery for a job, and whether its payload equals the job's result. */
-  record Receipt(long epoch, boolean matchesResult) {}
+  /** The receiver's newest delivery for a job; its payload as {@code jsonb} text. */
+  record Receipt(long epoch, String payload) {}
 
   /** A handler started on a claim, as a worker printed it. */
   record Claim(String worker, long job, long epoch, long millis) {}
@@ -141,7 +151,8 @@ final class FailoverChecks {
               + ", row's owner "
               + row.owner());
     }
-    if (receipt == null || receipt.epoch() != row.epoch() || !receipt.matchesResult()) {
+    boolean matches = receipt != null && Objects.equals(receipt.payload(), row.result());
+    if (receipt == null || receipt.epoch() != row.epoch() || !matches) {
       add(
           RECEIVER,
           at
@@ -149,7 +160,7 @@ final class FailoverChecks {
                   ? "no receipt"
                   : "receipt at epoch "
                       + receipt.epoch()
-                      + (receipt.matchesResult() ? "" : ", payload not the result")));
+                      + (matches ? "" : ", payload not the result")));
     }
   }
 

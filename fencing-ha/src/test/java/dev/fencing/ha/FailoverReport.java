@@ -34,7 +34,7 @@ final class FailoverReport {
   private FailoverReport() {}
 
   /** One row per variant and mode: what was injected, counted and measured. */
-  static String table(FailoverFaultTest.Settings settings, List<FailoverFaultTest.ModeRun> runs) {
+  static String table(List<FailoverFaultTest.ModeRun> runs) {
     List<String> names = new ArrayList<>();
     names.addAll(
         List.of(
@@ -161,7 +161,7 @@ final class FailoverReport {
         .append(" |\n| seed | ")
         .append(settings.seed())
         .append(" |\n\n")
-        .append(table(settings, runs))
+        .append(table(runs))
         .append("\n### Every failover\n\n")
         .append("Every variant of a mode went through the same failovers.\n\n")
         .append("| mode | fault | WAL not sent (bytes) | writable (ms) | claims (ms) |")

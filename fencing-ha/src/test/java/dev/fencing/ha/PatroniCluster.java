@@ -259,6 +259,22 @@ public final class PatroniCluster implements AutoCloseable {
   }
 
   /**
+   * Turns Patroni's synchronous mode on or off and waits until the leader follows: a synchronous
+   * standby attached ({@link #awaitSynchronousStandby}), or none named ({@link
+   * #awaitAsynchronous}).
+   *
+   * @return the synchronous standby's name with {@code on}, else empty
+   */
+  public String switchSynchronousMode(boolean on, Duration within) {
+    setSynchronousMode(on);
+    if (on) {
+      return awaitSynchronousStandby(within);
+    }
+    awaitAsynchronous(within);
+    return "";
+  }
+
+  /**
    * Turns Patroni's synchronous mode on or off ({@code PATCH /config}); with it on, Patroni names a
    * replica in {@code synchronous_standby_names}. See {@link #awaitSynchronousStandby} and {@link
    * #awaitAsynchronous}.

@@ -86,8 +86,7 @@ class SynchronousModeCostTest {
         }
       }
     } finally {
-      cluster.setSynchronousMode(false);
-      cluster.awaitAsynchronous(WAIT);
+      cluster.switchSynchronousMode(false, WAIT);
       if (settings.fsync()) {
         cluster.setFsync(false, WAIT);
       }
@@ -136,13 +135,7 @@ class SynchronousModeCostTest {
    * standby's name in sync mode, empty in async mode.
    */
   private static String switchTo(PatroniCluster cluster, Mode mode) {
-    if (mode == Mode.SYNC) {
-      cluster.setSynchronousMode(true);
-      return cluster.awaitSynchronousStandby(WAIT);
-    }
-    cluster.setSynchronousMode(false);
-    cluster.awaitAsynchronous(WAIT);
-    return "";
+    return cluster.switchSynchronousMode(mode == Mode.SYNC, WAIT);
   }
 
   /** The completed rows and all rows of {@code queue} in {@code schema}'s job table. */
