@@ -52,7 +52,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class Commits {
 
-  private static final int MAX_ERROR_LENGTH = 4000;
+  static final int MAX_ERROR_LENGTH = 4000;
 
   /** How many epochs back a retried fail or release can still be told to have landed. */
   private static final long SETTLED_EPOCHS_KEPT = 16;

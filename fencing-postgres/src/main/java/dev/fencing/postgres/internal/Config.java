@@ -14,6 +14,8 @@ import java.time.Duration;
  * @param listenerLinger how long the listening connection stays open after the last wait ended
  * @param synchronousReplication whether every transaction forces {@code synchronous_commit = on}
  *     and a commit whose wait for the standby was cancelled counts as unknown
+ * @param appendOnly whether the queue runs on the append-only engine (docs/ENGINE.md) rather than
+ *     on one row per job updated in place
  */
 public record Config(
     String schema,
@@ -22,7 +24,8 @@ public record Config(
     Duration retryWait,
     boolean notifications,
     Duration listenerLinger,
-    boolean synchronousReplication) {
+    boolean synchronousReplication,
+    boolean appendOnly) {
 
   /** The default of {@link #listenerLinger}. */
   public static final Duration DEFAULT_LINGER = Duration.ofSeconds(30);

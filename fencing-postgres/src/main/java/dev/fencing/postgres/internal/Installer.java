@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.jooq.DSLContext;
 
 /** Installs the schema SQL resource into the configured schema, idempotently. */
@@ -12,20 +13,26 @@ public final class Installer {
   /** Serialises installs across processes: CREATE ... IF NOT EXISTS is not safe when concurrent. */
   private static final long LOCK_KEY = 0x66656e63696e67L;
 
-  private static final String RESOURCE = "/dev/fencing/postgres/schema.sql";
+  /** Today's engine and what every engine shares, then the append-only engine's tables. */
+  private static final List<String> RESOURCES =
+      List.of("/dev/fencing/postgres/schema.sql", "/dev/fencing/postgres/schema-append.sql");
 
   private Installer() {}
 
   /** Returns the text of the schema SQL that ships in this jar. */
   public static String schemaSql() {
-    try (InputStream in = Installer.class.getResourceAsStream(RESOURCE)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + RESOURCE);
+    StringBuilder sql = new StringBuilder();
+    for (String resource : RESOURCES) {
+      try (InputStream in = Installer.class.getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IllegalStateException("missing resource " + resource);
+        }
+        sql.append(new String(in.readAllBytes(), StandardCharsets.UTF_8)).append('\n');
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
+    return sql.toString();
   }
 
   static void install(DSLContext dsl, String schema) {

@@ -1,5 +1,6 @@
 package dev.fencing.postgres.internal;
 
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static org.jooq.impl.DSL.inline;
 
@@ -17,6 +18,7 @@ import dev.fencing.OutcomeUnknownException;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import dev.fencing.internal.Validate;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
@@ -29,6 +31,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
+import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.exception.DataAccessException;
@@ -178,6 +181,12 @@ public final class JooqQueue implements FencedQueue {
         c -> {
           List<Long> ids = new ArrayList<>(payloads.size());
           for (int from = 0; from < payloads.size(); from += ENQUEUE_CHUNK) {
+            List<String> chunk =
+                payloads.subList(from, Math.min(payloads.size(), from + ENQUEUE_CHUNK));
+            if (config.appendOnly()) {
+              ids.addAll(insertAppendOnly(jdbc.on(c), queue, chunk));
+              continue;
+            }
             var insert =
                 jdbc.on(c)
                     .insertInto(
@@ -185,8 +194,7 @@ public final class JooqQueue implements FencedQueue {
                         FENCING_JOB.QUEUE,
                         FENCING_JOB.PAYLOAD,
                         FENCING_JOB.MAX_ATTEMPTS);
-            for (String payload :
-                payloads.subList(from, Math.min(payloads.size(), from + ENQUEUE_CHUNK))) {
+            for (String payload : chunk) {
               insert = insert.values(queue, JSONB.valueOf(payload), config.maxAttempts());
             }
             ids.addAll(insert.returning(FENCING_JOB.ID).fetch(FENCING_JOB.ID));
@@ -195,6 +203,22 @@ public final class JooqQueue implements FencedQueue {
           notifier.inTransaction(c, queue);
           return ids;
         });
+  }
+
+  /**
+   * The append-only engine's insert: the row carries the enqueueing transaction's id, by which
+   * claims take fresh jobs (see {@link AppendClaims}).
+   */
+  private List<Long> insertAppendOnly(DSLContext d, String queue, List<String> payloads) {
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    Field<Long> xid = DSL.field("pg_current_xact_id()::text::bigint", SQLDataType.BIGINT);
+    var insert = d.insertInto(j, j.QUEUE, j.XID, j.PAYLOAD, j.MAX_ATTEMPTS);
+    for (String payload : payloads) {
+      insert =
+          insert.values(
+              DSL.val(queue), xid, DSL.val(JSONB.valueOf(payload)), DSL.val(config.maxAttempts()));
+    }
+    return insert.returning(j.ID).fetch(j.ID);
   }
 
   @Override

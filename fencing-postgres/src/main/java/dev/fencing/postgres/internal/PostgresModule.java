@@ -7,6 +7,7 @@ import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.ResourceOwnership;
 import io.github.resilience4j.retry.Retry;
+import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -19,8 +20,13 @@ import org.jooq.impl.DSL;
 @Module
 abstract class PostgresModule {
 
-  @Binds
-  abstract FencedQueue queue(JooqQueue queue);
+  /** The engine the configuration names: both share the schema, the outbox and the receivers. */
+  @Provides
+  @Singleton
+  static FencedQueue queue(
+      Config config, Provider<JooqQueue> updateInPlace, Provider<AppendQueue> appendOnly) {
+    return config.appendOnly() ? appendOnly.get() : updateInPlace.get();
+  }
 
   @Binds
   abstract FencedOutbox outbox(JooqOutbox outbox);

@@ -1,0 +1,19 @@
+package dev.fencing.postgres;
+
+import dev.fencing.FencedQueue;
+import dev.fencing.testkit.contract.FencedQueueContract;
+import dev.fencing.testkit.db.TestSchema;
+
+/** The queue's contract on the append-only engine, unchanged. */
+class AppendOnlyQueueContractTest extends FencedQueueContract {
+
+  @Override
+  protected FencedQueue queue(TestSchema schema) {
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .maxAttempts(3)
+        .engine(PostgresFencing.Engine.APPEND_ONLY)
+        .build()
+        .queue();
+  }
+}
