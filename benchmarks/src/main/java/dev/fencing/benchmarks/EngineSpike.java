@@ -45,9 +45,10 @@ import java.util.stream.Stream;
  * </ul>
  *
  * <p>Arguments: {@code --seconds} (measured, per run; default 20), {@code --warmup} (10), {@code
- * --threads} (4,16,64), {@code --batch} (100), {@code --engines} (today,log). The database is
- * {@code FENCING_JDBC_URL}, else an embedded PostgreSQL. CPU is read from /proc: every process
- * named {@code postgres} on the machine (run nothing else), and this JVM.
+ * --threads} (4,16,64), {@code --batch} (100), {@code --engines} (today,log; {@code append} is the
+ * library's append-only engine). The database is {@code FENCING_JDBC_URL}, else an embedded
+ * PostgreSQL. CPU is read from /proc: every process named {@code postgres} on the machine (run
+ * nothing else), and this JVM.
  */
 public final class EngineSpike {
 
@@ -115,7 +116,8 @@ public final class EngineSpike {
       for (String name : engines) {
         Engine engine =
             switch (name) {
-              case "today" -> new Today();
+              case "today" -> new Today("today", PostgresFencing.Engine.UPDATE_IN_PLACE);
+              case "append" -> new Today("append", PostgresFencing.Engine.APPEND_ONLY);
               case "log" -> new Log();
               default -> throw new IllegalArgumentException("--engines: no engine " + name);
             };
@@ -229,7 +231,7 @@ public final class EngineSpike {
   static String table(List<Run> runs) {
     StringBuilder md =
         new StringBuilder(
-            "| threads | engine | jobs/s | PostgreSQL CPU µs/job | JVM CPU µs/job | log/today jobs/s"
+            "| threads | engine | jobs/s | PostgreSQL CPU µs/job | JVM CPU µs/job | jobs/s / today's"
                 + " |\n|---:|---|---:|---:|---:|---:|\n");
     for (Run r : runs) {
       Run today =
@@ -276,21 +278,36 @@ public final class EngineSpike {
         .getProcessCpuTime();
   }
 
-  /** Today's engine, through the library. */
+  /**
+   * An engine of the library, through its queue: today's ({@code today}) or the append-only one
+   * built from this prototype ({@code append}), each in schema {@code spike_<name>}.
+   */
   static final class Today implements Engine {
+    private final String name;
+    private final PostgresFencing.Engine engine;
     private FencedQueue queue;
     private List<String> payloads;
 
+    Today(String name, PostgresFencing.Engine engine) {
+      this.name = name;
+      this.engine = engine;
+    }
+
     @Override
     public String name() {
-      return "today";
+      return name;
     }
 
     @Override
     public void install(PostgresFixture.Database db, HikariDataSource pool) {
-      db.recreateSchema("spike_today");
+      db.recreateSchema("spike_" + name);
       queue =
-          PostgresFencing.builder(pool).schema("spike_today").notifications(false).build().queue();
+          PostgresFencing.builder(pool)
+              .schema("spike_" + name)
+              .notifications(false)
+              .engine(engine)
+              .build()
+              .queue();
       payloads = Collections.nCopies(ENQUEUE_BATCH, "{}");
     }
 

@@ -62,7 +62,15 @@ public final class ChaosWorkerMain {
       FencedQueue queue =
           args[12].equals("no-cas")
               ? new BrokenVariants.NoCompareAndSet().queue(pool, args[3])
-              : PostgresFencing.builder(pool).schema(args[3]).install(false).build().queue();
+              : PostgresFencing.builder(pool)
+                  .schema(args[3])
+                  .install(false)
+                  .engine(
+                      args[12].equals(RuntimeFaultTest.APPEND_ONLY)
+                          ? PostgresFencing.Engine.APPEND_ONLY
+                          : PostgresFencing.Engine.UPDATE_IN_PLACE)
+                  .build()
+                  .queue();
       FencedReceiver receiver =
           PostgresFencing.builder(pool).schema(args[3]).build().receiver(RECEIVER);
       log.comment(

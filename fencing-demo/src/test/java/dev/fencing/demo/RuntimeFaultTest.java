@@ -38,7 +38,9 @@ import org.junit.jupiter.api.Test;
  * fencing.chaos.jobs}, {@code .faults} (per kind), {@code .workers}, {@code .seed}, {@code
  * .leaseMs}, {@code .concurrency}, {@code .maxAttempts}, {@code .drainSeconds}, {@code .report} (a
  * path for the RELIABILITY.md page), {@code .variant} ({@code no-cas} runs the workers on {@link
- * BrokenVariants.NoCompareAndSet}, a backend without the compare-and-set, to see the checks fail).
+ * BrokenVariants.NoCompareAndSet}, a backend without the compare-and-set, to see the checks fail;
+ * {@code append-only} runs everything on the append-only engine, as {@link
+ * AppendOnlyRuntimeFaultTest} does).
  */
 @FencingDatabase
 class RuntimeFaultTest {
@@ -81,9 +83,13 @@ class RuntimeFaultTest {
       Optional<Path> report) {
 
     static Settings fromSystemProperties() {
+      return fromSystemProperties("real", 2_000, 3);
+    }
+
+    static Settings fromSystemProperties(String variant, int jobs, int faults) {
       return new Settings(
-          Integer.getInteger("fencing.chaos.jobs", 2_000),
-          Integer.getInteger("fencing.chaos.faults", 3),
+          Integer.getInteger("fencing.chaos.jobs", jobs),
+          Integer.getInteger("fencing.chaos.faults", faults),
           Integer.getInteger("fencing.chaos.workers", 4),
           Long.getLong("fencing.chaos.seed", System.nanoTime()),
           Duration.ofMillis(Long.getLong("fencing.chaos.leaseMs", 600)),
@@ -91,8 +97,13 @@ class RuntimeFaultTest {
           10,
           Integer.getInteger("fencing.chaos.maxAttempts", 1_000),
           Duration.ofSeconds(Long.getLong("fencing.chaos.drainSeconds", 180)),
-          System.getProperty("fencing.chaos.variant", "real"),
+          System.getProperty("fencing.chaos.variant", variant),
           Optional.ofNullable(System.getProperty("fencing.chaos.report")).map(Path::of));
+    }
+
+    /** Whether the queue runs on the append-only engine. */
+    boolean appendOnly() {
+      return variant.equals(APPEND_ONLY);
     }
 
     /** The default max attempts is out of reach: then every job must complete. */
@@ -101,7 +112,10 @@ class RuntimeFaultTest {
     }
   }
 
-  private final Settings settings = Settings.fromSystemProperties();
+  /** The variant that runs the queue on {@link PostgresFencing.Engine#APPEND_ONLY}. */
+  static final String APPEND_ONLY = "append-only";
+
+  private final Settings settings = settings();
   private final Random random = new Random(settings.seed());
   private final Map<Fault, Integer> injected = new EnumMap<>(Fault.class);
   private final List<ChaosWorker> incarnations = new ArrayList<>();
@@ -109,6 +123,11 @@ class RuntimeFaultTest {
   private int backendsTerminated;
   private ChaosWorker.Config config;
   private ChaosWorker[] workers;
+
+  /** The run's settings; a subclass runs another variant or size by default. */
+  Settings settings() {
+    return Settings.fromSystemProperties();
+  }
 
   @Test
   void everyJobCompletesOnceThroughKillsStallsTerminationsAndRestarts(TestSchema schema)
@@ -120,6 +139,10 @@ class RuntimeFaultTest {
         PostgresFencing.builder(db)
             .schema(schema.name())
             .maxAttempts(settings.maxAttempts())
+            .engine(
+                settings.appendOnly()
+                    ? PostgresFencing.Engine.APPEND_ONLY
+                    : PostgresFencing.Engine.UPDATE_IN_PLACE)
             .build()
             .queue();
     PostgresFencing.builder(db).schema(schema.name()).build().receiver(ChaosWorkerMain.RECEIVER);
@@ -162,7 +185,7 @@ class RuntimeFaultTest {
       }
       chaos = Duration.ofNanos(System.nanoTime() - chaosStart);
       long drainStart = System.nanoTime();
-      awaitDrained(db, schema.name());
+      awaitDrained(db, schema.name(), settings.appendOnly());
       drain = Duration.ofNanos(System.nanoTime() - drainStart);
       long stopStart = System.nanoTime();
       stopAll(exits);
@@ -179,7 +202,7 @@ class RuntimeFaultTest {
     ChaosChecks checks =
         new ChaosChecks(
             settings.jobs(),
-            rows(db, schema.name()),
+            rows(db, schema.name(), settings.appendOnly()),
             outcomeLogs,
             exits,
             crashes,
@@ -330,17 +353,19 @@ class RuntimeFaultTest {
     }
   }
 
-  private void awaitDrained(DataSource db, String schema) throws InterruptedException {
+  private void awaitDrained(DataSource db, String schema, boolean appendOnly)
+      throws InterruptedException {
+    String open =
+        appendOnly
+            ? "SELECT count(*) FROM \"%1$s\".fencing_append_job j WHERE NOT EXISTS"
+                + " (SELECT 1 FROM \"%1$s\".fencing_append_done d WHERE d.job_id = j.id)"
+            : "SELECT count(*) FROM \"%1$s\".fencing_job WHERE status IN ('pending', 'running')";
     long deadline = System.nanoTime() + settings.drainBound().toNanos();
     while (System.nanoTime() - deadline < 0) {
       replaceCrashed();
       try (Connection c = db.getConnection();
           Statement s = c.createStatement();
-          ResultSet r =
-              s.executeQuery(
-                  "SELECT count(*) FROM \""
-                      + schema
-                      + "\".fencing_job WHERE status IN ('pending', 'running')")) {
+          ResultSet r = s.executeQuery(String.format(open, schema))) {
         r.next();
         if (r.getLong(1) == 0) {
           return;
@@ -371,13 +396,24 @@ class RuntimeFaultTest {
     }
   }
 
-  private static List<ChaosChecks.JobRow> rows(DataSource db, String schema) throws SQLException {
+  private static List<ChaosChecks.JobRow> rows(DataSource db, String schema, boolean appendOnly)
+      throws SQLException {
     String sql =
-        "SELECT j.id, j.status, j.epoch, j.owner, j.attempts, j.last_error,"
-            + " (j.result->>'job')::bigint, (j.result->>'epoch')::bigint, j.result->>'owner',"
-            + " r.epoch, r.payload = j.result"
-            + " FROM \"%1$s\".fencing_job j LEFT JOIN \"%1$s\".fencing_receipt r"
-            + " ON r.receiver = ? AND r.key = j.id::text WHERE j.queue = ? ORDER BY j.id";
+        appendOnly
+            // a job not done yet shows as running, with no epoch: the checks find it unfinished
+            ? "SELECT j.id, coalesce(d.status, 'running'), coalesce(d.epoch, 0), d.owner,"
+                + " coalesce(d.attempts, 0), d.last_error,"
+                + " (d.result->>'job')::bigint, (d.result->>'epoch')::bigint, d.result->>'owner',"
+                + " r.epoch, r.payload = d.result"
+                + " FROM \"%1$s\".fencing_append_job j"
+                + " LEFT JOIN \"%1$s\".fencing_append_done d ON d.job_id = j.id"
+                + " LEFT JOIN \"%1$s\".fencing_receipt r"
+                + " ON r.receiver = ? AND r.key = j.id::text WHERE j.queue = ? ORDER BY j.id"
+            : "SELECT j.id, j.status, j.epoch, j.owner, j.attempts, j.last_error,"
+                + " (j.result->>'job')::bigint, (j.result->>'epoch')::bigint, j.result->>'owner',"
+                + " r.epoch, r.payload = j.result"
+                + " FROM \"%1$s\".fencing_job j LEFT JOIN \"%1$s\".fencing_receipt r"
+                + " ON r.receiver = ? AND r.key = j.id::text WHERE j.queue = ? ORDER BY j.id";
     List<ChaosChecks.JobRow> rows = new ArrayList<>();
     try (Connection c = db.getConnection();
         PreparedStatement s = c.prepareStatement(String.format(sql, schema))) {
