@@ -6,6 +6,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_WINDOW;
+import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
@@ -13,6 +14,7 @@ import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.not;
 import static org.jooq.impl.DSL.notExists;
 import static org.jooq.impl.DSL.row;
+import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.table;
 import static org.jooq.impl.DSL.val;
@@ -28,19 +30,25 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendRequeue;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendWindow;
 import jakarta.inject.Inject;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Param;
+import org.jooq.Query;
 import org.jooq.Record;
-import org.jooq.Record4;
 import org.jooq.Table;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
@@ -71,10 +79,36 @@ final class AppendClaims {
   static final String NOTHING_VISIBLE = "3:3:";
 
   private final Jdbc jdbc;
+  private final RenderedSql windowSql;
+  private final RenderedSql freshSql;
+  private final RenderedSql requeuedSql;
+  private final RenderedSql expiredSql;
+  private final RenderedSql claimSql;
+  private final RenderedSql handoutSql;
+  private final RenderedSql moveSql;
+  private final RenderedSql unqueueSql;
 
   @Inject
   AppendClaims(Jdbc jdbc) {
     this.jdbc = jdbc;
+    DSLContext dsl = jdbc.dsl();
+    RenderedSql.Plan each = RenderedSql.Plan.EACH_TIME;
+    RenderedSql.Parameters p = new RenderedSql.Parameters();
+    this.windowSql = new RenderedSql(dsl, windowQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.freshSql = new RenderedSql(dsl, freshQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.requeuedSql = new RenderedSql(dsl, requeuedQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.expiredSql = new RenderedSql(dsl, expiredQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.claimSql = new RenderedSql(dsl, claimQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.handoutSql = new RenderedSql(dsl, handoutQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.moveSql = new RenderedSql(dsl, moveQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.unqueueSql = new RenderedSql(dsl, unqueueQuery(dsl, p), p, each);
   }
 
   List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
@@ -112,12 +146,13 @@ final class AppendClaims {
       @Nullable String previousOwner) {}
 
   private List<Job> claim(
-      Connection connection, String queue, String owner, long micros, int n, UUID token) {
-    DSLContext d = jdbc.on(connection);
-    FencingAppendWindow w = FENCING_APPEND_WINDOW;
-    Record4<String, String, Long, Long> window = lockWindow(d, queue);
+      Connection connection, String queue, String owner, long micros, int n, UUID token)
+      throws SQLException {
+    Window window = lockWindow(connection, queue);
     if (window == null) {
-      d.insertInto(w)
+      FencingAppendWindow w = FENCING_APPEND_WINDOW;
+      jdbc.on(connection)
+          .insertInto(w)
           .set(w.QUEUE, queue)
           .set(w.LO, NOTHING_VISIBLE)
           .set(w.HI, NOTHING_VISIBLE)
@@ -125,28 +160,32 @@ final class AppendClaims {
           .set(w.AFTER_ID, 0L)
           .onConflictDoNothing()
           .execute();
-      window = lockWindow(d, queue);
+      window = lockWindow(connection, queue);
       if (window == null) {
         throw new IllegalStateException("the window of queue " + queue + " vanished");
       }
     }
-    String lo = window.value1();
-    String hi = window.value2();
-    List<Item> fresh = fresh(d, queue, lo, hi, window.value3(), window.value4(), n);
+    List<Item> fresh =
+        fresh(connection, queue, window.lo(), window.hi(), window.afterXid(), window.afterId(), n);
     int inWindow = fresh.size();
     String next = null;
     if (inWindow < n) {
-      next = d.fetchValue(field("pg_current_snapshot()::text", String.class));
-      fresh.addAll(fresh(d, queue, hi, next, 0L, 0L, n - inWindow));
+      try (Statement s = connection.createStatement();
+          ResultSet r = s.executeQuery("select pg_current_snapshot()::text")) {
+        r.next();
+        next = r.getString(1);
+      }
+      if (!next.equals(window.hi())) {
+        fresh.addAll(fresh(connection, queue, window.hi(), next, 0L, 0L, n - inWindow));
+      }
     }
-    List<Item> requeued = requeued(d, queue, n);
+    List<Item> requeued = requeued(connection, queue, n);
     List<Item> expired = new ArrayList<>();
     List<Item> spent = new ArrayList<>();
-    List<Long> takenOver = expired(d, queue, n, expired, spent);
+    List<Long> takenOver = expired(connection, queue, n, expired, spent);
 
     // oldest ready first; each source keeps its own order (the window's is fixed)
     List<Item> chosen = new ArrayList<>(n);
-    List<Item> leftOver = new ArrayList<>();
     int f = 0;
     int q = 0;
     int e = 0;
@@ -175,24 +214,25 @@ final class AppendClaims {
         default -> e++;
       }
     }
-    leftOver.addAll(expired.subList(e, expired.size()));
 
-    writeWindow(d, queue, fresh, f, inWindow, n, hi, next);
-    settleTakenOver(d, queue, takenOver, spent, leftOver);
-    List<Long> requeuedTaken = new ArrayList<>();
-    for (Item item : chosen) {
-      if (!item.cameFrom().equals("fresh") && item.claimId() == 0) {
-        requeuedTaken.add(item.jobId());
-      }
+    moveWindow(connection, queue, window, fresh, f, inWindow, n, next);
+    if (!takenOver.isEmpty()) {
+      settleTakenOver(
+          jdbc.on(connection), queue, takenOver, spent, expired.subList(e, expired.size()));
     }
-    if (!requeuedTaken.isEmpty()) {
-      FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
-      d.deleteFrom(r).where(r.JOB_ID.in(requeuedTaken)).execute();
+    if (q > 0) {
+      Long[] unqueued = new Long[q];
+      for (int i = 0; i < q; i++) {
+        unqueued[i] = requeued.get(i).jobId();
+      }
+      try (PreparedStatement s = unqueueSql.prepare(connection, Map.of("ids", unqueued))) {
+        s.executeUpdate();
+      }
     }
     if (chosen.isEmpty()) {
       return List.of();
     }
-    return handOut(d, queue, owner, micros, token, chosen);
+    return handOut(connection, queue, owner, micros, token, chosen);
   }
 
   private static boolean earlier(Item a, Item b) {
@@ -200,14 +240,24 @@ final class AppendClaims {
     return byTime < 0 || (byTime == 0 && a.jobId() < b.jobId());
   }
 
-  private static @Nullable Record4<String, String, Long, Long> lockWindow(
-      DSLContext d, String queue) {
+  /** A queue's window: between snapshots {@code lo} and {@code hi}, after a position. */
+  private record Window(String lo, String hi, long afterXid, long afterId) {}
+
+  private @Nullable Window lockWindow(Connection connection, String queue) throws SQLException {
+    try (PreparedStatement s = windowSql.prepare(connection, Map.of("queue", queue));
+        ResultSet r = s.executeQuery()) {
+      return r.next()
+          ? new Window(r.getString(1), r.getString(2), r.getLong(3), r.getLong(4))
+          : null;
+    }
+  }
+
+  private static Query windowQuery(DSLContext dsl, RenderedSql.Parameters p) {
     FencingAppendWindow w = FENCING_APPEND_WINDOW;
-    return d.select(w.LO, w.HI, w.AFTER_XID, w.AFTER_ID)
+    return dsl.select(w.LO, w.HI, w.AFTER_XID, w.AFTER_ID)
         .from(w)
-        .where(w.QUEUE.eq(queue))
-        .forNoKeyUpdate()
-        .fetchOne();
+        .where(w.QUEUE.eq(p.varchar("queue")))
+        .forNoKeyUpdate();
   }
 
   /**
@@ -215,92 +265,121 @@ final class AppendClaims {
    * position {@code (afterXid, afterId)}: committed when {@code hi} was taken, not when {@code lo}
    * was.
    */
-  private static List<Item> fresh(
-      DSLContext d, String queue, String lo, String hi, long afterXid, long afterId, int limit) {
-    FencingAppendJob j = FENCING_APPEND_JOB;
+  private List<Item> fresh(
+      Connection connection,
+      String queue,
+      String lo,
+      String hi,
+      long afterXid,
+      long afterId,
+      int limit)
+      throws SQLException {
     List<Item> items = new ArrayList<>();
-    for (Record row :
-        d.select(j.ID, j.XID, j.PAYLOAD, j.MAX_ATTEMPTS, j.CREATED_AT)
-            .from(j)
-            .where(j.QUEUE.eq(queue))
-            .and(j.XID.ge(snapshotBound("pg_snapshot_xmin", lo)))
-            .and(j.XID.lt(snapshotBound("pg_snapshot_xmax", hi)))
-            .and(row(j.XID, j.ID).gt(afterXid, afterId))
-            .and(visible(j.XID, hi))
-            .and(not(visible(j.XID, lo)))
-            .orderBy(j.XID, j.ID)
-            .limit(limit)
-            .fetch()) {
-      items.add(
-          new Item(
-              row.get(j.ID),
-              row.get(j.CREATED_AT),
-              0,
-              0,
-              "fresh",
-              null,
-              row.get(j.PAYLOAD).data(),
-              row.get(j.MAX_ATTEMPTS),
-              row.get(j.XID),
-              0,
-              null));
+    try (PreparedStatement s =
+            freshSql.prepare(
+                connection,
+                Map.of(
+                    "queue", queue,
+                    "lo", lo,
+                    "hi", hi,
+                    "afterXid", afterXid,
+                    "afterId", afterId,
+                    "limit", limit));
+        ResultSet r = s.executeQuery()) {
+      while (r.next()) {
+        items.add(
+            new Item(
+                r.getLong(1),
+                r.getObject(5, OffsetDateTime.class),
+                0,
+                0,
+                "fresh",
+                null,
+                r.getString(3),
+                r.getInt(4),
+                r.getLong(2),
+                0,
+                null));
+      }
     }
     return items;
   }
 
-  private static Field<Long> snapshotBound(String function, String snapshot) {
-    return field(function + "({0}::pg_snapshot)::text::bigint", SQLDataType.BIGINT, val(snapshot));
+  private static Query freshQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    Param<String> lo = p.varchar("lo");
+    Param<String> hi = p.varchar("hi");
+    return dsl.select(j.ID, j.XID, j.PAYLOAD, j.MAX_ATTEMPTS, j.CREATED_AT)
+        .from(j)
+        .where(j.QUEUE.eq(p.varchar("queue")))
+        .and(j.XID.ge(snapshotBound("pg_snapshot_xmin", lo)))
+        .and(j.XID.lt(snapshotBound("pg_snapshot_xmax", hi)))
+        .and(row(j.XID, j.ID).gt(p.bigint("afterXid"), p.bigint("afterId")))
+        .and(visible(j.XID, hi))
+        .and(not(visible(j.XID, lo)))
+        .orderBy(j.XID, j.ID)
+        .limit(p.integer("limit"));
   }
 
-  private static Condition visible(Field<Long> xid, String snapshot) {
+  private static Field<Long> snapshotBound(String function, Field<String> snapshot) {
+    return field(function + "({0}::pg_snapshot)::text::bigint", SQLDataType.BIGINT, snapshot);
+  }
+
+  private static Condition visible(Field<Long> xid, Field<String> snapshot) {
     return field(
             "pg_visible_in_snapshot({0}::text::xid8, {1}::pg_snapshot)",
-            SQLDataType.BOOLEAN, xid, val(snapshot))
+            SQLDataType.BOOLEAN, xid, snapshot)
         .isTrue();
   }
 
   /** Due {@code requeue} rows, locked; those another claim holds are skipped. */
-  private static List<Item> requeued(DSLContext d, String queue, int limit) {
-    FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
-    FencingAppendJob j = FENCING_APPEND_JOB;
+  private List<Item> requeued(Connection connection, String queue, int limit) throws SQLException {
     List<Item> items = new ArrayList<>();
-    for (Record row :
-        d.select(
-                r.JOB_ID,
-                r.READY_AT,
-                r.EPOCH,
-                r.ATTEMPTS,
-                r.REASON,
-                r.LAST_ERROR,
-                r.OWNER,
-                j.PAYLOAD,
-                j.MAX_ATTEMPTS)
-            .from(r)
-            .join(j)
-            .on(j.ID.eq(r.JOB_ID))
-            .where(r.QUEUE.eq(queue))
-            .and(r.READY_AT.le(currentOffsetDateTime()))
-            .orderBy(r.READY_AT, r.JOB_ID)
-            .limit(limit)
-            .forUpdate()
-            .of(r)
-            .skipLocked()
-            .fetch()) {
-      items.add(
-          new Item(
-              row.get(r.JOB_ID),
-              row.get(r.READY_AT),
-              row.get(r.EPOCH),
-              row.get(r.ATTEMPTS),
-              row.get(r.REASON),
-              row.get(r.LAST_ERROR),
-              row.get(j.PAYLOAD).data(),
-              row.get(j.MAX_ATTEMPTS),
-              0,
-              0,
-              row.get(r.OWNER)));
+    try (PreparedStatement s =
+            requeuedSql.prepare(connection, Map.of("queue", queue, "limit", limit));
+        ResultSet r = s.executeQuery()) {
+      while (r.next()) {
+        items.add(
+            new Item(
+                r.getLong(1),
+                r.getObject(2, OffsetDateTime.class),
+                r.getLong(3),
+                r.getInt(4),
+                r.getString(5),
+                r.getString(6),
+                r.getString(8),
+                r.getInt(9),
+                0,
+                0,
+                r.getString(7)));
+      }
     }
     return items;
+  }
+
+  private static Query requeuedQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    return dsl.select(
+            r.JOB_ID,
+            r.READY_AT,
+            r.EPOCH,
+            r.ATTEMPTS,
+            r.REASON,
+            r.LAST_ERROR,
+            r.OWNER,
+            j.PAYLOAD,
+            j.MAX_ATTEMPTS)
+        .from(r)
+        .join(j)
+        .on(j.ID.eq(r.JOB_ID))
+        .where(r.QUEUE.eq(p.varchar("queue")))
+        .and(r.READY_AT.le(currentOffsetDateTime()))
+        .orderBy(r.READY_AT, r.JOB_ID)
+        .limit(p.integer("limit"))
+        .forUpdate()
+        .of(r)
+        .skipLocked();
   }
 
   /**
@@ -309,23 +388,21 @@ final class AppendClaims {
    *
    * @return the claim rows locked, to be marked taken over
    */
-  private static List<Long> expired(
-      DSLContext d, String queue, int limit, List<Item> open, List<Item> spent) {
-    FencingAppendClaim c = FENCING_APPEND_CLAIM;
-    List<Long> claims =
-        d.select(c.ID)
-            .from(c)
-            .where(c.QUEUE.eq(queue))
-            .and(c.LIVE)
-            .and(c.LEASE_EXPIRES_AT.le(currentOffsetDateTime()))
-            .orderBy(c.LEASE_EXPIRES_AT)
-            .limit(limit)
-            .forNoKeyUpdate()
-            .skipLocked()
-            .fetch(c.ID);
+  private List<Long> expired(
+      Connection connection, String queue, int limit, List<Item> open, List<Item> spent)
+      throws SQLException {
+    List<Long> claims = new ArrayList<>();
+    try (PreparedStatement s =
+            expiredSql.prepare(connection, Map.of("queue", queue, "limit", limit));
+        ResultSet r = s.executeQuery()) {
+      while (r.next()) {
+        claims.add(r.getLong(1));
+      }
+    }
     if (claims.isEmpty()) {
       return claims;
     }
+    DSLContext d = jdbc.on(connection);
     // a later statement than the lock: it sees what a commit that held a row wrote
     // plain names: the render mapping would put the user's schema in front of a qualified one
     Field<Long> claimId = field(name("u_claim_id"), Long.class);
@@ -397,38 +474,71 @@ final class AppendClaims {
 
   /**
    * Moves the window past the {@code taken} first fresh jobs. The first {@code inWindow} of {@code
-   * fresh} are of the current window; the rest of the next one (between {@code hi} and {@code
-   * next}), fetched because the current one had fewer than a batch: the window moves on to the next
+   * fresh} are of the current window; the rest of the next one (between its {@code hi} and {@code
+   * next}), read because the current one had fewer than a batch: the window moves on to the next
    * one once everything of the current one is taken.
    */
-  private static void writeWindow(
-      DSLContext d,
+  private void moveWindow(
+      Connection connection,
       String queue,
+      Window window,
       List<Item> fresh,
       int taken,
       int inWindow,
       int n,
-      String hi,
-      @Nullable String next) {
-    FencingAppendWindow w = FENCING_APPEND_WINDOW;
-    boolean moveOn = next != null && inWindow < n && taken >= inWindow && !next.equals(hi);
-    if (moveOn) {
-      Item last = taken > inWindow ? fresh.get(taken - 1) : null;
-      d.update(w)
-          .set(w.LO, hi)
-          .set(w.HI, next)
-          .set(w.AFTER_XID, last == null ? 0L : last.xid())
-          .set(w.AFTER_ID, last == null ? 0L : last.jobId())
-          .where(w.QUEUE.eq(queue))
-          .execute();
+      @Nullable String next)
+      throws SQLException {
+    String lo = window.lo();
+    String hi = window.hi();
+    Item last = null;
+    if (next != null && inWindow < n && taken >= inWindow && !next.equals(hi)) {
+      lo = hi;
+      hi = next;
+      last = taken > inWindow ? fresh.get(taken - 1) : null;
     } else if (taken > 0) {
-      Item last = fresh.get(Math.min(taken, inWindow) - 1);
-      d.update(w)
-          .set(w.AFTER_XID, last.xid())
-          .set(w.AFTER_ID, last.jobId())
-          .where(w.QUEUE.eq(queue))
-          .execute();
+      last = fresh.get(Math.min(taken, inWindow) - 1);
+    } else {
+      return;
     }
+    try (PreparedStatement s =
+        moveSql.prepare(
+            connection,
+            Map.of(
+                "queue", queue,
+                "lo", lo,
+                "hi", hi,
+                "afterXid", last == null ? 0L : last.xid(),
+                "afterId", last == null ? 0L : last.jobId()))) {
+      s.executeUpdate();
+    }
+  }
+
+  private static Query moveQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendWindow w = FENCING_APPEND_WINDOW;
+    return dsl.update(w)
+        .set(w.LO, p.varchar("lo"))
+        .set(w.HI, p.varchar("hi"))
+        .set(w.AFTER_XID, p.bigint("afterXid"))
+        .set(w.AFTER_ID, p.bigint("afterId"))
+        .where(w.QUEUE.eq(p.varchar("queue")));
+  }
+
+  private static Query unqueueQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
+    return dsl.deleteFrom(r).where(r.JOB_ID.eq(any(p.bigints("ids"))));
+  }
+
+  private static Query expiredQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendClaim c = FENCING_APPEND_CLAIM;
+    return dsl.select(c.ID)
+        .from(c)
+        .where(c.QUEUE.eq(p.varchar("queue")))
+        .and(c.LIVE)
+        .and(c.LEASE_EXPIRES_AT.le(currentOffsetDateTime()))
+        .orderBy(c.LEASE_EXPIRES_AT)
+        .limit(p.integer("limit"))
+        .forNoKeyUpdate()
+        .skipLocked();
   }
 
   /**
@@ -475,8 +585,9 @@ final class AppendClaims {
   }
 
   /** Writes the claim row and the hand-outs, and returns the jobs with their leases. */
-  private static List<Job> handOut(
-      DSLContext d, String queue, String owner, long micros, UUID token, List<Item> chosen) {
+  private List<Job> handOut(
+      Connection connection, String queue, String owner, long micros, UUID token, List<Item> chosen)
+      throws SQLException {
     int m = chosen.size();
     Long[] ids = new Long[m];
     Long[] previous = new Long[m];
@@ -484,45 +595,101 @@ final class AppendClaims {
       ids[i] = chosen.get(i).jobId();
       previous[i] = chosen.get(i).previousEpoch();
     }
-    Field<Long> prev = field(name("prev"), Long.class);
-    Field<Long[]> epochs =
-        field(
-            "array(select {0} from unnest({1}) with ordinality as p(prev, i) order by p.i)",
-            SQLDataType.BIGINT.array(), Generation.next(prev), val(previous));
-    FencingAppendClaim c = FENCING_APPEND_CLAIM;
-    Record row =
-        d.insertInto(c)
-            .set(c.QUEUE, queue)
-            .set(c.OWNER, owner)
-            .set(c.LEASE_EXPIRES_AT, LeaseSql.nowPlusMicros(val(micros)))
-            .set(c.JOB_IDS, ids)
-            .set(c.EPOCHS, epochs)
-            .set(c.OPEN, m)
-            .set(c.CLAIM_TOKEN, token)
-            .returning(c.ID, c.EPOCHS, c.LEASE_EXPIRES_AT)
-            .fetchOne();
-    long claimId = row.get(c.ID);
-    Long[] given = row.get(c.EPOCHS);
-    Instant expiresAt = row.get(c.LEASE_EXPIRES_AT).toInstant();
-    FencingAppendHandout h = FENCING_APPEND_HANDOUT;
-    var insert =
-        d.insertInto(h, h.JOB_ID, h.EPOCH, h.CLAIM_ID, h.ATTEMPT, h.CAME_FROM, h.LAST_ERROR);
+    long claimId;
+    Long[] given;
+    Instant expiresAt;
+    try (PreparedStatement s =
+            claimSql.prepare(
+                connection,
+                Map.of(
+                    "queue", queue,
+                    "owner", owner,
+                    "micros", micros,
+                    "ids", ids,
+                    "previous", previous,
+                    "open", m,
+                    "token", token));
+        ResultSet r = s.executeQuery()) {
+      r.next();
+      claimId = r.getLong(1);
+      given = (Long[]) r.getArray(2).getArray();
+      long expiry = r.getLong(3);
+      expiresAt = Instant.ofEpochSecond(expiry / 1_000_000, expiry % 1_000_000 * 1_000);
+    }
+    Integer[] attempts = new Integer[m];
+    String[] cameFrom = new String[m];
+    String[] errors = new String[m];
     List<Job> jobs = new ArrayList<>(m);
     for (int i = 0; i < m; i++) {
       Item item = chosen.get(i);
-      int attempt = item.attemptsUsed() + 1;
-      insert =
-          insert.values(
-              item.jobId(), given[i], claimId, attempt, item.cameFrom(), item.lastError());
+      attempts[i] = item.attemptsUsed() + 1;
+      cameFrom[i] = item.cameFrom();
+      errors[i] = item.lastError();
       jobs.add(
           new Job(
               new Lease(item.jobId(), owner, Epoch.of(given[i]), expiresAt),
               queue,
               item.payload(),
-              attempt));
+              attempts[i]));
     }
-    insert.execute();
+    try (PreparedStatement s =
+        handoutSql.prepare(
+            connection,
+            Map.of(
+                "claim", claimId,
+                "ids", ids,
+                "epochs", given,
+                "attempts", attempts,
+                "cameFrom", cameFrom,
+                "errors", errors))) {
+      s.executeUpdate();
+    }
     return jobs;
+  }
+
+  /**
+   * The claim row, with each job's epoch: its previous one's successor in the server's generation
+   * ({@link Generation#next}), the first of the generation for a fresh job (previous 0).
+   */
+  private static Query claimQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendClaim c = FENCING_APPEND_CLAIM;
+    // a plain name: the render mapping would put the user's schema in front of a qualified one
+    Field<Long> prev = field(name("prev"), Long.class);
+    Field<Long[]> epochs =
+        field(
+            "array(select {0} from unnest({1}) with ordinality as p(prev, i) order by p.i)",
+            SQLDataType.BIGINT.array(), Generation.next(prev), p.bigints("previous"));
+    return dsl.insertInto(c)
+        .set(c.QUEUE, p.varchar("queue"))
+        .set(c.OWNER, p.varchar("owner"))
+        .set(c.LEASE_EXPIRES_AT, LeaseSql.nowPlusMicros(p.bigint("micros")))
+        .set(c.JOB_IDS, p.bigints("ids"))
+        .set(c.EPOCHS, epochs)
+        .set(c.OPEN, p.integer("open"))
+        .set(c.CLAIM_TOKEN, p.uuid("token"))
+        .returning(c.ID, c.EPOCHS, LeaseSql.micros(c.LEASE_EXPIRES_AT));
+  }
+
+  private static Query handoutQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendHandout h = FENCING_APPEND_HANDOUT;
+    return dsl.insertInto(h, h.JOB_ID, h.EPOCH, h.CLAIM_ID, h.ATTEMPT, h.CAME_FROM, h.LAST_ERROR)
+        .select(
+            select(
+                    field(name("v_id"), Long.class),
+                    field(name("v_epoch"), Long.class),
+                    p.bigint("claim"),
+                    field(name("v_attempt"), Integer.class),
+                    field(name("v_from"), String.class),
+                    field(name("v_error"), String.class))
+                .from(
+                    table(
+                            "unnest({0}, {1}, {2}, {3}, {4})",
+                            p.bigints("ids"),
+                            p.bigints("epochs"),
+                            p.integers("attempts"),
+                            p.varchars("cameFrom"),
+                            p.varchars("errors"))
+                        .as("v", "v_id", "v_epoch", "v_attempt", "v_from", "v_error")));
   }
 
   /** The jobs an earlier try of this very call claimed, if it landed. */

@@ -3,14 +3,17 @@ package dev.fencing.postgres.internal;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
+import static org.jooq.impl.DSL.any;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
-import static org.jooq.impl.DSL.noCondition;
-import static org.jooq.impl.DSL.row;
+import static org.jooq.impl.DSL.notExists;
 import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.table;
-import static org.jooq.impl.DSL.val;
 
 import dev.fencing.FencedOutcome;
 import dev.fencing.JobState;
@@ -19,22 +22,28 @@ import dev.fencing.OutboxMessage;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendRequeue;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.time.OffsetDateTime;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.jooq.Condition;
+import java.util.TreeSet;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.JSONB;
+import org.jooq.Query;
 import org.jooq.Record;
-import org.jooq.Record2;
+import org.jooq.Table;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
@@ -87,10 +96,31 @@ final class AppendWrites {
   private final Notifier notifier;
   private final Config config;
 
+  private final RenderedSql lockSql;
+  private final RenderedSql ownedSql;
+  private final RenderedSql doneSql;
+  private final RenderedSql requeueSql;
+  private final RenderedSql countOffSql;
+  private final RenderedSql renewSql;
+
   @Inject
   AppendWrites(Jdbc jdbc, OutboxWrites outbox, Notifier notifier, Config config) {
     this.jdbc = jdbc;
     this.config = config;
+    DSLContext dsl = jdbc.dsl();
+    RenderedSql.Plan each = RenderedSql.Plan.EACH_TIME;
+    RenderedSql.Parameters p = new RenderedSql.Parameters();
+    this.lockSql = new RenderedSql(dsl, lockQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.ownedSql = new RenderedSql(dsl, ownedQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.doneSql = new RenderedSql(dsl, doneQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.requeueSql = new RenderedSql(dsl, requeueQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.countOffSql = new RenderedSql(dsl, countOffQuery(dsl, p), p, each);
+    p = new RenderedSql.Parameters();
+    this.renewSql = new RenderedSql(dsl, renewQuery(dsl, p), p, each);
     this.outbox = outbox;
     this.notifier = notifier;
   }
@@ -116,165 +146,186 @@ final class AppendWrites {
   }
 
   private Outcome[] writeOnce(Connection connection, List<Op> ops, Outcome[] outcomes)
-      throws java.sql.SQLException {
-    DSLContext d = jdbc.on(connection);
-    FencingAppendClaim c = FENCING_APPEND_CLAIM;
-    FencingAppendHandout h = FENCING_APPEND_HANDOUT;
-    Condition named = noCondition();
-    Set<Long> jobIds = new HashSet<>();
-    for (Op op : ops) {
-      named = named.or(row(h.JOB_ID, h.EPOCH).eq(op.lease().jobId(), op.lease().epoch().value()));
-      jobIds.add(op.lease().jobId());
+      throws SQLException {
+    int n = ops.size();
+    Long[] ids = new Long[n];
+    Long[] epochs = new Long[n];
+    String[] owners = new String[n];
+    for (int i = 0; i < n; i++) {
+      Lease lease = ops.get(i).lease();
+      ids[i] = lease.jobId();
+      epochs[i] = lease.epoch().value();
+      owners[i] = lease.owner();
     }
-    d.select(c.ID)
-        .from(c)
-        .where(c.ID.in(select(h.CLAIM_ID).from(h).where(named)))
-        .orderBy(c.ID)
-        .forNoKeyUpdate()
-        .execute();
-    Map<Long, AppendState> states = AppendState.read(d, jobIds);
+    Map<String, Object> leases = Map.of("ids", ids, "epochs", epochs, "owners", owners);
+    try (PreparedStatement s = lockSql.prepare(connection, leases);
+        ResultSet r = s.executeQuery()) {
+      while (r.next()) {
+        // locked, in id order
+      }
+    }
+    Owned[] owned = new Owned[n];
+    try (PreparedStatement s = ownedSql.prepare(connection, leases);
+        ResultSet r = s.executeQuery()) {
+      while (r.next()) {
+        owned[r.getInt(1) - 1] =
+            new Owned(r.getLong(2), r.getInt(3), r.getString(4), r.getString(5), r.getInt(6));
+      }
+    }
 
     Set<Long> settled = new HashSet<>();
     Map<Long, Integer> countedOff = new TreeMap<>();
-    Map<Long, Long> renewals = new LinkedHashMap<>();
-    List<Integer> renewing = new ArrayList<>();
+    Set<Long> renewing = new TreeSet<>();
+    long renewMicros = 0;
     Set<String> notify = new HashSet<>();
-    FencingAppendDone done = FENCING_APPEND_DONE;
-    var doneRows =
-        d.insertInto(
-            done,
-            done.JOB_ID,
-            done.QUEUE,
-            done.EPOCH,
-            done.STATUS,
-            done.OWNER,
-            done.ATTEMPTS,
-            done.RESULT,
-            done.LAST_ERROR);
-    int doneCount = 0;
-    FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
-    var requeueRows =
-        d.insertInto(
-            r, r.JOB_ID, r.QUEUE, r.READY_AT, r.EPOCH, r.OWNER, r.ATTEMPTS, r.REASON, r.LAST_ERROR);
-    int requeueCount = 0;
+    Rows done = new Rows();
+    Rows requeue = new Rows();
     List<OutboxWrites.Row> messages = new ArrayList<>();
-    for (int i = 0; i < ops.size(); i++) {
+    for (int i = 0; i < n; i++) {
       Op op = ops.get(i);
       Lease lease = op.lease();
-      AppendState state = states.get(lease.jobId());
-      if (state == null || settled.contains(lease.jobId()) || !state.ownedBy(lease)) {
+      Owned job = owned[i];
+      if (job == null || settled.contains(lease.jobId())) {
         continue;
       }
       long epoch = lease.epoch().value();
       switch (op.kind()) {
         case RENEW -> {
-          renewals.put(state.claimId(), op.micros());
-          renewing.add(i);
+          renewing.add(job.claimId());
+          renewMicros = op.micros();
           continue;
         }
         case COMPLETE -> {
-          doneRows =
-              doneRows.values(
-                  lease.jobId(),
-                  state.queue(),
-                  epoch,
-                  JobState.COMPLETED.dbName(),
-                  lease.owner(),
-                  state.handAttempt(),
-                  JSONB.valueOf(op.result()),
-                  null);
-          doneCount++;
+          done.add(lease, job.queue(), JobState.COMPLETED, job.attempt(), op.result(), null, 0);
           messages.addAll(OutboxWrites.rows(lease, op.messages()));
         }
         case FAIL -> {
-          if (state.handAttempt() >= state.maxAttempts()) {
-            doneRows =
-                doneRows.values(
-                    lease.jobId(),
-                    state.queue(),
-                    epoch,
-                    JobState.FAILED.dbName(),
-                    lease.owner(),
-                    state.handAttempt(),
-                    null,
-                    op.error());
-            doneCount++;
+          if (job.attempt() >= job.maxAttempts()) {
+            done.add(lease, job.queue(), JobState.FAILED, job.attempt(), null, op.error(), 0);
           } else {
-            requeueRows =
-                requeueRows.values(
-                    val(lease.jobId()),
-                    val(state.queue()),
-                    LeaseSql.nowPlusMicros(val(op.micros())),
-                    val(epoch),
-                    val(lease.owner()),
-                    val(state.handAttempt()),
-                    val("fail"),
-                    val(op.error()));
-            requeueCount++;
+            requeue.add(lease, job.queue(), "fail", job.attempt(), null, op.error(), op.micros());
             if (op.micros() == 0) {
-              notify.add(state.queue());
+              notify.add(job.queue());
             }
           }
         }
         case RELEASE -> {
-          requeueRows =
-              requeueRows.values(
-                  val(lease.jobId()),
-                  val(state.queue()),
-                  LeaseSql.nowPlusMicros(val(0L)),
-                  val(epoch),
-                  val(lease.owner()),
-                  val(state.handAttempt() - 1),
-                  val("release"),
-                  val(state.handError()));
-          requeueCount++;
-          notify.add(state.queue());
+          requeue.add(lease, job.queue(), "release", job.attempt() - 1, null, job.error(), 0);
+          notify.add(job.queue());
         }
       }
       settled.add(lease.jobId());
-      countedOff.merge(state.claimId(), 1, Integer::sum);
+      countedOff.merge(job.claimId(), 1, Integer::sum);
       outcomes[i] =
           new Outcome(new FencedOutcome.Accepted(lease.key(), lease.epoch(), false), null, null);
     }
-    if (doneCount > 0) {
-      doneRows.execute();
+    if (!done.isEmpty()) {
+      execute(connection, doneSql, done.values());
     }
-    if (requeueCount > 0) {
-      requeueRows.execute();
+    if (!requeue.isEmpty()) {
+      execute(connection, requeueSql, requeue.values());
     }
     outbox.insert(connection, messages);
-    for (Map.Entry<Long, Integer> off : countedOff.entrySet()) {
-      d.update(c)
-          .set(c.OPEN, c.OPEN.minus(off.getValue()))
-          .set(c.LIVE, field(c.OPEN.minus(off.getValue()).gt(0)))
-          .where(c.ID.eq(off.getKey()))
-          .execute();
+    if (!countedOff.isEmpty()) {
+      execute(
+          connection,
+          countOffSql,
+          Map.of(
+              "claims", countedOff.keySet().toArray(Long[]::new),
+              "counts", countedOff.values().toArray(Integer[]::new)));
     }
-    if (!renewals.isEmpty()) {
-      Map<Long, OffsetDateTime> extended = new TreeMap<>();
-      for (Map.Entry<Long, Long> renewal : renewals.entrySet()) {
-        Record2<Long, OffsetDateTime> row =
-            d.update(c)
-                .set(c.LEASE_EXPIRES_AT, LeaseSql.nowPlusMicros(val(renewal.getValue())))
-                .where(c.ID.eq(renewal.getKey()))
-                .returningResult(c.ID, c.LEASE_EXPIRES_AT)
-                .fetchOne();
-        extended.put(row.value1(), row.value2());
+    if (!renewing.isEmpty()) {
+      Map<Long, Instant> extended = new HashMap<>();
+      try (PreparedStatement s =
+              renewSql.prepare(
+                  connection,
+                  Map.of("claims", renewing.toArray(Long[]::new), "micros", renewMicros));
+          ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          long micros = r.getLong(2);
+          extended.put(
+              r.getLong(1), Instant.ofEpochSecond(micros / 1_000_000, micros % 1_000_000 * 1_000));
+        }
       }
-      for (int i : renewing) {
-        Lease lease = ops.get(i).lease();
-        OffsetDateTime expiresAt = extended.get(states.get(lease.jobId()).claimId());
-        outcomes[i] =
-            new Outcome(
-                null,
-                new Lease(lease.jobId(), lease.owner(), lease.epoch(), expiresAt.toInstant()),
-                null);
+      for (int i = 0; i < n; i++) {
+        Owned job = owned[i];
+        Op op = ops.get(i);
+        if (op.kind() == Kind.RENEW && job != null && extended.containsKey(job.claimId())) {
+          Lease lease = op.lease();
+          outcomes[i] =
+              new Outcome(
+                  null,
+                  new Lease(
+                      lease.jobId(), lease.owner(), lease.epoch(), extended.get(job.claimId())),
+                  null);
+        }
       }
     }
     for (String queue : notify) {
       notifier.inTransaction(connection, queue);
     }
     return outcomes;
+  }
+
+  private static void execute(Connection connection, RenderedSql sql, Map<String, Object> values)
+      throws SQLException {
+    try (PreparedStatement s = sql.prepare(connection, values)) {
+      s.executeUpdate();
+    }
+  }
+
+  /** A lease's job, which the lease owns. */
+  private record Owned(
+      long claimId, int attempt, @Nullable String error, String queue, int maxAttempts) {}
+
+  /** Rows of {@code done} or {@code requeue} to insert, as one array per column. */
+  private static final class Rows {
+    private final List<Long> ids = new ArrayList<>();
+    private final List<String> queues = new ArrayList<>();
+    private final List<Long> epochs = new ArrayList<>();
+    private final List<String> owners = new ArrayList<>();
+    private final List<String> kinds = new ArrayList<>();
+    private final List<Integer> attempts = new ArrayList<>();
+    private final List<String> results = new ArrayList<>();
+    private final List<String> errors = new ArrayList<>();
+    private final List<Long> micros = new ArrayList<>();
+
+    void add(
+        Lease lease,
+        String queue,
+        Object kind,
+        int attempt,
+        @Nullable String result,
+        @Nullable String error,
+        long delayMicros) {
+      ids.add(lease.jobId());
+      queues.add(queue);
+      epochs.add(lease.epoch().value());
+      owners.add(lease.owner());
+      kinds.add(kind instanceof JobState state ? state.dbName() : (String) kind);
+      attempts.add(attempt);
+      results.add(result);
+      errors.add(error);
+      micros.add(delayMicros);
+    }
+
+    boolean isEmpty() {
+      return ids.isEmpty();
+    }
+
+    Map<String, Object> values() {
+      Map<String, Object> values = new HashMap<>();
+      values.put("ids", ids.toArray(Long[]::new));
+      values.put("queues", queues.toArray(String[]::new));
+      values.put("epochs", epochs.toArray(Long[]::new));
+      values.put("owners", owners.toArray(String[]::new));
+      values.put("kinds", kinds.toArray(String[]::new));
+      values.put("attempts", attempts.toArray(Integer[]::new));
+      values.put("results", results.toArray(String[]::new));
+      values.put("errors", errors.toArray(String[]::new));
+      values.put("micros", micros.toArray(Long[]::new));
+      return values;
+    }
   }
 
   /** The rare path: tells a repeat of a write that landed from a refusal, from a fresh read. */
@@ -396,5 +447,156 @@ final class AppendWrites {
                                     SQLDataType.BIGINT,
                                     table(name(config.schema(), "fencing_append_job_id_seq"))))));
     return last != null && jobId <= last;
+  }
+
+  /** The leases, as a table {@code x(x_job, x_epoch, x_owner, x_ord)}. */
+  private static Table<?> leases(RenderedSql.Parameters p) {
+    return table(
+            "unnest({0}, {1}, {2}) with ordinality",
+            p.bigints("ids"), p.bigints("epochs"), p.varchars("owners"))
+        .as("x", "x_job", "x_epoch", "x_owner", "x_ord");
+  }
+
+  private static final Field<Long> X_JOB = field(name("x_job"), Long.class);
+  private static final Field<Long> X_EPOCH = field(name("x_epoch"), Long.class);
+  private static final Field<String> X_OWNER = field(name("x_owner"), String.class);
+  private static final Field<Long> X_ORD = field(name("x_ord"), Long.class);
+
+  /** Locks the claim rows of the leases' hand-outs, in id order. */
+  private static Query lockQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendClaim c = FENCING_APPEND_CLAIM;
+    FencingAppendHandout h = FENCING_APPEND_HANDOUT;
+    return dsl.select(c.ID)
+        .from(c)
+        .where(
+            c.ID.in(
+                select(h.CLAIM_ID)
+                    .from(leases(p))
+                    .join(h)
+                    .on(h.JOB_ID.eq(X_JOB).and(h.EPOCH.eq(X_EPOCH)))))
+        .orderBy(c.ID)
+        .forNoKeyUpdate();
+  }
+
+  /**
+   * The leases that own their job now, by position: the lease's hand-out is the job's newest, its
+   * claim row has the lease's owner, is live and its lease has not run out, and the job has neither
+   * ended nor been given back. Each test an index probe by key.
+   */
+  private static Query ownedQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendClaim c = FENCING_APPEND_CLAIM;
+    FencingAppendHandout h = FENCING_APPEND_HANDOUT;
+    FencingAppendHandout later = FENCING_APPEND_HANDOUT.as("later");
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    return dsl.select(X_ORD, h.CLAIM_ID, h.ATTEMPT, h.LAST_ERROR, c.QUEUE, j.MAX_ATTEMPTS)
+        .from(leases(p))
+        .join(h)
+        .on(h.JOB_ID.eq(X_JOB).and(h.EPOCH.eq(X_EPOCH)))
+        .join(c)
+        .on(c.ID.eq(h.CLAIM_ID))
+        .join(j)
+        .on(j.ID.eq(X_JOB))
+        .where(c.OWNER.eq(X_OWNER))
+        .and(c.LIVE)
+        .and(c.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
+        .and(
+            notExists(
+                selectOne().from(FENCING_APPEND_DONE).where(FENCING_APPEND_DONE.JOB_ID.eq(X_JOB))))
+        .and(
+            notExists(
+                selectOne()
+                    .from(FENCING_APPEND_REQUEUE)
+                    .where(FENCING_APPEND_REQUEUE.JOB_ID.eq(X_JOB))))
+        .and(
+            notExists(
+                selectOne()
+                    .from(later)
+                    .where(later.JOB_ID.eq(X_JOB))
+                    .and(later.EPOCH.gt(X_EPOCH))));
+  }
+
+  /** Rows to insert, as a table {@code u(u_id, u_queue, ...)} of one array per column. */
+  private static Table<?> rows(RenderedSql.Parameters p) {
+    return table(
+            "unnest({0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8})",
+            p.bigints("ids"),
+            p.varchars("queues"),
+            p.bigints("epochs"),
+            p.varchars("owners"),
+            p.varchars("kinds"),
+            p.integers("attempts"),
+            p.texts("results"),
+            p.varchars("errors"),
+            p.bigints("micros"))
+        .as(
+            "u",
+            "u_id",
+            "u_queue",
+            "u_epoch",
+            "u_owner",
+            "u_kind",
+            "u_attempts",
+            "u_result",
+            "u_error",
+            "u_micros");
+  }
+
+  private static <T> Field<T> u(String column, Class<T> type) {
+    return field(name("u_" + column), type);
+  }
+
+  private static Query doneQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendDone d = FENCING_APPEND_DONE;
+    return dsl.insertInto(
+            d, d.JOB_ID, d.QUEUE, d.EPOCH, d.STATUS, d.OWNER, d.ATTEMPTS, d.RESULT, d.LAST_ERROR)
+        .select(
+            select(
+                    u("id", Long.class),
+                    u("queue", String.class),
+                    u("epoch", Long.class),
+                    u("kind", String.class),
+                    u("owner", String.class),
+                    u("attempts", Integer.class),
+                    field("{0}::jsonb", SQLDataType.JSONB, u("result", String.class)),
+                    u("error", String.class))
+                .from(rows(p)));
+  }
+
+  private static Query requeueQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
+    return dsl.insertInto(
+            r, r.JOB_ID, r.QUEUE, r.READY_AT, r.EPOCH, r.OWNER, r.ATTEMPTS, r.REASON, r.LAST_ERROR)
+        .select(
+            select(
+                    u("id", Long.class),
+                    u("queue", String.class),
+                    LeaseSql.nowPlusMicros(u("micros", Long.class)),
+                    u("epoch", Long.class),
+                    u("owner", String.class),
+                    u("attempts", Integer.class),
+                    u("kind", String.class),
+                    u("error", String.class))
+                .from(rows(p)));
+  }
+
+  /** Counts settled jobs off their claim rows; a row with none left open is no longer live. */
+  private static Query countOffQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendClaim c = FENCING_APPEND_CLAIM;
+    Field<Integer> k = field(name("k_count"), Integer.class);
+    return dsl.update(c)
+        .set(c.OPEN, c.OPEN.minus(k))
+        .set(c.LIVE, field(c.OPEN.minus(k).gt(inline(0))))
+        .from(
+            table("unnest({0}, {1})", p.bigints("claims"), p.integers("counts"))
+                .as("k", "k_id", "k_count"))
+        .where(c.ID.eq(field(name("k_id"), Long.class)));
+  }
+
+  private static Query renewQuery(DSLContext dsl, RenderedSql.Parameters p) {
+    FencingAppendClaim c = FENCING_APPEND_CLAIM;
+    return dsl.update(c)
+        .set(c.LEASE_EXPIRES_AT, LeaseSql.nowPlusMicros(p.bigint("micros")))
+        .where(c.ID.eq(any(p.bigints("claims"))))
+        .returning(c.ID, LeaseSql.micros(c.LEASE_EXPIRES_AT));
   }
 }

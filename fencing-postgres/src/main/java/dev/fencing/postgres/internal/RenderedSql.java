@@ -138,6 +138,14 @@ final class RenderedSql {
       return add(name, "bigint", new Long[] {Long.MIN_VALUE + next++}, SQLDataType.BIGINT.array());
     }
 
+    Param<Integer[]> integers(String name) {
+      return add(
+          name,
+          "integer",
+          new Integer[] {(int) (Integer.MIN_VALUE + next++)},
+          SQLDataType.INTEGER.array());
+    }
+
     Param<String[]> varchars(String name) {
       return add(
           name,
