@@ -148,6 +148,12 @@ final class AppendClaims {
   private List<Job> claim(
       Connection connection, String queue, String owner, long micros, int n, UUID token)
       throws SQLException {
+    // what needs no window first (its rows are locked, skipping those others hold): the window's
+    // lock, which every claim of the queue waits for, is then held for fewer round trips
+    List<Item> requeued = requeued(connection, queue, n);
+    List<Item> expired = new ArrayList<>();
+    List<Item> spent = new ArrayList<>();
+    List<Long> takenOver = expired(connection, queue, n, expired, spent);
     Window window = lockWindow(connection, queue);
     if (window == null) {
       FencingAppendWindow w = FENCING_APPEND_WINDOW;
@@ -179,10 +185,6 @@ final class AppendClaims {
         fresh.addAll(fresh(connection, queue, window.hi(), next, 0L, 0L, n - inWindow));
       }
     }
-    List<Item> requeued = requeued(connection, queue, n);
-    List<Item> expired = new ArrayList<>();
-    List<Item> spent = new ArrayList<>();
-    List<Long> takenOver = expired(connection, queue, n, expired, spent);
 
     // oldest ready first; each source keeps its own order (the window's is fixed)
     List<Item> chosen = new ArrayList<>(n);

@@ -168,8 +168,10 @@ final class AppendWrites {
     try (PreparedStatement s = ownedSql.prepare(connection, leases);
         ResultSet r = s.executeQuery()) {
       while (r.next()) {
-        owned[r.getInt(1) - 1] =
-            new Owned(r.getLong(2), r.getInt(3), r.getString(4), r.getString(5), r.getInt(6));
+        if (r.getBoolean(7)) {
+          owned[r.getInt(1) - 1] =
+              new Owned(r.getLong(2), r.getInt(3), r.getString(4), r.getString(5), r.getInt(6));
+        }
       }
     }
 
@@ -479,40 +481,50 @@ final class AppendWrites {
   }
 
   /**
-   * The leases that own their job now, by position: the lease's hand-out is the job's newest, its
-   * claim row has the lease's owner, is live and its lease has not run out, and the job has neither
-   * ended nor been given back. Each test an index probe by key.
+   * Each lease's hand-out and claim row, by position, with what decides whether the lease owns its
+   * job now (as {@link AppendState#ownedBy} says). The tests on other rows are subqueries in the
+   * select list, so each is one index probe per lease and the planner has three relations to join,
+   * not six: as anti-joins in the where clause they took 12 ms to plan and 8 ms to run for a batch
+   * of 100.
    */
   private static Query ownedQuery(DSLContext dsl, RenderedSql.Parameters p) {
     FencingAppendClaim c = FENCING_APPEND_CLAIM;
     FencingAppendHandout h = FENCING_APPEND_HANDOUT;
     FencingAppendHandout later = FENCING_APPEND_HANDOUT.as("later");
     FencingAppendJob j = FENCING_APPEND_JOB;
-    return dsl.select(X_ORD, h.CLAIM_ID, h.ATTEMPT, h.LAST_ERROR, c.QUEUE, j.MAX_ATTEMPTS)
+    return dsl.select(
+            X_ORD,
+            h.CLAIM_ID,
+            h.ATTEMPT,
+            h.LAST_ERROR,
+            c.QUEUE,
+            field(select(j.MAX_ATTEMPTS).from(j).where(j.ID.eq(X_JOB))),
+            field(
+                c.OWNER
+                    .eq(X_OWNER)
+                    .and(c.LIVE)
+                    .and(c.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
+                    .and(
+                        notExists(
+                            selectOne()
+                                .from(FENCING_APPEND_DONE)
+                                .where(FENCING_APPEND_DONE.JOB_ID.eq(X_JOB))))
+                    .and(
+                        notExists(
+                            selectOne()
+                                .from(FENCING_APPEND_REQUEUE)
+                                .where(FENCING_APPEND_REQUEUE.JOB_ID.eq(X_JOB))))
+                    .and(
+                        notExists(
+                            selectOne()
+                                .from(later)
+                                .where(later.JOB_ID.eq(X_JOB))
+                                .and(later.EPOCH.gt(X_EPOCH))))))
         .from(leases(p))
         .join(h)
         .on(h.JOB_ID.eq(X_JOB).and(h.EPOCH.eq(X_EPOCH)))
         .join(c)
-        .on(c.ID.eq(h.CLAIM_ID))
-        .join(j)
-        .on(j.ID.eq(X_JOB))
-        .where(c.OWNER.eq(X_OWNER))
-        .and(c.LIVE)
-        .and(c.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
-        .and(
-            notExists(
-                selectOne().from(FENCING_APPEND_DONE).where(FENCING_APPEND_DONE.JOB_ID.eq(X_JOB))))
-        .and(
-            notExists(
-                selectOne()
-                    .from(FENCING_APPEND_REQUEUE)
-                    .where(FENCING_APPEND_REQUEUE.JOB_ID.eq(X_JOB))))
-        .and(
-            notExists(
-                selectOne()
-                    .from(later)
-                    .where(later.JOB_ID.eq(X_JOB))
-                    .and(later.EPOCH.gt(X_EPOCH))));
+        .on(c.ID.eq(h.CLAIM_ID));
   }
 
   /** Rows to insert, as a table {@code u(u_id, u_queue, ...)} of one array per column. */
