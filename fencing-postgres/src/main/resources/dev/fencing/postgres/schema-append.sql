@@ -14,8 +14,15 @@ CREATE TABLE IF NOT EXISTS fencing_append_job (
     payload          jsonb         NOT NULL,
     max_attempts     integer       NOT NULL,
     created_at       timestamptz   NOT NULL DEFAULT now(),
+    -- the producer's name for the job, unique per queue (null: none), and the keyed enqueue call that
+    -- wrote the row, so that a retried call after a lost acknowledgement reports the jobs it wrote
+    idempotency_key  varchar(200),
+    enqueue_token    uuid,
     CONSTRAINT fencing_append_job_pk PRIMARY KEY (id)
 );
+
+-- One job per key and queue.
+CREATE UNIQUE INDEX IF NOT EXISTS fencing_append_job_key_uq ON fencing_append_job (queue, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
 -- The window's scan: a queue's jobs by enqueueing transaction.
 CREATE INDEX IF NOT EXISTS fencing_append_job_window_ix ON fencing_append_job (queue, xid, id);

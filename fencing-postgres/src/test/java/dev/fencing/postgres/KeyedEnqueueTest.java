@@ -27,11 +27,16 @@ class KeyedEnqueueTest {
   private DataSource ds;
   private FencedQueue queue;
 
+  /** The engine under test; {@link AppendOnlyKeyedEnqueueTest} runs the same on the other one. */
+  PostgresFencing.Engine engine() {
+    return PostgresFencing.Engine.UPDATE_IN_PLACE;
+  }
+
   @BeforeEach
   void setUp(TestSchema schema) {
     this.schema = schema;
     this.ds = schema.pooledDataSource(8);
-    this.queue = PostgresFencing.builder(ds).schema(schema.name()).build().queue();
+    this.queue = PostgresFencing.builder(ds).schema(schema.name()).engine(engine()).build().queue();
   }
 
   @Test
@@ -159,7 +164,12 @@ class KeyedEnqueueTest {
       for (int p = 0; p < 4; p++) {
         List<KeyedJob> mine = p % 2 == 0 ? batch : reversed;
         FencedQueue producer =
-            PostgresFencing.builder(ds).schema(schema.name()).install(false).build().queue();
+            PostgresFencing.builder(ds)
+                .schema(schema.name())
+                .install(false)
+                .engine(engine())
+                .build()
+                .queue();
         Callable<List<Enqueued>> call = () -> producer.enqueueKeyed("q", mine);
         results.add(pool.submit(call));
       }
@@ -181,6 +191,14 @@ class KeyedEnqueueTest {
 
   private long jobs() {
     return (long)
-        Rows.select(ds, schema.name(), "select count(*) as n from fencing_job").getFirst().get("n");
+        Rows.select(
+                ds,
+                schema.name(),
+                "select count(*) as n from "
+                    + (engine() == PostgresFencing.Engine.APPEND_ONLY
+                        ? "fencing_append_job"
+                        : "fencing_job"))
+            .getFirst()
+            .get("n");
   }
 }

@@ -75,6 +75,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class AppendClaims {
 
+  /** The enqueueing transaction's id, as the job row keeps it. */
+  static final Field<Long> CURRENT_XID =
+      field("pg_current_xact_id()::text::bigint", SQLDataType.BIGINT);
+
   /** A snapshot in which no transaction is visible: the first window starts there. */
   static final String NOTHING_VISIBLE = "3:3:";
 

@@ -17,12 +17,14 @@ import static org.jooq.impl.DSL.sum;
 import static org.jooq.impl.DSL.val;
 
 import dev.fencing.CommitOutcome;
+import dev.fencing.Enqueued;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
+import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
 import dev.fencing.QueueDepth;
@@ -79,6 +81,11 @@ public final class AppendQueue implements FencedQueue {
   @Override
   public List<Long> enqueueAll(String queue, List<String> payloads) {
     return shared.enqueueAll(queue, payloads);
+  }
+
+  @Override
+  public List<Enqueued> enqueueKeyed(String queue, List<KeyedJob> jobs) {
+    return shared.enqueueKeyed(queue, jobs);
   }
 
   @Override

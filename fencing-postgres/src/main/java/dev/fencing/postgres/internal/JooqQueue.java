@@ -211,7 +211,7 @@ public final class JooqQueue implements FencedQueue {
    */
   private List<Long> insertAppendOnly(DSLContext d, String queue, List<String> payloads) {
     FencingAppendJob j = FENCING_APPEND_JOB;
-    Field<Long> xid = DSL.field("pg_current_xact_id()::text::bigint", SQLDataType.BIGINT);
+    Field<Long> xid = AppendClaims.CURRENT_XID;
     var insert = d.insertInto(j, j.QUEUE, j.XID, j.PAYLOAD, j.MAX_ATTEMPTS);
     for (String payload : payloads) {
       insert =

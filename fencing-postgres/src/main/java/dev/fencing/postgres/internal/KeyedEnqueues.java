@@ -1,11 +1,13 @@
 package dev.fencing.postgres.internal;
 
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 
 import dev.fencing.Enqueued;
 import dev.fencing.KeyedJob;
 import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -15,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.Record4;
 import org.jooq.Row2;
@@ -116,29 +119,62 @@ final class KeyedEnqueues {
   }
 
   private Map<String, Long> insert(Connection c, String queue, List<KeyedJob> jobs, UUID token) {
-    FencingJob j = FENCING_JOB;
-    var insert =
-        jdbc.on(c)
-            .insertInto(j, j.QUEUE, j.PAYLOAD, j.MAX_ATTEMPTS, j.IDEMPOTENCY_KEY, j.ENQUEUE_TOKEN);
+    Columns t = columns();
+    List<Field<?>> columns =
+        new ArrayList<>(List.of(t.queue(), t.payload(), t.maxAttempts(), t.key(), t.token()));
+    if (config.appendOnly()) {
+      columns.add(FENCING_APPEND_JOB.XID);
+    }
+    var insert = jdbc.on(c).insertInto(t.table(), columns);
     for (KeyedJob job : jobs) {
-      insert =
-          insert.values(
-              queue, JSONB.valueOf(job.payload()), config.maxAttempts(), job.key(), token);
+      List<Field<?>> values =
+          new ArrayList<>(
+              List.of(
+                  DSL.val(queue),
+                  DSL.val(JSONB.valueOf(job.payload())),
+                  DSL.val(config.maxAttempts()),
+                  DSL.val(job.key()),
+                  DSL.val(token)));
+      if (config.appendOnly()) {
+        values.add(AppendClaims.CURRENT_XID);
+      }
+      insert = insert.values(values);
     }
     Map<String, Long> ids = new HashMap<>();
     insert
-        .onConflict(j.QUEUE, j.IDEMPOTENCY_KEY)
-        .where(j.IDEMPOTENCY_KEY.isNotNull())
+        .onConflict(t.queue(), t.key())
+        .where(t.key().isNotNull())
         .doNothing()
-        .returning(j.ID, j.IDEMPOTENCY_KEY)
+        .returning(t.id(), t.key())
         .fetch()
-        .forEach(r -> ids.put(r.get(j.IDEMPOTENCY_KEY), r.get(j.ID)));
+        .forEach(r -> ids.put(r.get(t.key()), r.get(t.id())));
     return ids;
+  }
+
+  /** The job table of the configured engine, and its columns that keyed enqueues write. */
+  private record Columns(
+      Table<?> table,
+      Field<Long> id,
+      Field<String> queue,
+      Field<JSONB> payload,
+      Field<Integer> maxAttempts,
+      Field<String> key,
+      Field<UUID> token) {}
+
+  private Columns columns() {
+    if (config.appendOnly()) {
+      FencingAppendJob j = FENCING_APPEND_JOB;
+      return new Columns(
+          j, j.ID, j.QUEUE, j.PAYLOAD, j.MAX_ATTEMPTS, j.IDEMPOTENCY_KEY, j.ENQUEUE_TOKEN);
+    }
+    FencingJob j = FENCING_JOB;
+    return new Columns(
+        j, j.ID, j.QUEUE, j.PAYLOAD, j.MAX_ATTEMPTS, j.IDEMPOTENCY_KEY, j.ENQUEUE_TOKEN);
   }
 
   /** The rows holding the keys, with whether each payload equals the one given (as jsonb). */
   private Map<String, Found> lookUp(Connection c, String queue, List<KeyedJob> jobs) {
-    FencingJob j = FENCING_JOB;
+    Columns j = columns();
     @SuppressWarnings("unchecked")
     Row2<String, JSONB>[] rows = new Row2[jobs.size()];
     for (int i = 0; i < jobs.size(); i++) {
@@ -150,11 +186,11 @@ final class KeyedEnqueues {
     Map<String, Found> found = new HashMap<>();
     for (Record4<Long, String, UUID, Boolean> r :
         jdbc.on(c)
-            .select(j.ID, j.IDEMPOTENCY_KEY, j.ENQUEUE_TOKEN, DSL.field(j.PAYLOAD.eq(payload)))
-            .from(j)
+            .select(j.id(), j.key(), j.token(), DSL.field(j.payload().eq(payload)))
+            .from(j.table())
             .join(given)
-            .on(j.IDEMPOTENCY_KEY.eq(key))
-            .where(j.QUEUE.eq(queue))
+            .on(j.key().eq(key))
+            .where(j.queue().eq(queue))
             .fetch()) {
       found.put(r.value2(), new Found(r.value1(), r.value3(), Boolean.TRUE.equals(r.value4())));
     }
