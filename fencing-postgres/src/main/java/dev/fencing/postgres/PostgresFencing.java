@@ -196,8 +196,8 @@ public final class PostgresFencing {
     /**
      * Jobs inserted once and never updated; a claim appends one row per batch (which carries the
      * lease) and one hand-out per job; a commit appends the job's end. Fewer dead rows and less
-     * index upkeep per job, so more jobs a second on the same server. Idempotency keys work
-     * on it as on the other; not yet supported on it: retention and the operators' admin.
+     * index upkeep per job, so more jobs a second on the same server. Idempotency keys work on it
+     * as on the other; not yet supported on it: retention and the operators' admin.
      */
     APPEND_ONLY
   }
