@@ -66,6 +66,8 @@ CREATE TABLE IF NOT EXISTS fencing_append_claim (
 -- Live claims by lease expiry: what a claim takes over once the lease ran out.
 CREATE INDEX IF NOT EXISTS fencing_append_claim_live_ix ON fencing_append_claim (queue, lease_expires_at) WHERE live;
 CREATE INDEX IF NOT EXISTS fencing_append_claim_token_ix ON fencing_append_claim (claim_token);
+-- Claim rows no longer live, by claim time: what retention removes once older than the jobs it keeps.
+CREATE INDEX IF NOT EXISTS fencing_append_claim_ended_ix ON fencing_append_claim (claimed_at) WHERE NOT live;
 
 -- Every hand-out of a job: the epoch it got (the job's token: 1, then one more at every hand-out) and the
 -- claim row that holds its lease. Appended by claims, never updated.
@@ -98,6 +100,9 @@ CREATE TABLE IF NOT EXISTS fencing_append_done (
     CONSTRAINT fencing_append_done_pk PRIMARY KEY (job_id),
     CONSTRAINT fencing_append_done_status_ck CHECK (status IN ('completed', 'failed'))
 );
+
+-- Finished jobs by finish time, for retention (PostgresFencing.maintenance()).
+CREATE INDEX IF NOT EXISTS fencing_append_done_finished_ix ON fencing_append_done (finished_at);
 
 -- Failed jobs per queue, for its depth.
 CREATE INDEX IF NOT EXISTS fencing_append_done_failed_ix ON fencing_append_done (queue) WHERE status = 'failed';

@@ -1,5 +1,9 @@
 package dev.fencing.postgres.internal;
 
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB_ARCHIVE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
@@ -11,15 +15,21 @@ import static org.jooq.impl.DSL.val;
 import dev.fencing.JobState;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
 import jakarta.inject.Inject;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.List;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
@@ -84,7 +94,12 @@ public final class Retention {
   public Batch batch(Duration olderThan, @Nullable String queue, int batchSize, boolean archive) {
     try {
       return jdbc.guarded(
-          () -> jdbc.transaction(c -> batch(jdbc.on(c), olderThan, queue, batchSize, archive)));
+          () ->
+              jdbc.transaction(
+                  c ->
+                      config.appendOnly()
+                          ? appendOnlyBatch(jdbc.on(c), olderThan, queue, batchSize, archive)
+                          : batch(jdbc.on(c), olderThan, queue, batchSize, archive)));
     } catch (DataAccessException e) {
       throw failed("removing finished jobs", e);
     }
@@ -119,12 +134,15 @@ public final class Retention {
                     // schema passed Validate.identifier: [a-z_][a-z0-9_]*, so quoting it is
                     // complete
                     String schema = "\"" + config.schema() + "\".";
+                    String tables =
+                        config.appendOnly()
+                            ? "fencing_append_job, fencing_append_handout, fencing_append_done,"
+                                + " fencing_append_claim, fencing_append_requeue, fencing_outbox"
+                            : "fencing_job, fencing_outbox";
                     s.execute(
                         "vacuum (skip_locked) "
                             + schema
-                            + "fencing_job, "
-                            + schema
-                            + "fencing_outbox");
+                            + String.join(", " + schema, tables.split(", ")));
                   } finally {
                     if (!autoCommit) {
                       // as the pool handed it out (the commit that follows has nothing to commit)
@@ -194,6 +212,88 @@ public final class Retention {
     }
     int messages =
         dsl.deleteFrom(o).where(o.JOB_ID.in(ids)).and(o.DELIVERED_AT.isNotNull()).execute();
+    int jobs = dsl.deleteFrom(j).where(j.ID.in(ids)).execute();
+    return new Batch(jobs, archived, messages);
+  }
+
+  /**
+   * One batch of the append-only engine: the oldest {@code done} rows past the age (and with no
+   * undelivered message), locked {@code SKIP LOCKED}, go with their job, hand-outs and delivered
+   * messages; claim rows no longer live and older than the age go too (a late write under one finds
+   * the job gone, or a newer hand-out). The archive row is the job's and its end's columns in one
+   * JSON object.
+   */
+  private static Batch appendOnlyBatch(
+      DSLContext dsl, Duration olderThan, @Nullable String queue, int batchSize, boolean archive) {
+    FencingAppendDone d = FENCING_APPEND_DONE;
+    FencingOutbox o = FENCING_OUTBOX;
+    Field<OffsetDateTime> cutoff = LeaseSql.nowPlusMicros(val(-olderThan.toNanos() / 1_000));
+    Condition old =
+        d.FINISHED_AT
+            .lt(cutoff)
+            .andNotExists(
+                selectOne().from(o).where(o.JOB_ID.eq(d.JOB_ID)).and(o.DELIVERED_AT.isNull()));
+    if (queue != null) {
+      old = old.and(d.QUEUE.eq(queue));
+    }
+    List<Long> ids =
+        dsl.select(d.JOB_ID)
+            .from(d)
+            .where(old)
+            .orderBy(d.FINISHED_AT)
+            .limit(batchSize)
+            .forUpdate()
+            .skipLocked()
+            .fetch(d.JOB_ID);
+    FencingAppendClaim c = FENCING_APPEND_CLAIM;
+    List<Long> claims =
+        dsl.select(c.ID)
+            .from(c)
+            .where(c.LIVE.isFalse())
+            .and(c.CLAIMED_AT.lt(cutoff))
+            .and(queue == null ? DSL.noCondition() : c.QUEUE.eq(queue))
+            .orderBy(c.CLAIMED_AT)
+            .limit(batchSize)
+            .forUpdate()
+            .skipLocked()
+            .fetch(c.ID);
+    if (!claims.isEmpty()) {
+      dsl.deleteFrom(c).where(c.ID.in(claims)).execute();
+    }
+    if (ids.isEmpty()) {
+      return new Batch(0, 0, 0);
+    }
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    int archived = 0;
+    if (archive) {
+      archived =
+          dsl.insertInto(
+                  FENCING_JOB_ARCHIVE,
+                  FENCING_JOB_ARCHIVE.ID,
+                  FENCING_JOB_ARCHIVE.QUEUE,
+                  FENCING_JOB_ARCHIVE.FINISHED_AT,
+                  FENCING_JOB_ARCHIVE.JOB,
+                  FENCING_JOB_ARCHIVE.MESSAGES)
+              .select(
+                  dsl.select(
+                          j.ID,
+                          j.QUEUE,
+                          d.FINISHED_AT,
+                          field("to_jsonb({0}) || to_jsonb({1})", SQLDataType.JSONB, d, j),
+                          field(
+                              "(select coalesce(jsonb_agg(to_jsonb(m) order by m.idx), '[]'::jsonb)"
+                                  + " from {0} m where m.job_id = {1})",
+                              SQLDataType.JSONB, o, j.ID))
+                      .from(j)
+                      .join(d)
+                      .on(d.JOB_ID.eq(j.ID))
+                      .where(j.ID.in(ids)))
+              .execute();
+    }
+    int messages =
+        dsl.deleteFrom(o).where(o.JOB_ID.in(ids)).and(o.DELIVERED_AT.isNotNull()).execute();
+    dsl.deleteFrom(FENCING_APPEND_HANDOUT).where(FENCING_APPEND_HANDOUT.JOB_ID.in(ids)).execute();
+    dsl.deleteFrom(d).where(d.JOB_ID.in(ids)).execute();
     int jobs = dsl.deleteFrom(j).where(j.ID.in(ids)).execute();
     return new Batch(jobs, archived, messages);
   }
