@@ -34,16 +34,15 @@ import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendWindow;
 import jakarta.inject.Inject;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.jooq.Field;
 import org.jooq.Record4;
-import org.jooq.exception.DataAccessException;
 import org.jooq.impl.SQLDataType;
 
 /**
@@ -169,82 +168,31 @@ public final class AppendQueue implements FencedQueue {
 
   @Override
   public List<CommitOutcome> completeAll(List<Completion> completions) {
-    Objects.requireNonNull(completions, "completions");
-    int n = completions.size();
-    CommitOutcome[] outcomes = new CommitOutcome[n];
-    List<Integer> items = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      Completion completion = Objects.requireNonNull(completions.get(i), "completions[" + i + "]");
-      try {
-        Text.requireSendable("completions[" + i + "].result", completion.result());
-        OutboxWrites.requireSendable("completions[" + i + "].messages", completion.messages());
-        items.add(i);
-      } catch (IllegalArgumentException e) {
-        outcomes[i] = invalid(completion.lease(), e);
-      }
-    }
-    while (!items.isEmpty()) {
-      try {
-        List<AppendWrites.Op> ops = new ArrayList<>(items.size());
-        for (int i : items) {
-          Completion completion = completions.get(i);
-          ops.add(
-              new AppendWrites.Op(
-                  completion.lease(),
-                  AppendWrites.Kind.COMPLETE,
-                  completion.result(),
-                  completion.messages(),
-                  null,
-                  0));
-        }
-        List<AppendWrites.Outcome> written = writes.write(ops);
-        for (int k = 0; k < items.size(); k++) {
-          AppendWrites.Outcome outcome = written.get(k);
-          outcomes[items.get(k)] =
-              outcome.accepted() != null ? outcome.accepted() : outcome.refused();
-        }
-        break;
-      } catch (DataAccessException e) {
-        if (Text.dataException(e) == null) {
-          throw e;
-        }
-        // The rare path: find the results and payloads jsonb refuses, and commit the others.
-        List<String> values = new ArrayList<>();
-        List<Integer> itemOf = new ArrayList<>();
-        List<String> nameOf = new ArrayList<>();
-        for (int i : items) {
-          Completion completion = completions.get(i);
-          values.add(completion.result());
-          itemOf.add(i);
-          nameOf.add("completions[" + i + "].result");
-          for (int k = 0; k < completion.messages().size(); k++) {
-            values.add(completion.messages().get(k).payload());
-            itemOf.add(i);
-            nameOf.add("completions[" + i + "].messages[" + k + "].payload");
+    return Commits.completeAll(
+        completions,
+        probe,
+        items -> {
+          List<AppendWrites.Op> ops = new ArrayList<>(items.size());
+          for (int i : items) {
+            Completion completion = completions.get(i);
+            ops.add(
+                new AppendWrites.Op(
+                    completion.lease(),
+                    AppendWrites.Kind.COMPLETE,
+                    completion.result(),
+                    completion.messages(),
+                    null,
+                    0));
           }
-        }
-        Map<Integer, SQLException> refused = probe.refused(values, false);
-        if (refused.isEmpty()) {
-          throw e;
-        }
-        for (Map.Entry<Integer, SQLException> bad : refused.entrySet()) {
-          int i = itemOf.get(bad.getKey());
-          if (outcomes[i] == null) {
-            outcomes[i] =
-                invalid(
-                    completions.get(i).lease(),
-                    Text.invalidJson(
-                        nameOf.get(bad.getKey()), values.get(bad.getKey()), bad.getValue()));
+          List<AppendWrites.Outcome> written = writes.write(ops);
+          Map<Integer, CommitOutcome> outcomes = new HashMap<>();
+          for (int k = 0; k < items.size(); k++) {
+            AppendWrites.Outcome outcome = written.get(k);
+            outcomes.put(
+                items.get(k), outcome.accepted() != null ? outcome.accepted() : outcome.refused());
           }
-        }
-        items = items.stream().filter(i -> outcomes[i] == null).toList();
-      }
-    }
-    return List.of(outcomes);
-  }
-
-  private static CommitOutcome.Invalid invalid(Lease lease, IllegalArgumentException error) {
-    return new CommitOutcome.Invalid(lease.key(), lease.epoch(), error);
+          return outcomes;
+        });
   }
 
   @Override

@@ -436,19 +436,7 @@ final class AppendWrites {
 
   /** Whether the job id sequence ever handed out {@code jobId}: ids are never reused. */
   private boolean wasIssued(long jobId) {
-    Long last =
-        jdbc.guarded(
-            () ->
-                jdbc.run(
-                    c ->
-                        jdbc.on(c)
-                            .fetchValue(
-                                field(
-                                    "(select case when is_called then last_value else 0 end"
-                                        + " from {0})",
-                                    SQLDataType.BIGINT,
-                                    table(name(config.schema(), "fencing_append_job_id_seq"))))));
-    return last != null && jobId <= last;
+    return Refusals.wasIssued(jdbc, config, "fencing_append_job_id_seq", jobId);
   }
 
   /** The leases, as a table {@code x(x_job, x_epoch, x_owner, x_ord)}. */

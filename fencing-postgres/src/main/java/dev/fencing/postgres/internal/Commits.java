@@ -29,11 +29,13 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jooq.Condition;
 import org.jooq.Field;
@@ -158,6 +160,34 @@ final class Commits {
   }
 
   List<CommitOutcome> completeAll(List<Completion> completions) {
+    return completeAll(
+        completions,
+        probe,
+        items -> {
+          Set<Integer> committed = compareAndSetAll(completions, items);
+          Map<Integer, CommitOutcome> outcomes = new HashMap<>();
+          for (int i : items) {
+            Lease lease = completions.get(i).lease();
+            outcomes.put(
+                i,
+                committed.contains(i)
+                    ? new FencedOutcome.Accepted(lease.key(), lease.epoch(), false)
+                    : explainMiss(lease, completions.get(i).result()));
+          }
+          return outcomes;
+        });
+  }
+
+  /**
+   * The frame of a batched commit, for either engine: checks what can be checked before sending,
+   * writes the rest with {@code write} (positions in {@code completions} to their outcomes), and
+   * when the store refuses a value (a data exception), finds which results and payloads {@code
+   * jsonb} refuses, reports each as {@link CommitOutcome.Invalid}, and writes the others.
+   */
+  static List<CommitOutcome> completeAll(
+      List<Completion> completions,
+      JsonProbe probe,
+      Function<List<Integer>, Map<Integer, CommitOutcome>> write) {
     Objects.requireNonNull(completions, "completions");
     int n = completions.size();
     CommitOutcome[] outcomes = new CommitOutcome[n];
@@ -172,10 +202,9 @@ final class Commits {
         outcomes[i] = invalid(completion.lease(), e);
       }
     }
-    Set<Integer> committed = new HashSet<>();
     while (!items.isEmpty()) {
       try {
-        committed.addAll(compareAndSetAll(completions, items));
+        write.apply(items).forEach((i, outcome) -> outcomes[i] = outcome);
         break;
       } catch (DataAccessException e) {
         if (Text.dataException(e) == null) {
@@ -208,15 +237,6 @@ final class Commits {
           }
         }
         items = items.stream().filter(i -> outcomes[i] == null).toList();
-      }
-    }
-    for (int i = 0; i < n; i++) {
-      if (outcomes[i] == null) {
-        Lease lease = completions.get(i).lease();
-        outcomes[i] =
-            committed.contains(i)
-                ? new FencedOutcome.Accepted(lease.key(), lease.epoch(), false)
-                : explainMiss(lease, completions.get(i).result());
       }
     }
     return List.of(outcomes);

@@ -72,6 +72,11 @@ final class Refusals {
    * reused, so an id at most its last value named a job that existed once.
    */
   private boolean wasIssued(long jobId) {
+    return wasIssued(jdbc, config, "fencing_job_id_seq", jobId);
+  }
+
+  /** Whether {@code sequence} (of a job table) ever handed out {@code jobId}. */
+  static boolean wasIssued(Jdbc jdbc, Config config, String sequence, long jobId) {
     Long last =
         jdbc.guarded(
             () ->
@@ -82,8 +87,7 @@ final class Refusals {
                                 field(
                                     "(select case when is_called then last_value else 0 end"
                                         + " from {0})",
-                                    SQLDataType.BIGINT,
-                                    table(name(config.schema(), "fencing_job_id_seq"))))));
+                                    SQLDataType.BIGINT, table(name(config.schema(), sequence))))));
     return last != null && jobId <= last;
   }
 

@@ -28,6 +28,7 @@ import java.util.List;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.JSONB;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -189,26 +190,14 @@ public final class Retention {
     if (archive) {
       FencingJob x = j.as("x");
       archived =
-          dsl.insertInto(
-                  FENCING_JOB_ARCHIVE,
-                  FENCING_JOB_ARCHIVE.ID,
-                  FENCING_JOB_ARCHIVE.QUEUE,
-                  FENCING_JOB_ARCHIVE.FINISHED_AT,
-                  FENCING_JOB_ARCHIVE.JOB,
-                  FENCING_JOB_ARCHIVE.MESSAGES)
-              .select(
-                  dsl.select(
-                          x.ID,
-                          x.QUEUE,
-                          x.FINISHED_AT,
-                          field("to_jsonb({0})", SQLDataType.JSONB, x),
-                          field(
-                              "(select coalesce(jsonb_agg(to_jsonb(m) order by m.idx), '[]'::jsonb)"
-                                  + " from {0} m where m.job_id = {1})",
-                              SQLDataType.JSONB, o, x.ID))
-                      .from(x)
-                      .where(x.ID.in(ids)))
-              .execute();
+          archive(
+              dsl,
+              x.ID,
+              x.QUEUE,
+              x.FINISHED_AT,
+              field("to_jsonb({0})", SQLDataType.JSONB, x),
+              x,
+              x.ID.in(ids));
     }
     int messages =
         dsl.deleteFrom(o).where(o.JOB_ID.in(ids)).and(o.DELIVERED_AT.isNotNull()).execute();
@@ -267,28 +256,14 @@ public final class Retention {
     int archived = 0;
     if (archive) {
       archived =
-          dsl.insertInto(
-                  FENCING_JOB_ARCHIVE,
-                  FENCING_JOB_ARCHIVE.ID,
-                  FENCING_JOB_ARCHIVE.QUEUE,
-                  FENCING_JOB_ARCHIVE.FINISHED_AT,
-                  FENCING_JOB_ARCHIVE.JOB,
-                  FENCING_JOB_ARCHIVE.MESSAGES)
-              .select(
-                  dsl.select(
-                          j.ID,
-                          j.QUEUE,
-                          d.FINISHED_AT,
-                          field("to_jsonb({0}) || to_jsonb({1})", SQLDataType.JSONB, d, j),
-                          field(
-                              "(select coalesce(jsonb_agg(to_jsonb(m) order by m.idx), '[]'::jsonb)"
-                                  + " from {0} m where m.job_id = {1})",
-                              SQLDataType.JSONB, o, j.ID))
-                      .from(j)
-                      .join(d)
-                      .on(d.JOB_ID.eq(j.ID))
-                      .where(j.ID.in(ids)))
-              .execute();
+          archive(
+              dsl,
+              j.ID,
+              j.QUEUE,
+              d.FINISHED_AT,
+              field("to_jsonb({0}) || to_jsonb({1})", SQLDataType.JSONB, d, j),
+              j.join(d).on(d.JOB_ID.eq(j.ID)),
+              j.ID.in(ids));
     }
     int messages =
         dsl.deleteFrom(o).where(o.JOB_ID.in(ids)).and(o.DELIVERED_AT.isNotNull()).execute();
@@ -296,5 +271,39 @@ public final class Retention {
     dsl.deleteFrom(d).where(d.JOB_ID.in(ids)).execute();
     int jobs = dsl.deleteFrom(j).where(j.ID.in(ids)).execute();
     return new Batch(jobs, archived, messages);
+  }
+
+  /**
+   * Copies the jobs {@code which} selects from {@code from} to the archive, each with its outbox
+   * messages (all delivered) as one JSON array; returns how many.
+   */
+  private static int archive(
+      DSLContext dsl,
+      Field<Long> id,
+      Field<String> queue,
+      Field<OffsetDateTime> finishedAt,
+      Field<JSONB> row,
+      org.jooq.TableLike<?> from,
+      Condition which) {
+    return dsl.insertInto(
+            FENCING_JOB_ARCHIVE,
+            FENCING_JOB_ARCHIVE.ID,
+            FENCING_JOB_ARCHIVE.QUEUE,
+            FENCING_JOB_ARCHIVE.FINISHED_AT,
+            FENCING_JOB_ARCHIVE.JOB,
+            FENCING_JOB_ARCHIVE.MESSAGES)
+        .select(
+            dsl.select(
+                    id,
+                    queue,
+                    finishedAt,
+                    row,
+                    field(
+                        "(select coalesce(jsonb_agg(to_jsonb(m) order by m.idx), '[]'::jsonb)"
+                            + " from {0} m where m.job_id = {1})",
+                        SQLDataType.JSONB, FENCING_OUTBOX, id))
+                .from(from)
+                .where(which))
+        .execute();
   }
 }
