@@ -5,8 +5,8 @@ import dev.fencing.testkit.property.ZombieSafetyProperties;
 
 /**
  * The property suite against the append-only engine: the same schedules and invariants as {@link
- * PostgresZombieSafetyProperties}, a quarter as many of them ({@code -Dfencing.tries} divided by
- * 4: 15 in {@code verify}, 50 in {@code -Pfull}), to keep {@code verify} short.
+ * PostgresZombieSafetyProperties}, a quarter as many of them ({@code -Dfencing.tries} divided by 4:
+ * 15 in {@code verify}, 50 in {@code -Pfull}), to keep {@code verify} short.
  */
 class AppendOnlyZombieSafetyProperties extends ZombieSafetyProperties {
 
