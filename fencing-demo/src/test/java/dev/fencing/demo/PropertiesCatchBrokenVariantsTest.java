@@ -158,8 +158,9 @@ class PropertiesCatchBrokenVariantsTest {
         + backend.getSimpleName();
   }
 
+  /** Whether {@code name} is one of the comma-separated names (a name, not a part of one). */
   private static boolean listed(String commaSeparated, String name) {
-    return java.util.Arrays.asList(commaSeparated.split(",")).contains(name);
+    return Stream.of(commaSeparated.split(",")).map(String::strip).anyMatch(name::equals);
   }
 
   /** The variants searched for in this run: see {@link #SEARCH}. */
