@@ -48,7 +48,11 @@ final class BrokenVariants {
   public static final class NoReceiverEpochCheck extends PostgresBackend {
     @Override
     public FencedReceiver receiver(DataSource ds, String schema) {
-      FencedReceiver real = super.receiver(ds, schema);
+      return wrap(super.receiver(ds, schema), ds, schema);
+    }
+
+    /** Returns {@code real} keeping whatever arrives last; its receipts are read as they are. */
+    static FencedReceiver wrap(FencedReceiver real, DataSource ds, String schema) {
       return new FencedReceiver() {
         @Override
         public FencedOutcome deliver(String key, Epoch epoch, String payload) {
@@ -186,7 +190,8 @@ final class BrokenVariants {
     }
   }
 
-  private static int update(DataSource ds, String sql, Object... values) {
+  /** Runs one statement on its own and returns the number of rows it changed. */
+  static int update(DataSource ds, String sql, Object... values) {
     try (Connection c = ds.getConnection();
         PreparedStatement s = c.prepareStatement(sql)) {
       for (int i = 0; i < values.length; i++) {

@@ -26,13 +26,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 
 /**
  * The property suite's power, tested, in two ways for each of the four broken backends (one guard
- * taken out each):
+ * taken out each) on each engine: {@link BrokenVariants} on today's, {@link
+ * AppendOnlyBrokenVariants} on the append-only one (named {@code AppendOnly.} and the guard here):
  *
  * <ul>
  *   <li><b>Its known counterexample</b> (the schedule the shrinker found, written down) breaks the
@@ -41,13 +43,13 @@ import org.junit.platform.testkit.engine.Event;
  *   <li><b>A search from a fresh seed</b> must catch it within the kit's default number of tries
  *       and shrink it to a short schedule that names the invariant. A search costs from 2 to 70
  *       schedules on real processes by luck of the seed, plus dozens more to shrink, so {@code
- *       verify}'s short form searches for the cheapest variant only ({@code fencing.power.search}
- *       in the root {@code pom.xml}); {@code -Pfull} searches for all four.
+ *       verify}'s short form searches for the cheapest variant of today's engine only ({@code
+ *       fencing.power.search} in the root {@code pom.xml}); {@code -Pfull} searches for all eight.
  * </ul>
  *
  * <p>Every shrunk counterexample is printed with its seed. The measurement behind the README's
  * claim runs each search five times and writes the table ({@code
- * -Dfencing.power.variants=NoCompareAndSet,...} picks some):
+ * -Dfencing.power.variants=NoCompareAndSet,AppendOnly.NoCompareAndSet,...} picks some):
  *
  * <pre>
  * ./mvnw -B -pl fencing-demo -am verify -Dtest=PropertiesCatchBrokenVariantsTest \
@@ -130,27 +132,55 @@ class PropertiesCatchBrokenVariantsTest {
                     new Step.LeasesRunOut(),
                     new Step.Claim(0, false),
                     new Step.Renew(0, 0))))
-        .filter(a -> only.isBlank() || only.contains(((Class<?>) a.get()[0]).getSimpleName()))
+        .flatMap(PropertiesCatchBrokenVariantsTest::onBothEngines)
+        .filter(a -> only.isBlank() || listed(only, name((Class<?>) a.get()[0])))
         .toList();
+  }
+
+  /**
+   * {@code today} (a variant of {@link BrokenVariants}) and, with the same invariant and
+   * counterexample, its namesake in {@link AppendOnlyBrokenVariants}: the guard is the same, so is
+   * what its absence breaks.
+   */
+  private static Stream<Arguments> onBothEngines(Arguments today) {
+    Object[] args = today.get();
+    Class<?> appendOnly =
+        Stream.of(AppendOnlyBrokenVariants.class.getDeclaredClasses())
+            .filter(c -> c.getSimpleName().equals(((Class<?>) args[0]).getSimpleName()))
+            .findFirst()
+            .orElseThrow();
+    return Stream.of(today, Arguments.of(appendOnly, args[1], args[2]));
+  }
+
+  /** How this test names a broken backend: {@code AppendOnly.} before the append-only ones. */
+  static String name(Class<?> backend) {
+    return (backend.getEnclosingClass() == AppendOnlyBrokenVariants.class ? "AppendOnly." : "")
+        + backend.getSimpleName();
+  }
+
+  /** Whether {@code name} is one of the comma-separated names (a name, not a part of one). */
+  private static boolean listed(String commaSeparated, String name) {
+    return Stream.of(commaSeparated.split(",")).map(String::strip).anyMatch(name::equals);
   }
 
   /** The variants searched for in this run: see {@link #SEARCH}. */
   static List<Arguments> searched() {
     return variants().stream()
-        .filter(a -> searches(((Class<?>) a.get()[0]).getSimpleName(), RUNS))
+        .filter(a -> searches(name((Class<?>) a.get()[0]), RUNS))
         .map(a -> Arguments.of(a.get()[0], a.get()[1]))
         .toList();
   }
 
+  /** One job, and only the workers the steps name: a worker that does nothing costs a JVM. */
   private static Schedule schedule(Step... steps) {
-    return Schedule.naming(2, 1, List.of(steps));
+    return Schedule.naming(1, 1, List.of(steps));
   }
 
   @ParameterizedTest
   @MethodSource("variants")
   void theKnownCounterexampleBreaksTheGuardedInvariant(
       Class<? extends FencingBackend> backend, Invariant expected, Schedule counterexample) {
-    String name = backend.getSimpleName();
+    String name = name(backend);
     Execution execution = runner(backend).run(counterexample);
     System.out.println("== " + name + ", its known counterexample:\n" + execution.report());
     assertThat(execution.breaks(expected.name()))
@@ -158,15 +188,20 @@ class PropertiesCatchBrokenVariantsTest {
         .isTrue();
   }
 
-  /** The counterexamples are about the guards, not the harness: the real backend keeps them all. */
-  @Test
-  void theRealBackendKeepsEveryInvariantOnEveryCounterexample() {
-    ScheduleRunner runner = runner(PostgresBackend.class);
-    for (Arguments variant : variants()) {
-      Schedule counterexample = (Schedule) variant.get()[2];
+  /**
+   * The counterexamples are about the guards, not the harness: the real backend, on each engine,
+   * keeps them all.
+   */
+  @ParameterizedTest
+  @ValueSource(classes = {PostgresBackend.class, AppendOnlyPostgresBackend.class})
+  void theRealBackendKeepsEveryInvariantOnEveryCounterexample(
+      Class<? extends FencingBackend> real) {
+    ScheduleRunner runner = runner(real);
+    for (Schedule counterexample :
+        variants().stream().map(a -> (Schedule) a.get()[2]).distinct().toList()) {
       Execution execution = runner.run(counterexample);
       assertThat(execution.holds())
-          .as("the real backend on %s:%n%s", counterexample, execution.report())
+          .as("%s on %s:%n%s", real.getSimpleName(), counterexample, execution.report())
           .isTrue();
     }
   }
@@ -182,7 +217,7 @@ class PropertiesCatchBrokenVariantsTest {
             new ScheduleRunner(
                 PostgresFixture.get(),
                 backend,
-                "power_" + backend.getSimpleName().toLowerCase(Locale.ROOT)));
+                "power_" + name(backend).replace('.', '_').toLowerCase(Locale.ROOT)));
   }
 
   @AfterAll
@@ -195,7 +230,7 @@ class PropertiesCatchBrokenVariantsTest {
   @MethodSource("searched")
   void theDefaultTriesCatchTheBrokenVariantAndShrinkIt(
       Class<? extends FencingBackend> backend, Invariant expected) {
-    String name = backend.getSimpleName();
+    String name = name(backend);
     ScheduleRunner runner = runner(backend);
     for (int run = 1; run <= RUNS; run++) {
       PropertySearch.Settings fromProperties = PropertySearch.Settings.fromSystemProperties();
@@ -297,9 +332,7 @@ class PropertiesCatchBrokenVariantsTest {
 
   /** Whether a search for {@code variant} runs: see {@link #SEARCH}. */
   static boolean searches(String variant, int runs) {
-    return runs > 1
-        || SEARCH.equals("all")
-        || java.util.Arrays.asList(SEARCH.split(",")).contains(variant);
+    return runs > 1 || SEARCH.equals("all") || listed(SEARCH, variant);
   }
 
   private static String row(String name, int run, PropertySearch.Falsified<Execution> f) {
