@@ -116,7 +116,7 @@ public final class LoadBenchmark {
             window));
     List<String> summaries = new ArrayList<>();
     for (Run r : runs) {
-      List<String> lines = runChild(r);
+      List<String> lines = runChild(r.label(), r.args());
       report.append("### ").append(r.label()).append("\n\n");
       for (String line : lines) {
         if (line.startsWith("Every")) {
@@ -163,12 +163,12 @@ public final class LoadBenchmark {
   }
 
   /** Runs one {@link LoadRun} in a JVM of its own and returns its output lines. */
-  private static List<String> runChild(Run r) {
-    System.err.println("load run: " + r.label() + " " + r.args());
+  static List<String> runChild(String label, List<String> args) {
+    System.err.println("load run: " + label + " " + args);
     // JavaProcess starts small test JVMs (C1 only, serial GC): this one runs as a service would
     List<String> jvm =
         List.of("-XX:TieredStopAtLevel=4", "-XX:-UseSerialGC", "-XX:+UseG1GC", "-Xmx1g");
-    try (JavaProcess child = JavaProcess.start("load", jvm, LoadRun.class, r.args())) {
+    try (JavaProcess child = JavaProcess.start("load", jvm, LoadRun.class, args)) {
       int code = child.awaitExit(Duration.ofMinutes(10));
       List<String> lines = child.lines();
       for (String line : lines) {
@@ -176,7 +176,7 @@ public final class LoadBenchmark {
       }
       if (code != 0) {
         throw new IllegalStateException(
-            "load run '" + r.label() + "' exited with " + code + ": " + child.stderr());
+            "load run '" + label + "' exited with " + code + ": " + child.stderr());
       }
       return lines;
     }

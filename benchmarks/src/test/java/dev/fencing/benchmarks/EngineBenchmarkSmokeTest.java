@@ -1,0 +1,44 @@
+package dev.fencing.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The short form of {@link EngineBenchmark}: the full-load shape at 4 workers on both engines, each
+ * for a second in a JVM of its own, to prove the append-only engine runs under {@code
+ * FencedRuntime} with the harness's producer and that the ratio row is written. Its numbers mean
+ * nothing; no time is asserted.
+ */
+class EngineBenchmarkSmokeTest {
+
+  @Test
+  void theQuickFormRunsBothEnginesAndWritesOneRowPerWorkerCountWithTheRatio() throws Exception {
+    Path out = Path.of("target", "bench", "ENGINES-smoke.md");
+    EngineBenchmark.main(
+        new String[] {
+          "--quick", "--only", "depth", "--warmup", "0", "--seconds", "1", "--out", out.toString()
+        });
+    String report = Files.readString(out);
+    assertThat(report)
+        .startsWith(EngineBenchmark.TITLE)
+        .containsPattern("\\n\\| 4 \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+ \\| ")
+        .contains("- depth, 4 workers, update in place: Every claim's outcome:")
+        .contains("- depth, 4 workers, append-only: Every claim's outcome:")
+        .doesNotContainPattern(
+            "[1-9][0-9,]* fenced off|[1-9][0-9,]* failed,|[1-9][0-9,]* abandoned")
+        .contains("Enqueues that failed: 0.")
+        .doesNotContain("jobs/s offered from a cold start");
+  }
+
+  @Test
+  void workerCountsThatAreNotPositiveIntegersAreRefused() {
+    assertThatThrownBy(() -> EngineBenchmark.workers("4,0"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--workers must be positive integers separated by commas, but was '4,0'");
+    assertThat(EngineBenchmark.workers("4, 16")).containsExactly(4, 16);
+  }
+}
