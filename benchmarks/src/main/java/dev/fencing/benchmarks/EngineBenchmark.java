@@ -99,17 +99,8 @@ public final class EngineBenchmark {
     List<Integer> workers = workers(Args.stringArg(args, "--workers", quick ? "4" : "4,16,64,128"));
 
     PostgresFixture.Database db = BenchDatabase.database();
-    List<String> common =
-        List.of(
-            "--url",
-            db.jdbcUrl(),
-            "--user",
-            db.user(),
-            "--password",
-            db.password(),
-            "--window",
-            Integer.toString(window),
-            "--harness");
+    List<String> common = new ArrayList<>(LoadBenchmark.childArgs(db, window));
+    common.add("--harness");
     List<Result[]> depthRows = new ArrayList<>();
     if (only.isEmpty() || only.equals("depth")) {
       for (int i = 0; i < workers.size(); i++) {

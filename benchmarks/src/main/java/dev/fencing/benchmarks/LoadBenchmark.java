@@ -67,16 +67,7 @@ public final class LoadBenchmark {
         common.addAll(List.of(passed, value));
       }
     }
-    common.addAll(
-        List.of(
-            "--url",
-            db.jdbcUrl(),
-            "--user",
-            db.user(),
-            "--password",
-            db.password(),
-            "--window",
-            Integer.toString(window)));
+    common.addAll(childArgs(db, window));
     List<Run> runs = new ArrayList<>();
     if (only.isEmpty() || only.equals("rate")) {
       List<String> shape = List.of("--shape", "rate", "--rate", Integer.toString(rate));
@@ -160,6 +151,19 @@ public final class LoadBenchmark {
             "--schema",
             schema));
     return new Run(label, args);
+  }
+
+  /** The arguments of every {@link LoadRun}: where its database is, and its window. */
+  static List<String> childArgs(PostgresFixture.Database db, int window) {
+    return List.of(
+        "--url",
+        db.jdbcUrl(),
+        "--user",
+        db.user(),
+        "--password",
+        db.password(),
+        "--window",
+        Integer.toString(window));
   }
 
   /** Runs one {@link LoadRun} in a JVM of its own and returns its output lines. */

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The short form of {@link EngineBenchmark}: the full-load shape at 4 workers on both engines, each
- * for a second in a JVM of its own, to prove the append-only engine runs under {@code
+ * for two seconds in a JVM of its own, to prove the append-only engine runs under {@code
  * FencedRuntime} with the harness's producer and that the ratio row is written. Its numbers mean
  * nothing; no time is asserted.
  */
@@ -20,14 +20,16 @@ class EngineBenchmarkSmokeTest {
     Path out = Path.of("target", "bench", "ENGINES-smoke.md");
     EngineBenchmark.main(
         new String[] {
-          "--quick", "--only", "depth", "--warmup", "0", "--seconds", "1", "--out", out.toString()
+          "--quick", "--only", "depth", "--warmup", "0", "--seconds", "2", "--out", out.toString()
         });
     String report = Files.readString(out);
     assertThat(report)
         .startsWith(EngineBenchmark.TITLE)
         .containsPattern("\\n\\| 4 \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+ \\| ")
-        .contains("- depth, 4 workers, update in place: Every claim's outcome:")
-        .contains("- depth, 4 workers, append-only: Every claim's outcome:")
+        .containsPattern(
+            "- depth, 4 workers, update in place: [0-9,†]+ [0-9,†]+ jobs/s\\. Every claim's outcome:")
+        .containsPattern(
+            "- depth, 4 workers, append-only: [0-9,†]+ [0-9,†]+ jobs/s\\. Every claim's outcome:")
         .doesNotContainPattern(
             "[1-9][0-9,]* fenced off|[1-9][0-9,]* failed,|[1-9][0-9,]* abandoned")
         .contains("Enqueues that failed: 0.")
