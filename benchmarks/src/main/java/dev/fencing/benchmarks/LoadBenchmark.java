@@ -67,16 +67,7 @@ public final class LoadBenchmark {
         common.addAll(List.of(passed, value));
       }
     }
-    common.addAll(
-        List.of(
-            "--url",
-            db.jdbcUrl(),
-            "--user",
-            db.user(),
-            "--password",
-            db.password(),
-            "--window",
-            Integer.toString(window)));
+    common.addAll(childArgs(db, window));
     List<Run> runs = new ArrayList<>();
     if (only.isEmpty() || only.equals("rate")) {
       List<String> shape = List.of("--shape", "rate", "--rate", Integer.toString(rate));
@@ -116,7 +107,7 @@ public final class LoadBenchmark {
             window));
     List<String> summaries = new ArrayList<>();
     for (Run r : runs) {
-      List<String> lines = runChild(r);
+      List<String> lines = runChild(r.label(), r.args());
       report.append("### ").append(r.label()).append("\n\n");
       for (String line : lines) {
         if (line.startsWith("Every")) {
@@ -162,13 +153,26 @@ public final class LoadBenchmark {
     return new Run(label, args);
   }
 
+  /** The arguments of every {@link LoadRun}: where its database is, and its window. */
+  static List<String> childArgs(PostgresFixture.Database db, int window) {
+    return List.of(
+        "--url",
+        db.jdbcUrl(),
+        "--user",
+        db.user(),
+        "--password",
+        db.password(),
+        "--window",
+        Integer.toString(window));
+  }
+
   /** Runs one {@link LoadRun} in a JVM of its own and returns its output lines. */
-  private static List<String> runChild(Run r) {
-    System.err.println("load run: " + r.label() + " " + r.args());
+  static List<String> runChild(String label, List<String> args) {
+    System.err.println("load run: " + label + " " + args);
     // JavaProcess starts small test JVMs (C1 only, serial GC): this one runs as a service would
     List<String> jvm =
         List.of("-XX:TieredStopAtLevel=4", "-XX:-UseSerialGC", "-XX:+UseG1GC", "-Xmx1g");
-    try (JavaProcess child = JavaProcess.start("load", jvm, LoadRun.class, r.args())) {
+    try (JavaProcess child = JavaProcess.start("load", jvm, LoadRun.class, args)) {
       int code = child.awaitExit(Duration.ofMinutes(10));
       List<String> lines = child.lines();
       for (String line : lines) {
@@ -176,7 +180,7 @@ public final class LoadBenchmark {
       }
       if (code != 0) {
         throw new IllegalStateException(
-            "load run '" + r.label() + "' exited with " + code + ": " + child.stderr());
+            "load run '" + label + "' exited with " + code + ": " + child.stderr());
       }
       return lines;
     }

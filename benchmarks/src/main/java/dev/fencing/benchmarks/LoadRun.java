@@ -9,16 +9,11 @@ import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -36,24 +31,74 @@ public final class LoadRun {
 
   private static final String QUEUE = "load";
 
+  /** The harness's producer batch ({@code PRODUCER_BATCH_MAX}) and payload padding (~256 bytes). */
+  private static final int HARNESS_BATCH = 128;
+
+  private static final String PAD = "x".repeat(220);
+
   private final FencedQueue queue;
-  private final String shape;
-  private final int rate;
-  private final int depth;
+  private final Settings settings;
   private final AtomicLong enqueued = new AtomicLong();
   private final AtomicLong started = new AtomicLong();
   private final AtomicLong completed = new AtomicLong();
+  private final AtomicLong enqueueFailures = new AtomicLong();
   private final LatencyRecorder[] latencies = {new LatencyRecorder()};
   private volatile boolean producing = true;
+  private volatile FencedRuntime runtime;
 
-  private LoadRun(FencedQueue queue, String shape, int rate, int depth) {
-    this.queue = queue;
-    this.shape = shape;
-    this.rate = rate;
-    this.depth = depth;
+  /**
+   * What one run does. {@code warmup}: seconds from the start whose windows the summary leaves out
+   * (by default the first window). {@code harness}: the producer of hardbyte's harness (plain
+   * {@code enqueueAll} batches of at most 128 jobs of about 256 bytes; the depth counted as jobs
+   * not yet claimed) instead of keyed batches of up to 1,000 and the depth as jobs not yet started.
+   */
+  private record Settings(
+      String schema,
+      String shape,
+      int rate,
+      int depth,
+      int threads,
+      int seconds,
+      int window,
+      int warmup,
+      int maintenanceSeconds,
+      PostgresFencing.Engine engine,
+      boolean harness) {
+
+    static Settings parse(String[] args) {
+      int window = Args.intArg(args, "--window", 5);
+      String engine = Args.stringArg(args, "--engine", "update");
+      return new Settings(
+          Args.stringArg(args, "--schema", "bench_load"),
+          Args.stringArg(args, "--shape", "rate"),
+          Args.intArg(args, "--rate", 800),
+          Args.intArg(args, "--depth", 4000),
+          Args.intArg(args, "--threads", 32),
+          Args.intArg(args, "--seconds", 90),
+          window,
+          Args.intArg(args, "--warmup", window),
+          Args.intArg(args, "--maintenance-seconds", 60),
+          switch (engine) {
+            case "update" -> PostgresFencing.Engine.UPDATE_IN_PLACE;
+            case "append" -> PostgresFencing.Engine.APPEND_ONLY;
+            default ->
+                throw new IllegalArgumentException(
+                    "--engine must be update or append, but was '" + engine + "'");
+          },
+          List.of(args).contains("--harness"));
+    }
+
+    PostgresFencing.Builder fencing(HikariDataSource pool) {
+      return PostgresFencing.builder(pool).schema(schema).engine(engine);
+    }
   }
 
-  /** Runs one load; see {@link LoadBenchmark} for what the arguments mean. */
+  private LoadRun(FencedQueue queue, Settings settings) {
+    this.queue = queue;
+    this.settings = settings;
+  }
+
+  /** Runs one load; see {@link LoadBenchmark} and {@link EngineBenchmark} for the arguments. */
   public static void main(String[] args) throws Exception {
     PostgresFixture.Database db =
         new PostgresFixture.Database(
@@ -61,14 +106,10 @@ public final class LoadRun {
             Args.stringArg(args, "--user", ""),
             Args.stringArg(args, "--password", ""),
             "url");
-    String schema = Args.stringArg(args, "--schema", "bench_load");
-    String shape = Args.stringArg(args, "--shape", "rate");
-    int threads = Args.intArg(args, "--threads", 32);
-    int seconds = Args.intArg(args, "--seconds", 90);
-    int window = Args.intArg(args, "--window", 5);
+    Settings settings = Settings.parse(args);
     boolean fresh = List.of(args).contains("--fresh");
     if (fresh) {
-      db.recreateSchema(schema);
+      db.recreateSchema(settings.schema());
     }
     HikariConfig config = new HikariConfig();
     config.setDataSource(db.dataSource());
@@ -81,55 +122,42 @@ public final class LoadRun {
     }
     try (HikariDataSource pool = new HikariDataSource(config);
         Connection stats = db.dataSource().getConnection()) {
-      FencedQueue queue = PostgresFencing.builder(pool).schema(schema).build().queue();
-      LoadRun load =
-          new LoadRun(
-              queue, shape, Args.intArg(args, "--rate", 800), Args.intArg(args, "--depth", 4000));
+      FencedQueue queue = settings.fencing(pool).build().queue();
+      LoadRun load = new LoadRun(queue, settings);
       System.out.print(BenchDatabase.machine(pool));
       System.out.println();
-      load.run(
-          pool,
-          stats,
-          schema,
-          threads,
-          seconds,
-          window,
-          Args.intArg(args, "--maintenance-seconds", 60));
+      load.run(pool, stats);
     }
   }
 
-  private void run(
-      HikariDataSource pool,
-      Connection stats,
-      String schema,
-      int threads,
-      int seconds,
-      int window,
-      int maintenanceSeconds)
-      throws Exception {
-    PgStats pg = new PgStats(stats, schema);
-    FencedRuntime runtime =
+  private void run(HikariDataSource pool, Connection stats) throws Exception {
+    LoadPgStats pg =
+        new LoadPgStats(
+            stats,
+            settings.schema(),
+            settings.engine() == PostgresFencing.Engine.APPEND_ONLY
+                ? "fencing_append_%"
+                : "fencing_job");
+    int window = settings.window();
+    runtime =
         FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE)
             .queue(QUEUE)
             .owner("load-worker")
-            .concurrency(threads)
+            .concurrency(settings.threads())
             .batchSize(100)
             .prefetch(400)
             .leaseLength(Duration.ofSeconds(30))
             .maintenance(
-                PostgresFencing.builder(pool)
-                    .schema(schema)
-                    .install(false)
-                    .build()
-                    .maintenance()
-                    .build(),
-                Duration.ofSeconds(maintenanceSeconds))
+                settings.fencing(pool).install(false).build().maintenance().build(),
+                Duration.ofSeconds(settings.maintenanceSeconds()))
             .handler(
                 (job, cancellation) -> {
                   long now = System.nanoTime();
                   String p = job.payload();
+                  int end = p.indexOf(',');
                   long sent =
-                      Long.parseLong(p.substring(p.indexOf(':') + 1, p.indexOf('}')).trim());
+                      Long.parseLong(
+                          p.substring(p.indexOf(':') + 1, end < 0 ? p.indexOf('}') : end).trim());
                   synchronized (latencies) {
                     latencies[0].record(now - sent);
                   }
@@ -154,9 +182,9 @@ public final class LoadRun {
     long begin = System.nanoTime();
     long lastEnqueued = 0;
     long lastCompleted = 0;
-    PgStats.Sample lastPg = pg.sample();
+    LoadPgStats.Sample lastPg = pg.sample();
     long lastClaims = 0;
-    for (int w = 1; w * window <= seconds; w++) {
+    for (int w = 1; w * window <= settings.seconds(); w++) {
       long due = begin + TimeUnit.SECONDS.toNanos((long) w * window);
       TimeUnit.NANOSECONDS.sleep(Math.max(0, due - System.nanoTime()));
       long e = enqueued.get();
@@ -167,9 +195,9 @@ public final class LoadRun {
         l = latencies[0];
         latencies[0] = new LatencyRecorder();
       }
-      PgStats.Sample s = pg.sample();
+      LoadPgStats.Sample s = pg.sample();
       long claims = runtime.stats().claimStatements();
-      if (w > 1) {
+      if (w * window > settings.warmup()) {
         measured.addAll(l);
         rows.add(new long[] {e - lastEnqueued, c - lastCompleted});
       }
@@ -205,7 +233,8 @@ public final class LoadRun {
         end.fencedOff(),
         end.failed(),
         end.abandoned());
-    System.out.println(summary(rows, window, measured, threads));
+    System.out.printf(Locale.ROOT, "Enqueues that failed: %,d.%n", enqueueFailures.get());
+    System.out.println(summary(rows, window, measured, settings.threads()));
   }
 
   private String summary(List<long[]> rows, int window, LatencyRecorder measured, int threads) {
@@ -220,166 +249,62 @@ public final class LoadRun {
         threads,
         rows.isEmpty() ? 0 : offered / ((long) rows.size() * window),
         median / window,
-        shape.equals("rate") ? String.format(Locale.ROOT, "%,d", worst) : "n/a",
+        settings.shape().equals("rate") ? String.format(Locale.ROOT, "%,d", worst) : "n/a",
         off,
         rows.size(),
         measured.percentileMillis(50),
         measured.percentileMillis(99));
   }
 
-  /** Enqueues keyed batches: at the fixed rate, or topping the backlog up to the depth. */
+  /**
+   * Enqueues batches: at the fixed rate, or topping the backlog up to the depth; keyed, or plain in
+   * the harness's shape.
+   */
   private void produce() {
+    boolean rateShape = settings.shape().equals("rate");
+    int batchMax = settings.harness() ? HARNESS_BATCH : 1_000;
     long begin = System.nanoTime();
     long sequence = 0;
     while (producing) {
       long want;
-      if (shape.equals("rate")) {
+      if (rateShape) {
         long elapsed = System.nanoTime() - begin;
-        want = Math.min(1_000, elapsed * rate / 1_000_000_000L - enqueued.get());
+        want = Math.min(batchMax, elapsed * settings.rate() / 1_000_000_000L - enqueued.get());
       } else {
-        want = Math.min(1_000, depth - (enqueued.get() - started.get()));
+        long waiting =
+            enqueued.get() - (settings.harness() ? runtime.stats().claimed() : started.get());
+        want = Math.min(batchMax, settings.depth() - waiting);
       }
       if (want > 0) {
-        List<KeyedJob> batch = new ArrayList<>((int) want);
         long now = System.nanoTime();
-        for (int i = 0; i < want; i++) {
-          batch.add(new KeyedJob("job-" + begin + "-" + sequence++, "{\"t\": " + now + "}"));
-        }
         try {
-          queue.enqueueKeyed(QUEUE, batch);
+          if (settings.harness()) {
+            List<String> batch = new ArrayList<>((int) want);
+            for (int i = 0; i < want; i++) {
+              batch.add("{\"t\": " + now + ", \"pad\": \"" + PAD + "\"}");
+            }
+            queue.enqueueAll(QUEUE, batch);
+          } else {
+            List<KeyedJob> batch = new ArrayList<>((int) want);
+            for (int i = 0; i < want; i++) {
+              batch.add(new KeyedJob("job-" + begin + "-" + sequence++, "{\"t\": " + now + "}"));
+            }
+            queue.enqueueKeyed(QUEUE, batch);
+          }
           enqueued.addAndGet(want);
         } catch (RuntimeException e) {
+          enqueueFailures.incrementAndGet();
           System.err.println("enqueue failed: " + e);
         }
       }
+      if (settings.harness() && !rateShape && want >= batchMax) {
+        continue; // the harness's producer tops up without a pause while the depth is short
+      }
       try {
-        Thread.sleep(shape.equals("rate") ? 10 : 5);
+        Thread.sleep(rateShape ? 10 : 5);
       } catch (InterruptedException e) {
         return;
       }
-    }
-  }
-
-  /**
-   * Executions and times of the claim, the batched commit and the enqueue from pg_stat_statements
-   * (n/a where the extension is not installed), and the table's dead rows and analyzes. Reads the
-   * counters without the statements' texts, which would cost the server hundreds of milliseconds a
-   * window; a text is read once per statement, the first time its id shows up.
-   */
-  private static final class PgStats {
-    /** What the texts of the claim, the batched commit and the enqueue contain. */
-    private static final String[] KINDS = {
-      "\"expired\"", "cast(\"v_result\" as jsonb)", "fencing_job\" (\"queue\""
-    };
-
-    private final Connection connection;
-    private final String schema;
-    private final Map<Long, Integer> kindOf = new HashMap<>();
-    private boolean statements = true;
-
-    PgStats(Connection connection, String schema) {
-      this.connection = connection;
-      this.schema = schema;
-    }
-
-    /** Per kind of statement, its calls and milliseconds so far; the table's state. */
-    record Sample(long[] calls, double[] millis, long deadRows, long analyzes) {
-      /** Mean milliseconds per call of each kind since {@code before}, joined by " / ". */
-      String meanMillis(Sample before) {
-        StringBuilder means = new StringBuilder();
-        for (int k = 0; k < KINDS.length; k++) {
-          long n = calls[k] - before.calls[k];
-          means.append(k == 0 ? "" : " / ");
-          means.append(
-              calls[k] < 0 || n <= 0 || millis[k] < before.millis[k]
-                  ? "n/a" // none, or counters evicted by pg_stat_statements.max meanwhile
-                  : String.format(Locale.ROOT, "%.2f", (millis[k] - before.millis[k]) / n));
-        }
-        return means.toString();
-      }
-    }
-
-    Sample sample() throws SQLException {
-      long[] calls = new long[KINDS.length];
-      double[] millis = new double[KINDS.length];
-      Arrays.fill(calls, -1);
-      if (statements) {
-        try {
-          Arrays.fill(calls, 0);
-          counters(calls, millis);
-        } catch (SQLException e) {
-          statements = false; // not installed here: the columns show n/a
-          Arrays.fill(calls, -1);
-        }
-      }
-      try (PreparedStatement s =
-          connection.prepareStatement(
-              "select n_dead_tup, analyze_count + autoanalyze_count from pg_stat_user_tables"
-                  + " where schemaname = ? and relname = 'fencing_job'")) {
-        s.setString(1, schema);
-        try (ResultSet r = s.executeQuery()) {
-          return r.next()
-              ? new Sample(calls, millis, r.getLong(1), r.getLong(2))
-              : new Sample(calls, millis, -1, -1);
-        }
-      }
-    }
-
-    private void counters(long[] calls, double[] millis) throws SQLException {
-      List<long[]> rows = new ArrayList<>();
-      List<Double> times = new ArrayList<>();
-      try (PreparedStatement s =
-              connection.prepareStatement(
-                  "select queryid, calls, total_exec_time from pg_stat_statements(false)"
-                      + " where dbid = (select oid from pg_database where datname ="
-                      + " current_database()) and queryid is not null");
-          ResultSet r = s.executeQuery()) {
-        while (r.next()) {
-          rows.add(new long[] {r.getLong(1), r.getLong(2)});
-          times.add(r.getDouble(3));
-        }
-      }
-      List<Long> unknown = new ArrayList<>();
-      for (long[] row : rows) {
-        if (!kindOf.containsKey(row[0])) {
-          unknown.add(row[0]);
-        }
-      }
-      if (!unknown.isEmpty()) {
-        classify(unknown);
-      }
-      for (int i = 0; i < rows.size(); i++) {
-        int kind = kindOf.getOrDefault(rows.get(i)[0], -1);
-        if (kind >= 0) {
-          calls[kind] += rows.get(i)[1];
-          millis[kind] += times.get(i);
-        }
-      }
-    }
-
-    private void classify(List<Long> ids) throws SQLException {
-      try (PreparedStatement s =
-          connection.prepareStatement(
-              "select queryid, query from pg_stat_statements where queryid = any(?)")) {
-        s.setArray(1, connection.createArrayOf("bigint", ids.toArray()));
-        try (ResultSet r = s.executeQuery()) {
-          while (r.next()) {
-            kindOf.put(r.getLong(1), kind(r.getString(2)));
-          }
-        }
-      }
-      for (long id : ids) {
-        kindOf.putIfAbsent(id, -1);
-      }
-    }
-
-    private int kind(String query) {
-      for (int k = 0; k < KINDS.length; k++) {
-        if (query.contains("\"" + schema + "\"") && query.contains(KINDS[k])) {
-          return k;
-        }
-      }
-      return -1;
     }
   }
 }

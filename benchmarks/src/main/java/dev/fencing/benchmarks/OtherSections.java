@@ -43,6 +43,42 @@ final class OtherSections {
     return kept.toString();
   }
 
+  /**
+   * Returns the text of {@code file} with {@code section} in place of the {@code ## } section of
+   * the same title, or after the last section when the file has none of that title (the file alone
+   * when it does not exist). The rest of the file is kept as it is.
+   *
+   * @throws IllegalArgumentException if {@code section} does not start with a {@code ## } title
+   */
+  static String replaced(Path file, String section) throws IOException {
+    String title = section.lines().findFirst().orElse("").strip();
+    if (!title.startsWith("## ")) {
+      throw new IllegalArgumentException(
+          "section must start with a '## ' title, but starts with '" + title + "'");
+    }
+    String text = Files.exists(file) ? Files.readString(file) : "";
+    StringBuilder out = new StringBuilder();
+    boolean inOld = false;
+    boolean placed = false;
+    for (String line : text.split("\n", -1)) {
+      if (line.startsWith("## ")) {
+        inOld = !placed && line.strip().equals(title);
+        if (inOld) {
+          out.append(section.stripTrailing()).append("\n\n");
+          placed = true;
+        }
+      }
+      if (!inOld) {
+        out.append(line).append('\n');
+      }
+    }
+    String kept = out.toString().stripTrailing();
+    if (!placed) {
+      kept = (kept.isEmpty() ? "" : kept + "\n\n") + section.stripTrailing();
+    }
+    return kept + "\n";
+  }
+
   private static void append(StringBuilder kept, StringBuilder section) {
     if (section != null) {
       kept.append('\n').append(section.toString().stripTrailing()).append('\n');

@@ -1,0 +1,219 @@
+package dev.fencing.benchmarks;
+
+import dev.fencing.testkit.db.PostgresFixture;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The two queue engines of {@code fencing-postgres} (update in place, append-only; docs/ENGINE.md)
+ * side by side in one run, through {@code FencedRuntime} set up as {@link LoadBenchmark} sets it
+ * up, in the shape of hardbyte/postgresql-job-queue-benchmarking: a producer keeping 4,000 jobs not
+ * yet claimed, 1 ms jobs, 4/16/64/128 workers (handler threads), a warm-up left out and the median
+ * of the clean phase's 5 s windows; then 800 jobs/s offered from a cold start, the claim latency of
+ * every window and of the whole run. Each run is a {@link LoadRun} in a fresh JVM on a fresh
+ * schema; the engines alternate at each point (and which goes first alternates too). Both engines
+ * get the same producer: plain {@code enqueueAll} batches, since the append-only engine has no
+ * keyed enqueue yet.
+ *
+ * <p>Prints a Markdown section; {@code --out FILE} also writes it alone, {@code --doc FILE} puts it
+ * into FILE in place of the section of the same title (or at its end). {@code --quick} is the smoke
+ * form (4 workers, 1 s windows, 1 s warm-up, 2 s measured, depth 500, 200 jobs/s); its numbers mean
+ * nothing. Nothing here asserts a time.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar dev.fencing.benchmarks.EngineBenchmark [--quick]
+ *   [--warmup S] [--seconds S] [--rate-seconds S] [--workers 4,16,64,128] [--depth D] [--rate R]
+ *   [--only depth|rate] [--out FILE] [--doc FILE]
+ * </pre>
+ */
+public final class EngineBenchmark {
+
+  static final String TITLE = "## Queue engines side by side (issue 22)";
+
+  private static final String[] ENGINES = {"update", "append"};
+
+  private EngineBenchmark() {}
+
+  /** One run's results, read from its JVM's output. */
+  record Result(String engine, List<String[]> windows, String[] summary, String outcome) {
+
+    /** Parses the lines {@link LoadRun} printed. */
+    static Result of(String engine, List<String> lines) {
+      List<String[]> windows = new ArrayList<>();
+      String[] summary = null;
+      StringBuilder outcome = new StringBuilder();
+      for (String line : lines) {
+        if (line.matches("\\| [0-9]+ \\|.*")) {
+          windows.add(cells(line));
+        } else if (line.startsWith("summary|")) {
+          summary = cells(line.substring("summary".length()));
+        } else if (line.startsWith("Every claim's outcome") || line.startsWith("Enqueues")) {
+          outcome.append(outcome.isEmpty() ? "" : " ").append(line);
+        }
+      }
+      if (summary == null) {
+        throw new IllegalStateException("no summary line in the run's output: " + lines);
+      }
+      return new Result(engine, windows, summary, outcome.toString());
+    }
+
+    private static String[] cells(String row) {
+      String inner = row.strip();
+      String[] cells = inner.substring(1, inner.length() - 1).split("\\|");
+      for (int i = 0; i < cells.length; i++) {
+        cells[i] = cells[i].strip();
+      }
+      return cells;
+    }
+
+    /** Median completed jobs/s over the measured windows. */
+    double jobsPerSecond() {
+      return Double.parseDouble(summary[2].replace(",", ""));
+    }
+
+    String claimP50() {
+      return summary[5];
+    }
+
+    String claimP99() {
+      return summary[6];
+    }
+  }
+
+  /** Runs the comparison; see the class comment for the arguments. */
+  public static void main(String[] args) throws Exception {
+    long begin = System.nanoTime();
+    boolean quick = List.of(args).contains("--quick");
+    int window = quick ? 1 : 5;
+    int warmup = Args.intArg(args, "--warmup", quick ? 1 : 20);
+    int seconds = Args.intArg(args, "--seconds", quick ? 2 : 90);
+    int rateSeconds = Args.intArg(args, "--rate-seconds", quick ? 2 : 90);
+    int depth = Args.intArg(args, "--depth", quick ? 500 : 4_000);
+    int rate = Args.intArg(args, "--rate", quick ? 200 : 800);
+    String only = Args.stringArg(args, "--only", "");
+    List<Integer> workers = workers(Args.stringArg(args, "--workers", quick ? "4" : "4,16,64,128"));
+
+    PostgresFixture.Database db = BenchDatabase.database();
+    List<String> common = new ArrayList<>(LoadBenchmark.childArgs(db, window));
+    common.add("--harness");
+    List<Result[]> depthRows = new ArrayList<>();
+    if (only.isEmpty() || only.equals("depth")) {
+      for (int i = 0; i < workers.size(); i++) {
+        int n = workers.get(i);
+        List<String> shape =
+            List.of(
+                "--shape",
+                "depth",
+                "--depth",
+                Integer.toString(depth),
+                "--threads",
+                Integer.toString(n),
+                "--seconds",
+                Integer.toString(warmup + seconds),
+                "--warmup",
+                Integer.toString(warmup));
+        depthRows.add(pair(common, shape, "depth, " + n + " workers", i % 2 == 1));
+      }
+    }
+    Result[] rateRow = null;
+    if (only.isEmpty() || only.equals("rate")) {
+      List<String> shape =
+          List.of(
+              "--shape",
+              "rate",
+              "--rate",
+              Integer.toString(rate),
+              "--threads",
+              "32",
+              "--seconds",
+              Integer.toString(rateSeconds),
+              "--warmup",
+              "0");
+      rateRow = pair(common, shape, "rate " + rate + "/s, cold", false);
+    }
+    String section =
+        EngineReport.section(
+            new EngineReport.Settings(
+                String.join(" ", args),
+                LocalDate.now(ZoneOffset.UTC),
+                BenchDatabase.machine(db.dataSource()).strip(),
+                cpuModel(),
+                window,
+                warmup,
+                seconds,
+                rateSeconds,
+                depth,
+                rate,
+                (System.nanoTime() - begin) / 60e9),
+            workers,
+            depthRows,
+            rateRow);
+    Args.printAndWrite(section, Args.stringArg(args, "--out", null));
+    String doc = Args.stringArg(args, "--doc", null);
+    if (doc != null) {
+      Path file = Path.of(doc);
+      Files.writeString(file, OtherSections.replaced(file, section));
+      System.out.println("written into " + file.toAbsolutePath());
+    }
+  }
+
+  /**
+   * Runs both engines at one point, each on a fresh schema in a fresh JVM; the update-in-place
+   * engine first unless {@code appendFirst}.
+   */
+  private static Result[] pair(
+      List<String> common, List<String> shape, String label, boolean appendFirst) {
+    Result[] results = new Result[2];
+    for (int k = 0; k < 2; k++) {
+      int e = appendFirst ? 1 - k : k;
+      List<String> args = new ArrayList<>(common);
+      args.addAll(shape);
+      args.addAll(
+          List.of("--engine", ENGINES[e], "--fresh", "--schema", "bench_engine_" + ENGINES[e]));
+      String run = label + ", " + ENGINES[e];
+      results[e] = Result.of(ENGINES[e], LoadBenchmark.runChild(run, args));
+    }
+    return results;
+  }
+
+  /**
+   * Parses {@code --workers}: worker counts separated by commas.
+   *
+   * @throws IllegalArgumentException naming the value when a count is not a positive integer
+   */
+  static List<Integer> workers(String list) {
+    List<Integer> counts = new ArrayList<>();
+    for (String part : list.split(",")) {
+      int n;
+      try {
+        n = Integer.parseInt(part.strip());
+      } catch (NumberFormatException e) {
+        n = 0;
+      }
+      if (n < 1) {
+        throw new IllegalArgumentException(
+            "--workers must be positive integers separated by commas, but was '" + list + "'");
+      }
+      counts.add(n);
+    }
+    return counts;
+  }
+
+  /** The CPU's model name from /proc/cpuinfo, or "unknown CPU" where there is none. */
+  private static String cpuModel() {
+    try {
+      return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+          .filter(l -> l.startsWith("model name"))
+          .map(l -> l.substring(l.indexOf(':') + 1).strip())
+          .findFirst()
+          .orElse("unknown CPU");
+    } catch (IOException e) {
+      return "unknown CPU";
+    }
+  }
+}
