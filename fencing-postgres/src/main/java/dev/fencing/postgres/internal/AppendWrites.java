@@ -9,6 +9,7 @@ import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.lateral;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.notExists;
 import static org.jooq.impl.DSL.select;
@@ -456,14 +457,18 @@ final class AppendWrites {
   private static Query lockQuery(DSLContext dsl, RenderedSql.Parameters p) {
     FencingAppendClaim c = FENCING_APPEND_CLAIM;
     FencingAppendHandout h = FENCING_APPEND_HANDOUT;
+    // a subquery per lease, so each is a look-up by key whatever the statistics say (a join let
+    // the planner read the whole hand-out table before the first ANALYZE)
+    Field<Long> claimOf =
+        field(select(h.CLAIM_ID).from(h).where(h.JOB_ID.eq(X_JOB)).and(h.EPOCH.eq(X_EPOCH)));
     return dsl.select(c.ID)
         .from(c)
         .where(
-            c.ID.in(
-                select(h.CLAIM_ID)
-                    .from(leases(p))
-                    .join(h)
-                    .on(h.JOB_ID.eq(X_JOB).and(h.EPOCH.eq(X_EPOCH)))))
+            c.ID.eq(
+                any(
+                    field(
+                        "array({0})",
+                        SQLDataType.BIGINT.array(), select(claimOf).from(leases(p))))))
         .orderBy(c.ID)
         .forNoKeyUpdate();
   }
@@ -480,18 +485,37 @@ final class AppendWrites {
     FencingAppendHandout h = FENCING_APPEND_HANDOUT;
     FencingAppendHandout later = FENCING_APPEND_HANDOUT.as("later");
     FencingAppendJob j = FENCING_APPEND_JOB;
+    // OFFSET 0 keeps the lateral subquery from being flattened into a join: it runs per lease as
+    // two look-ups by key, whatever the statistics say
+    Table<?> o =
+        lateral(
+                select(
+                        h.CLAIM_ID,
+                        h.ATTEMPT,
+                        h.LAST_ERROR,
+                        c.QUEUE,
+                        c.OWNER,
+                        c.LIVE,
+                        field(c.LEASE_EXPIRES_AT.gt(currentOffsetDateTime())).as("unexpired"))
+                    .from(h)
+                    .join(c)
+                    .on(c.ID.eq(h.CLAIM_ID))
+                    .where(h.JOB_ID.eq(X_JOB))
+                    .and(h.EPOCH.eq(X_EPOCH))
+                    .offset(inline(0)))
+            .as("o");
     return dsl.select(
             X_ORD,
-            h.CLAIM_ID,
-            h.ATTEMPT,
-            h.LAST_ERROR,
-            c.QUEUE,
+            o.field(h.CLAIM_ID),
+            o.field(h.ATTEMPT),
+            o.field(h.LAST_ERROR),
+            o.field(c.QUEUE),
             field(select(j.MAX_ATTEMPTS).from(j).where(j.ID.eq(X_JOB))),
             field(
-                c.OWNER
+                o.field(c.OWNER)
                     .eq(X_OWNER)
-                    .and(c.LIVE)
-                    .and(c.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
+                    .and(o.field(c.LIVE).isTrue())
+                    .and(o.field("unexpired", Boolean.class).isTrue())
                     .and(
                         notExists(
                             selectOne()
@@ -509,10 +533,7 @@ final class AppendWrites {
                                 .where(later.JOB_ID.eq(X_JOB))
                                 .and(later.EPOCH.gt(X_EPOCH))))))
         .from(leases(p))
-        .join(h)
-        .on(h.JOB_ID.eq(X_JOB).and(h.EPOCH.eq(X_EPOCH)))
-        .join(c)
-        .on(c.ID.eq(h.CLAIM_ID));
+        .crossJoin(o);
   }
 
   /** Rows to insert, as a table {@code u(u_id, u_queue, ...)} of one array per column. */
