@@ -55,6 +55,9 @@ CREATE TABLE IF NOT EXISTS fencing_append_claim (
     epochs           bigint[]      NOT NULL,
     -- how many of them are not settled yet (committed, failed or given back)
     open             integer       NOT NULL,
+    -- the jobs given back from it (released, or failed with attempts left): a later write under
+    -- their leases is refused without looking further than this row
+    given_back       bigint[]      NOT NULL DEFAULT '{}',
     -- false once every job is settled or the row was taken over
     live             boolean       NOT NULL DEFAULT true,
     -- the claim call, so that a retried claim finds what its first try took

@@ -11,9 +11,8 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.lateral;
 import static org.jooq.impl.DSL.name;
-import static org.jooq.impl.DSL.notExists;
+import static org.jooq.impl.DSL.not;
 import static org.jooq.impl.DSL.select;
-import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.table;
 
 import dev.fencing.FencedOutcome;
@@ -37,7 +36,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -169,21 +167,22 @@ final class AppendWrites {
     try (PreparedStatement s = ownedSql.prepare(connection, leases);
         ResultSet r = s.executeQuery()) {
       while (r.next()) {
-        if (r.getBoolean(7)) {
+        if (r.getBoolean(6)) {
           owned[r.getInt(1) - 1] =
-              new Owned(r.getLong(2), r.getInt(3), r.getString(4), r.getString(5), r.getInt(6));
+              new Owned(r.getLong(2), r.getInt(3), r.getString(4), r.getString(5));
         }
       }
     }
+    Map<Long, Integer> maxAttempts = maxAttempts(connection, ops, owned);
 
     Set<Long> settled = new HashSet<>();
-    Map<Long, Integer> countedOff = new TreeMap<>();
+    List<Integer> settledOps = new ArrayList<>();
+    Set<Long> requeued = new HashSet<>();
     Set<Long> renewing = new TreeSet<>();
     long renewMicros = 0;
     Set<String> notify = new HashSet<>();
     Rows done = new Rows();
     Rows requeue = new Rows();
-    List<OutboxWrites.Row> messages = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       Op op = ops.get(i);
       Lease lease = op.lease();
@@ -200,13 +199,13 @@ final class AppendWrites {
         }
         case COMPLETE -> {
           done.add(lease, job.queue(), JobState.COMPLETED, job.attempt(), op.result(), null, 0);
-          messages.addAll(OutboxWrites.rows(lease, op.messages()));
         }
         case FAIL -> {
-          if (job.attempt() >= job.maxAttempts()) {
+          if (job.attempt() >= maxAttempts.get(lease.jobId())) {
             done.add(lease, job.queue(), JobState.FAILED, job.attempt(), null, op.error(), 0);
           } else {
             requeue.add(lease, job.queue(), "fail", job.attempt(), null, op.error(), op.micros());
+            requeued.add(lease.jobId());
             if (op.micros() == 0) {
               notify.add(job.queue());
             }
@@ -214,28 +213,57 @@ final class AppendWrites {
         }
         case RELEASE -> {
           requeue.add(lease, job.queue(), "release", job.attempt() - 1, null, job.error(), 0);
+          requeued.add(lease.jobId());
           notify.add(job.queue());
         }
       }
       settled.add(lease.jobId());
-      countedOff.merge(job.claimId(), 1, Integer::sum);
+      settledOps.add(i);
       outcomes[i] =
           new Outcome(new FencedOutcome.Accepted(lease.key(), lease.epoch(), false), null, null);
     }
+    Set<Long> ended = new HashSet<>();
     if (!done.isEmpty()) {
-      execute(connection, doneSql, done.values());
+      // a job that already has its end (a repeat of a commit that landed) inserts nothing here,
+      // and is explained afterwards
+      try (PreparedStatement s = doneSql.prepare(connection, done.values());
+          ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          ended.add(r.getLong(1));
+        }
+      }
     }
     if (!requeue.isEmpty()) {
       execute(connection, requeueSql, requeue.values());
     }
-    outbox.insert(connection, messages);
-    if (!countedOff.isEmpty()) {
+    List<Long> offClaims = new ArrayList<>();
+    List<Long> offJobs = new ArrayList<>();
+    List<Integer> offBack = new ArrayList<>();
+    List<OutboxWrites.Row> written = new ArrayList<>();
+    for (int i : settledOps) {
+      Op op = ops.get(i);
+      long jobId = op.lease().jobId();
+      boolean givesBack = requeued.contains(jobId);
+      if (!givesBack && !ended.contains(jobId)) {
+        outcomes[i] = null;
+        continue;
+      }
+      offClaims.add(owned[i].claimId());
+      offJobs.add(jobId);
+      offBack.add(givesBack ? 1 : 0);
+      if (op.kind() == Kind.COMPLETE) {
+        written.addAll(OutboxWrites.rows(op.lease(), op.messages()));
+      }
+    }
+    outbox.insert(connection, written);
+    if (!offClaims.isEmpty()) {
       execute(
           connection,
           countOffSql,
           Map.of(
-              "claims", countedOff.keySet().toArray(Long[]::new),
-              "counts", countedOff.values().toArray(Integer[]::new)));
+              "claims", offClaims.toArray(Long[]::new),
+              "jobs", offJobs.toArray(Long[]::new),
+              "back", offBack.toArray(Integer[]::new)));
     }
     if (!renewing.isEmpty()) {
       Map<Long, Instant> extended = new HashMap<>();
@@ -278,8 +306,26 @@ final class AppendWrites {
   }
 
   /** A lease's job, which the lease owns. */
-  private record Owned(
-      long claimId, int attempt, @Nullable String error, String queue, int maxAttempts) {}
+  private record Owned(long claimId, int attempt, @Nullable String error, String queue) {}
+
+  /** The maximum attempts of the jobs that owned leases fail (none read when none fails). */
+  private Map<Long, Integer> maxAttempts(Connection connection, List<Op> ops, Owned[] owned) {
+    List<Long> failing = new ArrayList<>();
+    for (int i = 0; i < owned.length; i++) {
+      if (owned[i] != null && ops.get(i).kind() == Kind.FAIL) {
+        failing.add(ops.get(i).lease().jobId());
+      }
+    }
+    if (failing.isEmpty()) {
+      return Map.of();
+    }
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    return jdbc.on(connection)
+        .select(j.ID, j.MAX_ATTEMPTS)
+        .from(j)
+        .where(j.ID.in(failing))
+        .fetchMap(j.ID, j.MAX_ATTEMPTS);
+  }
 
   /** Rows of {@code done} or {@code requeue} to insert, as one array per column. */
   private static final class Rows {
@@ -483,10 +529,11 @@ final class AppendWrites {
   private static Query ownedQuery(DSLContext dsl, RenderedSql.Parameters p) {
     FencingAppendClaim c = FENCING_APPEND_CLAIM;
     FencingAppendHandout h = FENCING_APPEND_HANDOUT;
-    FencingAppendHandout later = FENCING_APPEND_HANDOUT.as("later");
-    FencingAppendJob j = FENCING_APPEND_JOB;
-    // OFFSET 0 keeps the lateral subquery from being flattened into a join: it runs per lease as
-    // two look-ups by key, whatever the statistics say
+    // OFFSET 0 keeps the lateral subquery from being flattened into a join: each lease is two
+    // look-ups by key, whatever the statistics say (a join read whole tables before the first
+    // ANALYZE). No look-up of the job's other rows is needed: a job given back is in its claim
+    // row's given_back, one handed out again was given back or taken over (the row is then not
+    // live), and one already done is caught by the primary key of its end.
     Table<?> o =
         lateral(
                 select(
@@ -494,9 +541,13 @@ final class AppendWrites {
                         h.ATTEMPT,
                         h.LAST_ERROR,
                         c.QUEUE,
-                        c.OWNER,
-                        c.LIVE,
-                        field(c.LEASE_EXPIRES_AT.gt(currentOffsetDateTime())).as("unexpired"))
+                        field(
+                                c.OWNER
+                                    .eq(X_OWNER)
+                                    .and(c.LIVE)
+                                    .and(c.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
+                                    .and(not(X_JOB.eq(any(c.GIVEN_BACK)))))
+                            .as("owned"))
                     .from(h)
                     .join(c)
                     .on(c.ID.eq(h.CLAIM_ID))
@@ -510,28 +561,7 @@ final class AppendWrites {
             o.field(h.ATTEMPT),
             o.field(h.LAST_ERROR),
             o.field(c.QUEUE),
-            field(select(j.MAX_ATTEMPTS).from(j).where(j.ID.eq(X_JOB))),
-            field(
-                o.field(c.OWNER)
-                    .eq(X_OWNER)
-                    .and(o.field(c.LIVE).isTrue())
-                    .and(o.field("unexpired", Boolean.class).isTrue())
-                    .and(
-                        notExists(
-                            selectOne()
-                                .from(FENCING_APPEND_DONE)
-                                .where(FENCING_APPEND_DONE.JOB_ID.eq(X_JOB))))
-                    .and(
-                        notExists(
-                            selectOne()
-                                .from(FENCING_APPEND_REQUEUE)
-                                .where(FENCING_APPEND_REQUEUE.JOB_ID.eq(X_JOB))))
-                    .and(
-                        notExists(
-                            selectOne()
-                                .from(later)
-                                .where(later.JOB_ID.eq(X_JOB))
-                                .and(later.EPOCH.gt(X_EPOCH))))))
+            o.field("owned", Boolean.class))
         .from(leases(p))
         .crossJoin(o);
   }
@@ -580,7 +610,10 @@ final class AppendWrites {
                     u("attempts", Integer.class),
                     field("{0}::jsonb", SQLDataType.JSONB, u("result", String.class)),
                     u("error", String.class))
-                .from(rows(p)));
+                .from(rows(p)))
+        .onConflict(d.JOB_ID)
+        .doNothing()
+        .returning(d.JOB_ID);
   }
 
   private static Query requeueQuery(DSLContext dsl, RenderedSql.Parameters p) {
@@ -600,16 +633,27 @@ final class AppendWrites {
                 .from(rows(p)));
   }
 
-  /** Counts settled jobs off their claim rows; a row with none left open is no longer live. */
+  /**
+   * Counts settled jobs off their claim rows (a row with none left open is no longer live) and adds
+   * those given back to the row's {@code given_back}.
+   */
   private static Query countOffQuery(DSLContext dsl, RenderedSql.Parameters p) {
     FencingAppendClaim c = FENCING_APPEND_CLAIM;
     Field<Integer> k = field(name("k_count"), Integer.class);
+    Field<Long[]> back = field(name("k_back"), SQLDataType.BIGINT.array());
+    Table<?> counted =
+        table(
+                "(select u.claim_id as k_id, count(*)::int as k_count,"
+                    + " coalesce(array_agg(u.job_id) filter (where u.back = 1), '{}') as k_back"
+                    + " from unnest({0}, {1}, {2}) as u(claim_id, job_id, back)"
+                    + " group by u.claim_id)",
+                p.bigints("claims"), p.bigints("jobs"), p.integers("back"))
+            .as("k");
     return dsl.update(c)
         .set(c.OPEN, c.OPEN.minus(k))
         .set(c.LIVE, field(c.OPEN.minus(k).gt(inline(0))))
-        .from(
-            table("unnest({0}, {1})", p.bigints("claims"), p.integers("counts"))
-                .as("k", "k_id", "k_count"))
+        .set(c.GIVEN_BACK, field("{0} || {1}", SQLDataType.BIGINT.array(), c.GIVEN_BACK, back))
+        .from(counted)
         .where(c.ID.eq(field(name("k_id"), Long.class)));
   }
 
