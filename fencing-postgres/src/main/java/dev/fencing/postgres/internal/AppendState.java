@@ -104,16 +104,6 @@ record AppendState(
     return readyAt != null ? requeueError : handError;
   }
 
-  /** Whether {@code lease} owns the job now: a write under it may land. */
-  boolean ownedBy(Lease lease) {
-    return doneStatus == null
-        && readyAt == null
-        && handEpoch == lease.epoch().value()
-        && lease.owner().equals(claimOwner)
-        && live
-        && unexpired;
-  }
-
   /** Why a write under {@code lease}, which does not own the job, is refused. */
   FencedOutcome.Refused refusal(Lease lease) {
     JobState state = state();

@@ -48,12 +48,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Every write of a lease on the append-only engine, single or batched, as one transaction: lock the
- * claim rows the leases name (in id order, so two batches never deadlock), read each job's state,
- * and write only for the leases that own their job then ({@link AppendState#ownedBy}): a {@code
- * done} row for a commit (with its outbox messages) or a failure without attempts left, a {@code
- * requeue} row for a failure with attempts left or a release, a new expiry for a renewal; the claim
- * row counts off the jobs settled. A claim that takes a row over locks it too, so a write and a
- * takeover of one claim row happen one after the other, and the second sees the first.
+ * claim rows the leases name (in id order, so two batches never deadlock), read each lease's
+ * hand-out and claim row, and write only for the leases that own their job then (the claim row has
+ * the lease's owner, is live, its lease has not run out, and it has not given the job back; see
+ * {@link #ownedQuery}): a {@code done} row for a commit (with its outbox messages) or a failure
+ * without attempts left, a {@code requeue} row for a failure with attempts left or a release, a new
+ * expiry for a renewal; the claim row counts off the jobs settled. A claim that takes a row over
+ * locks it too, so a write and a takeover of one claim row happen one after the other, and the
+ * second sees the first.
  *
  * <p>A lease that did not own its job is explained afterwards from a fresh read: a repeat of a
  * write that landed (its acknowledgement lost) is accepted as a repeat, anything else refused with
@@ -520,11 +522,10 @@ final class AppendWrites {
   }
 
   /**
-   * Each lease's hand-out and claim row, by position, with what decides whether the lease owns its
-   * job now (as {@link AppendState#ownedBy} says). The tests on other rows are subqueries in the
-   * select list, so each is one index probe per lease and the planner has three relations to join,
-   * not six: as anti-joins in the where clause they took 12 ms to plan and 8 ms to run for a batch
-   * of 100.
+   * Each lease's hand-out and claim row, by position, with whether the lease owns its job now. An
+   * earlier form tested the job's other rows as anti-joins (12 ms to plan and 8 ms to run for a
+   * batch of 100), then as subqueries (which PostgreSQL turned into hashed subplans reading whole
+   * tables before the first ANALYZE).
    */
   private static Query ownedQuery(DSLContext dsl, RenderedSql.Parameters p) {
     FencingAppendClaim c = FENCING_APPEND_CLAIM;
