@@ -17,10 +17,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * One run of TLC on {@code Fencing.tla} with one configuration, in a child JVM: TLC calls {@code
- * System.exit}. The spec and the configuration are copied to {@code target/tlc/<config>/}, which is
- * TLC's working directory, metadir and temporary directory (TLC unpacks its standard modules
- * there), so nothing is written to the source tree.
+ * One run of TLC on a spec of this module ({@code Fencing.tla}, {@code AppendEngine.tla}) with one
+ * configuration, in a child JVM: TLC calls {@code System.exit}. The spec and the configuration are
+ * copied to {@code target/tlc/<config>/}, which is TLC's working directory, metadir and temporary
+ * directory (TLC unpacks its standard modules there), so nothing is written to the source tree.
+ * Configuration names are unique across the module's specs.
  *
  * @param config the configuration file name, e.g. {@code Fencing.cfg}
  * @param exitCode TLC's exit code
@@ -38,15 +39,15 @@ record TlcRun(String config, int exitCode, String output, Duration wallTime) {
   private static final Pattern STATE_IN_TRACE = Pattern.compile("(?m)^State (\\d+): ");
   private static final Pattern FINISHED = Pattern.compile("Finished in (\\S+) at");
 
-  /** Runs TLC on {@code config}, with a bounded time. */
-  static TlcRun check(String config) throws IOException, InterruptedException {
+  /** Runs TLC on the spec {@code <spec>.tla} with {@code config}, with a bounded time. */
+  static TlcRun check(String spec, String config) throws IOException, InterruptedException {
     Path module = moduleDir();
     Path work = module.resolve("target").resolve("tlc").resolve(config.replace(".cfg", ""));
     deleteTree(work);
     Path tmp = Files.createDirectories(work.resolve("tmp"));
     Files.copy(
-        module.resolve("Fencing.tla"),
-        work.resolve("Fencing.tla"),
+        module.resolve(spec + ".tla"),
+        work.resolve(spec + ".tla"),
         StandardCopyOption.REPLACE_EXISTING);
     Files.copy(module.resolve(config), work.resolve(config), StandardCopyOption.REPLACE_EXISTING);
 
@@ -65,7 +66,7 @@ record TlcRun(String config, int exitCode, String output, Duration wallTime) {
     command.add(work.resolve("states").toString());
     command.add("-config");
     command.add(config);
-    command.add("Fencing");
+    command.add(spec);
 
     Path log = work.resolve("tlc.log");
     Process process =
