@@ -17,7 +17,7 @@
 (* break a property.  Generation and failover are in Fencing.tla; they    *)
 (* are not modelled here.  See README.md beside this file.                *)
 (***************************************************************************)
-EXTENDS Naturals, Sequences, FiniteSets
+EXTENDS Naturals, Sequences, FiniteSets, TLC
 
 CONSTANTS
     Workers,      \* owner names; the same name may claim again (and take over its own claim)
@@ -229,12 +229,13 @@ Tick == /\ \/ \E c \in 1..Len(claims) : claims[c].live /\ claims[c].left > 0
 (* hands out (their jobs fail or go to requeue), and a call that finds    *)
 (* only spent jobs fails them and writes no claim row.                    *)
 (***************************************************************************)
-Claim(w, n) ==
-    LET expired   == {c \in 1..Len(claims) : claims[c].live /\ claims[c].left = 0}
-        due       == {q \in requeue : q.wait = 0}
-        \* the open handouts of the expired claim rows
-        stale     == {h \in handouts : h.claim \in expired /\ h.job \in OpenJobs(h.claim)}
-        spentAll  == {h \in stale : h.attempt >= MaxAttempts}
+\* The expired live claim rows, and their open handouts.
+Expired == {c \in 1..Len(claims) : claims[c].live /\ claims[c].left = 0}
+StaleHandouts(expired) == {h \in handouts : h.claim \in expired /\ h.job \in OpenJobs(h.claim)}
+
+\* expired, due and stale are computed once per state (ClaimOne), not once per (w, n).
+Claim(w, n, expired, due, stale) ==
+    LET spentAll  == {h \in stale : h.attempt >= MaxAttempts}
         k         == Min(n, Len(window) + Cardinality(due) + Cardinality(stale \ spentAll))
         id        == Len(claims) + 1
     IN
@@ -372,7 +373,10 @@ Release(l)  == l.phase = "working" /\ released[l.job] < MaxReleases /\ Write(l, 
 Retry(l)    == l.phase = "unknown" /\ Write(l, l.op, FALSE)
 
 \* One operator per kind of step, so that TLC names the step in a counterexample.
-ClaimOne    == \E w \in Workers, n \in 1..Batch : Claim(w, n)
+ClaimOne    == LET expired == Expired
+                   due     == {q \in requeue : q.wait = 0}
+                   stale   == StaleHandouts(expired)
+               IN \E w \in Workers, n \in 1..Batch : Claim(w, n, expired, due, stale)
 RenewOne    == \E l \in leases : Renew(l)
 DeliverOne  == \E l \in leases : Deliver(l)
 CompleteOne == \E l \in leases : Complete(l)
@@ -405,7 +409,8 @@ Spec == /\ Init /\ [][Next]_vars
 \* check at any time.
 OneTokenOneOwner ==
     /\ \A g, h \in handouts : g.job = h.job /\ g.epoch = h.epoch => g = h
-    /\ \A l, m \in leases : l.job = m.job /\ Current(l) /\ Current(m) => l = m
+    /\ LET current == {l \in leases : Current(l)} IN
+       \A l, m \in current : l.job = m.job => l = m
 
 \* Every new handout of a job takes a larger epoch than every earlier handout of it.
 EpochsOnlyGoUp ==
@@ -435,11 +440,12 @@ LandedCompleteNotRefused == "landedRefused" \notin flags
 
 \* Every enqueued job is in exactly one place: fresh in the window, in requeue, open in a live
 \* claim row (expired or not), or done; a job not enqueued is in none.
-Places(j) == Cardinality({i \in 1..Len(window) : window[i] = j})
-             + Cardinality({q \in requeue : q.job = j})
-             + Cardinality({c \in 1..Len(claims) : claims[c].live /\ j \in OpenJobs(c)})
-             + Cardinality({d \in done : d.job = j})
-NoJobLost == \A j \in Jobs : Places(j) = IF j \in enqueued THEN 1 ELSE 0
+Places(j, open) == Cardinality({i \in 1..Len(window) : window[i] = j})
+                   + Cardinality({q \in requeue : q.job = j})
+                   + Cardinality({c \in 1..Len(claims) : claims[c].live /\ j \in open[c]})
+                   + Cardinality({d \in done : d.job = j})
+NoJobLost == LET open == [c \in 1..Len(claims) |-> IF claims[c].live THEN OpenJobs(c) ELSE {}]
+             IN \A j \in Jobs : Places(j, open) = IF j \in enqueued THEN 1 ELSE 0
 
 \* A live claim row's open counts its open jobs.
 OpenCounted == \A c \in 1..Len(claims) : claims[c].live => claims[c].open = Cardinality(OpenJobs(c))
@@ -450,6 +456,10 @@ AttemptsBounded == /\ \A h \in handouts : h.attempt <= MaxAttempts
 
 \* The receiver never accepts an epoch below its newest: its newest never goes down.
 ReceiverEpochNeverDecreases == [][\A j \in Jobs : recv'[j] >= recv[j]]_vars
+
+\* Owner names are interchangeable: a safety-only configuration may declare SYMMETRY
+\* WorkerSymmetry (not with liveness, where TLC's symmetry reduction is unsound).
+WorkerSymmetry == Permutations(Workers)
 
 \* Every job ends with a done row (completed, or failed once its attempts are used up).
 EveryJobEnds == \A j \in Jobs : <>HasDone(j)

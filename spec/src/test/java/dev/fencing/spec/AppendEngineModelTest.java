@@ -22,19 +22,20 @@ class AppendEngineModelTest {
     passes(SPEC, "AppendEngine.cfg");
   }
 
-  /** One job, two owners: renewals, releases, delayed retries, lost replies; every job ends. */
+  /** One job: renewals, releases, delayed retries, every lost reply; every job ends. */
   @Test
   void withRenewalsReleasesAndRetriesEveryJobEnds() throws Exception {
     passesWithLiveness(SPEC, "AppendEngineOneJob.cfg");
   }
 
   /**
-   * Two owners, two jobs and every feature at once: only in the long form ({@code -Pfull}, or
-   * {@code -Dfencing.test.excludedGroups=}).
+   * The first model with two owners, so that another owner takes a claim row over too (about
+   * 130,000 states): only in the long form ({@code -Pfull}, or {@code
+   * -Dfencing.test.excludedGroups=}).
    */
   @Test
   @Tag("long")
-  void theLargerModel() throws Exception {
+  void theEngineWithTwoOwners() throws Exception {
     passes(SPEC, "AppendEngineLong.cfg");
   }
 
