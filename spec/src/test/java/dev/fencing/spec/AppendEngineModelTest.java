@@ -3,6 +3,8 @@ package dev.fencing.spec;
 import static dev.fencing.spec.ModelCheck.passes;
 import static dev.fencing.spec.ModelCheck.passesWithLiveness;
 import static dev.fencing.spec.ModelCheck.violates;
+import static dev.fencing.spec.TlcRun.Size.LARGE;
+import static dev.fencing.spec.TlcRun.Size.SMALL;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,13 +21,13 @@ class AppendEngineModelTest {
   /** Two jobs in batches of two: takeovers with leftovers, the window, lost replies. */
   @Test
   void theEngineKeepsOneTokenOneOwnerAndEveryJobInOnePlace() throws Exception {
-    passes(SPEC, "AppendEngine.cfg");
+    passes(SPEC, "AppendEngine.cfg", SMALL);
   }
 
   /** One job: renewals, releases, delayed retries, every lost reply; every job ends. */
   @Test
   void withRenewalsReleasesAndRetriesEveryJobEnds() throws Exception {
-    passesWithLiveness(SPEC, "AppendEngineOneJob.cfg");
+    passesWithLiveness(SPEC, "AppendEngineOneJob.cfg", SMALL);
   }
 
   /**
@@ -36,7 +38,7 @@ class AppendEngineModelTest {
   @Test
   @Tag("long")
   void theEngineWithTwoOwners() throws Exception {
-    passes(SPEC, "AppendEngineLong.cfg");
+    passes(SPEC, "AppendEngineLong.cfg", LARGE);
   }
 
   @Test

@@ -80,11 +80,11 @@ class FencingModelTest {
   }
 
   private static void passesWithLiveness(String config) throws Exception {
-    ModelCheck.passesWithLiveness("Fencing", config);
+    ModelCheck.passesWithLiveness("Fencing", config, TlcRun.Size.LARGE);
   }
 
   private static void passes(String config) throws Exception {
-    ModelCheck.passes("Fencing", config);
+    ModelCheck.passes("Fencing", config, TlcRun.Size.LARGE);
   }
 
   private static void violates(String config, String property) throws Exception {

@@ -12,8 +12,8 @@ final class ModelCheck {
   private ModelCheck() {}
 
   /** TLC checks {@code config} of {@code spec} completely and finds no error. */
-  static TlcRun passes(String spec, String config) throws Exception {
-    TlcRun run = TlcRun.check(spec, config);
+  static TlcRun passes(String spec, String config, TlcRun.Size size) throws Exception {
+    TlcRun run = TlcRun.check(spec, config, size);
     System.out.println(run.summary());
     assertThat(run.passed()).as("TLC on %s:%n%s", config, run.tail()).isTrue();
     assertThat(run.exitCode()).as("TLC's exit code on %s", config).isZero();
@@ -22,15 +22,18 @@ final class ModelCheck {
   }
 
   /** Passes, and TLC checked the liveness properties on the whole state space. */
-  static TlcRun passesWithLiveness(String spec, String config) throws Exception {
-    TlcRun run = passes(spec, config);
+  static TlcRun passesWithLiveness(String spec, String config, TlcRun.Size size) throws Exception {
+    TlcRun run = passes(spec, config, size);
     assertThat(run.output()).contains("Checking temporal properties for the complete state space");
     return run;
   }
 
-  /** TLC finds a counterexample to {@code property} in {@code config} of {@code spec}. */
+  /**
+   * TLC finds a counterexample to {@code property} in {@code config} of {@code spec}, a broken
+   * variant: breadth first, so within a few hundred states ({@link TlcRun.Size#SMALL}).
+   */
   static TlcRun violates(String spec, String config, String property) throws Exception {
-    TlcRun run = TlcRun.check(spec, config);
+    TlcRun run = TlcRun.check(spec, config, TlcRun.Size.SMALL);
     System.out.println(run.summary());
     assertThat(run.violated()).as("TLC on %s:%n%s", config, run.tail()).contains(property);
     assertThat(run.exitCode()).as("TLC's exit code on %s", config).isNotZero();
