@@ -37,7 +37,7 @@ record TlcRun(String config, int exitCode, String output, Duration wallTime) {
   private static final Pattern VIOLATION =
       Pattern.compile("Error: (?:Invariant|Action property) (\\w+) is violated");
   private static final Pattern STATE_IN_TRACE = Pattern.compile("(?m)^State (\\d+): ");
-  private static final Pattern FINISHED = Pattern.compile("Finished in (\\S+) at");
+  private static final Pattern FINISHED = Pattern.compile("Finished in (.+?) at \\(");
 
   /** How much TLC has to explore, which decides how its JVM compiles. */
   enum Size {
