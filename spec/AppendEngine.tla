@@ -29,6 +29,7 @@ CONSTANTS
     MaxReleases,  \* releases of one job at most (a release does not count an attempt)
     MaxDelay,     \* a fail's retry delay is 0..MaxDelay ticks
     LostReplies,  \* the writes whose reply may be lost (then the worker sends them again)
+    Receiver,     \* whether leases deliver to the receiver before they complete
     Variant       \* "Correct" or the name of one broken variant
 
 Variants == {"Correct",
@@ -36,7 +37,8 @@ Variants == {"Correct",
              "NoExpiryCheck",         \* (2) a commit does not ask for an unexpired lease
              "SameEpochOnTakeover",   \* (3) a takeover hands out the job's last epoch again
              "LeftoversForgotten",    \* (4) a takeover drops the open jobs beyond the batch
-             "WindowRollsPast"}       \* (5) a claim moves the window by every item it took
+             "WindowRollsPast",       \* (5) a claim moves the window by every item it took
+             "NoRepeatForFail"}       \* (6) a refused fail or release is never a repeat
 
 \* Handouts of one job at most: one per attempt, and one more per release.
 MaxHandouts == MaxAttempts + MaxReleases
@@ -51,6 +53,7 @@ ASSUME /\ Variant \in Variants
        /\ MaxReleases \in Nat
        /\ MaxDelay \in Nat
        /\ LostReplies \subseteq {"complete", "fail", "release"}
+       /\ Receiver \in BOOLEAN
 
 VARIABLES
     enqueued,  \* the jobs whose enqueue committed (rows of job)
@@ -77,7 +80,11 @@ vars == <<enqueued, window, claims, handouts, done, requeue, leases, recv, relea
 ClaimItem == [job : Jobs, epoch : Epochs]
 ClaimRow  == [owner : Workers, left : 0..LeaseLen, items : SUBSET ClaimItem,
               open : 0..Batch, live : BOOLEAN, renewals : 0..MaxRenewals]
-Handout   == [job : Jobs, epoch : Epochs, claim : ClaimIds, attempt : 0..(MaxAttempts + 1)]
+\* from: where the handout came from: the window (fresh), a fail, a release, or a lease that
+\* ran out (a takeover, or a requeue row of reason expired: one source to the code)
+Sources   == {"fresh", "fail", "release", "expired"}
+Handout   == [job : Jobs, epoch : Epochs, claim : ClaimIds, attempt : 0..(MaxAttempts + 1),
+              from : Sources]
 DoneRow   == [job : Jobs, epoch : Epochs, outcome : {"completed", "failed"},
               result : 0..Cardinality(ClaimIds)]
 Requeue   == [job : Jobs, wait : 0..MaxDelay, epoch : Epochs, attempts : 0..MaxAttempts,
@@ -94,7 +101,7 @@ Requeue   == [job : Jobs, wait : 0..MaxDelay, epoch : Epochs, attempts : 0..MaxA
 (*   staleWrite:    a write landed while its lease was not current        *)
 (*   staleAccepted: a worker was told accepted (or a repeat) for a write  *)
 (*                  that landed stale, or that is not its own             *)
-(*   landedRefused: a complete that landed was reported refused           *)
+(*   landedRefused: a write that landed was reported refused              *)
 (***************************************************************************)
 LeaseRec == [job : Jobs, owner : Workers, epoch : Epochs, claim : ClaimIds,
              attempt : 1..(MaxAttempts + 1),
@@ -247,11 +254,12 @@ Claim(w, n, expired, due, stale) ==
           leftover == (open \ spent) \ taken
           fresh    == {window[i] : i \in 1..f}
           epochOf(h) == IF Variant = "SameEpochOnTakeover" THEN h.epoch ELSE h.epoch + 1
-          new == {[job |-> j, epoch |-> 1, claim |-> id, attempt |-> 1] : j \in fresh}
+          new == {[job |-> j, epoch |-> 1, claim |-> id, attempt |-> 1, from |-> "fresh"] :
+                    j \in fresh}
                  \cup {[job |-> q.job, epoch |-> q.epoch + 1, claim |-> id,
-                        attempt |-> q.attempts + 1] : q \in R}
+                        attempt |-> q.attempts + 1, from |-> q.reason] : q \in R}
                  \cup {[job |-> h.job, epoch |-> epochOf(h), claim |-> id,
-                        attempt |-> h.attempt + 1] : h \in taken}
+                        attempt |-> h.attempt + 1, from |-> "expired"] : h \in taken}
           ended == [c \in 1..Len(claims) |-> IF c \in T THEN Ended(claims[c]) ELSE claims[c]]
           \* variant (5): the window moves on by every item taken, fresh or not
           rolled == IF Variant = "WindowRollsPast" THEN Min(k, Len(window)) ELSE f
@@ -337,15 +345,33 @@ Apply(l, op) ==
               /\ released' = [released EXCEPT ![l.job] = Min(@ + 1, MaxReleases)]
               /\ UNCHANGED done
 
-\* A complete the check refused is a repeat if the done row holds this very write: the
-\* lease's epoch, its owner (through the handout's claim row), its result. A refused fail or
-\* release is refused.
-Explain(l, op) ==
-    IF /\ op = "complete"
-       /\ \E d \in done : /\ d.job = l.job /\ d.epoch = l.epoch
+(***************************************************************************)
+(* A write the check refused is explained: it is a repeat (accepted) if   *)
+(* the tables hold this very write of this lease (its epoch, and its      *)
+(* owner through the handout's claim row):                                 *)
+(*   complete: the done row, completed, with the lease's epoch and result; *)
+(*   fail:     a done row, failed, with its epoch and result (no attempt   *)
+(*             left), or a requeue row with its epoch and reason fail;     *)
+(*   release:  a requeue row with its epoch and reason release;            *)
+(*   fail or release, once that requeue row was claimed: the next handout *)
+(*             (epoch + 1) came from a requeue row of that reason.         *)
+(* The last needs the handout to keep where it came from (from).  Variant  *)
+(* (6) explains only complete, as the first design of the engine did.     *)
+(***************************************************************************)
+OwnWrite(l, op) ==
+    CASE op = "complete" ->
+           \E d \in done : /\ d.job = l.job /\ d.epoch = l.epoch
                           /\ d.outcome = "completed" /\ d.result = l.claim
-                          /\ \E h \in handouts : /\ h.job = l.job /\ h.epoch = l.epoch
-                                                 /\ claims[h.claim].owner = l.owner
+      [] Variant = "NoRepeatForFail" -> FALSE
+      [] OTHER ->
+           \/ op = "fail" /\ \E d \in done : /\ d.job = l.job /\ d.epoch = l.epoch
+                                           /\ d.outcome = "failed" /\ d.result = l.claim
+           \/ \E q \in requeue : q.job = l.job /\ q.epoch = l.epoch /\ q.reason = op
+           \/ \E h \in handouts : h.job = l.job /\ h.epoch = l.epoch + 1 /\ h.from = op
+
+Explain(l, op) ==
+    IF /\ OwnWrite(l, op)
+       /\ \E h \in handouts : h.job = l.job /\ h.epoch = l.epoch /\ claims[h.claim].owner = l.owner
     THEN "repeat" ELSE "refused"
 
 Write(l, op, first) ==
@@ -362,12 +388,14 @@ Write(l, op, first) ==
             /\ Drop(l)
             /\ flags' = flags \cup (IF told = "repeat" /\ l.landed # "fresh"
                                     THEN {"staleAccepted"} ELSE {})
-                              \cup (IF told = "refused" /\ op = "complete" /\ l.landed # "no"
+                              \cup (IF told = "refused" /\ l.landed # "no"
                                     THEN {"landedRefused"} ELSE {})
             /\ UNCHANGED <<done, requeue, claims, released>>
     /\ UNCHANGED <<enqueued, window, handouts, recv>>
 
-Complete(l) == l.phase = "delivered" /\ Write(l, "complete", TRUE)
+\* Without the receiver (Receiver = FALSE: a smaller model) a lease completes straight away.
+Complete(l) == /\ l.phase = (IF Receiver THEN "delivered" ELSE "working")
+               /\ Write(l, "complete", TRUE)
 Fail(l)     == l.phase = "working" /\ Write(l, "fail", TRUE)
 Release(l)  == l.phase = "working" /\ released[l.job] < MaxReleases /\ Write(l, "release", TRUE)
 Retry(l)    == l.phase = "unknown" /\ Write(l, l.op, FALSE)
@@ -378,7 +406,7 @@ ClaimOne    == LET expired == Expired
                    stale   == StaleHandouts(expired)
                IN \E w \in Workers, n \in 1..Batch : Claim(w, n, expired, due, stale)
 RenewOne    == \E l \in leases : Renew(l)
-DeliverOne  == \E l \in leases : Deliver(l)
+DeliverOne  == Receiver /\ \E l \in leases : Deliver(l)
 CompleteOne == \E l \in leases : Complete(l)
 RetryOne    == \E l \in leases : Retry(l)
 FailOne     == \E l \in leases : Fail(l)
@@ -435,8 +463,9 @@ NoStaleCommitAccepted == "staleWrite" \notin flags
 \* A worker told accepted (or accepted as a repeat) wrote itself while it was current.
 NoStaleAcceptReported == "staleAccepted" \notin flags
 
-\* A complete that landed is never reported refused: its retry is accepted as a repeat.
-LandedCompleteNotRefused == "landedRefused" \notin flags
+\* A write (complete, fail, release) that landed is never reported refused: its retry after a
+\* lost reply is accepted as a repeat, also after the job was handed out again.
+LandedWriteNotRefused == "landedRefused" \notin flags
 
 \* Every enqueued job is in exactly one place: fresh in the window, in requeue, open in a live
 \* claim row (expired or not), or done; a job not enqueued is in none.
