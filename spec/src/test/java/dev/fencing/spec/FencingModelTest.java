@@ -1,7 +1,5 @@
 package dev.fencing.spec;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -81,26 +79,15 @@ class FencingModelTest {
     violates("NoGenerationAtTheReceiver.cfg", "ReceiverOneClaimPerToken");
   }
 
-  /** Passes, and TLC checked the liveness property (EveryJobEnds) on the whole state space. */
   private static void passesWithLiveness(String config) throws Exception {
-    TlcRun run = passes(config);
-    assertThat(run.output()).contains("Checking temporal properties for the complete state space");
+    ModelCheck.passesWithLiveness("Fencing", config, TlcRun.Size.LARGE);
   }
 
-  private static TlcRun passes(String config) throws Exception {
-    TlcRun run = TlcRun.check(config);
-    System.out.println(run.summary());
-    assertThat(run.passed()).as("TLC on %s:%n%s", config, run.tail()).isTrue();
-    assertThat(run.exitCode()).as("TLC's exit code on %s", config).isZero();
-    assertThat(run.distinctStates()).as("distinct states of %s", config).isPositive();
-    return run;
+  private static void passes(String config) throws Exception {
+    ModelCheck.passes("Fencing", config, TlcRun.Size.LARGE);
   }
 
   private static void violates(String config, String property) throws Exception {
-    TlcRun run = TlcRun.check(config);
-    System.out.println(run.summary());
-    assertThat(run.violated()).as("TLC on %s:%n%s", config, run.tail()).contains(property);
-    assertThat(run.exitCode()).as("TLC's exit code on %s", config).isNotZero();
-    assertThat(run.traceLength()).as("counterexample of %s", config).isGreaterThan(1);
+    ModelCheck.violates("Fencing", config, property);
   }
 }
