@@ -33,57 +33,11 @@ import java.util.List;
  */
 public final class EngineBenchmark {
 
-  static final String TITLE = "## Queue engines side by side (issue 22)";
+  static final String TITLE = EngineReport.TITLE;
 
   private static final String[] ENGINES = {"update", "append"};
 
   private EngineBenchmark() {}
-
-  /** One run's results, read from its JVM's output. */
-  record Result(String engine, List<String[]> windows, String[] summary, String outcome) {
-
-    /** Parses the lines {@link LoadRun} printed. */
-    static Result of(String engine, List<String> lines) {
-      List<String[]> windows = new ArrayList<>();
-      String[] summary = null;
-      StringBuilder outcome = new StringBuilder();
-      for (String line : lines) {
-        if (line.matches("\\| [0-9]+ \\|.*")) {
-          windows.add(cells(line));
-        } else if (line.startsWith("summary|")) {
-          summary = cells(line.substring("summary".length()));
-        } else if (line.startsWith("Every claim's outcome") || line.startsWith("Enqueues")) {
-          outcome.append(outcome.isEmpty() ? "" : " ").append(line);
-        }
-      }
-      if (summary == null) {
-        throw new IllegalStateException("no summary line in the run's output: " + lines);
-      }
-      return new Result(engine, windows, summary, outcome.toString());
-    }
-
-    private static String[] cells(String row) {
-      String inner = row.strip();
-      String[] cells = inner.substring(1, inner.length() - 1).split("\\|");
-      for (int i = 0; i < cells.length; i++) {
-        cells[i] = cells[i].strip();
-      }
-      return cells;
-    }
-
-    /** Median completed jobs/s over the measured windows. */
-    double jobsPerSecond() {
-      return Double.parseDouble(summary[2].replace(",", ""));
-    }
-
-    String claimP50() {
-      return summary[5];
-    }
-
-    String claimP99() {
-      return summary[6];
-    }
-  }
 
   /** Runs the comparison; see the class comment for the arguments. */
   public static void main(String[] args) throws Exception {
@@ -101,7 +55,7 @@ public final class EngineBenchmark {
     PostgresFixture.Database db = BenchDatabase.database();
     List<String> common = new ArrayList<>(LoadBenchmark.childArgs(db, window));
     common.add("--harness");
-    List<Result[]> depthRows = new ArrayList<>();
+    List<EngineResult[]> depthRows = new ArrayList<>();
     if (only.isEmpty() || only.equals("depth")) {
       for (int i = 0; i < workers.size(); i++) {
         int n = workers.get(i);
@@ -120,7 +74,7 @@ public final class EngineBenchmark {
         depthRows.add(pair(common, shape, "depth, " + n + " workers", i % 2 == 1));
       }
     }
-    Result[] rateRow = null;
+    EngineResult[] rateRow = null;
     if (only.isEmpty() || only.equals("rate")) {
       List<String> shape =
           List.of(
@@ -166,9 +120,9 @@ public final class EngineBenchmark {
    * Runs both engines at one point, each on a fresh schema in a fresh JVM; the update-in-place
    * engine first unless {@code appendFirst}.
    */
-  private static Result[] pair(
+  private static EngineResult[] pair(
       List<String> common, List<String> shape, String label, boolean appendFirst) {
-    Result[] results = new Result[2];
+    EngineResult[] results = new EngineResult[2];
     for (int k = 0; k < 2; k++) {
       int e = appendFirst ? 1 - k : k;
       List<String> args = new ArrayList<>(common);
@@ -176,7 +130,7 @@ public final class EngineBenchmark {
       args.addAll(
           List.of("--engine", ENGINES[e], "--fresh", "--schema", "bench_engine_" + ENGINES[e]));
       String run = label + ", " + ENGINES[e];
-      results[e] = Result.of(ENGINES[e], LoadBenchmark.runChild(run, args));
+      results[e] = EngineResult.of(ENGINES[e], LoadBenchmark.runChild(run, args));
     }
     return results;
   }

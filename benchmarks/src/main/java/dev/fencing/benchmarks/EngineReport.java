@@ -1,12 +1,13 @@
 package dev.fencing.benchmarks;
 
-import dev.fencing.benchmarks.EngineBenchmark.Result;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
 
 /** The Markdown section of {@link EngineBenchmark}: settings, the depth rows, the rate windows. */
 final class EngineReport {
+
+  static final String TITLE = "## Queue engines side by side (issue 22)";
 
   private EngineReport() {}
 
@@ -29,8 +30,8 @@ final class EngineReport {
    * workers}, or none; {@code rateRow} is the pair at the fixed rate, or null.
    */
   static String section(
-      Settings s, List<Integer> workers, List<Result[]> depthRows, Result[] rateRow) {
-    StringBuilder md = new StringBuilder(EngineBenchmark.TITLE).append("\n\n");
+      Settings s, List<Integer> workers, List<EngineResult[]> depthRows, EngineResult[] rateRow) {
+    StringBuilder md = new StringBuilder(TITLE).append("\n\n");
     md.append(
         String.format(
             Locale.ROOT,
@@ -89,27 +90,28 @@ final class EngineReport {
             + " tables were analyzed during the window, by autovacuum or a maintenance round), then"
             + " what became of every claim.\n\n");
     for (int i = 0; i < depthRows.size(); i++) {
-      for (Result r : depthRows.get(i)) {
+      for (EngineResult r : depthRows.get(i)) {
         outcome(md, "depth, " + workers.get(i) + " workers", r, s.window());
       }
     }
     if (rateRow != null) {
-      for (Result r : rateRow) {
+      for (EngineResult r : rateRow) {
         outcome(md, "rate " + s.rate() + "/s", r, s.window());
       }
     }
     return md.toString();
   }
 
-  private static void depthTable(StringBuilder md, List<Integer> workers, List<Result[]> rows) {
+  private static void depthTable(
+      StringBuilder md, List<Integer> workers, List<EngineResult[]> rows) {
     md.append("### Full load: jobs/s by workers (clean-phase median)\n\n");
     md.append(
         "| workers | update in place: jobs/s | append-only: jobs/s | append / update |"
             + " update: claim p50 / p99 (ms) | append: claim p50 / p99 (ms) |\n");
     md.append("|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < rows.size(); i++) {
-      Result update = rows.get(i)[0];
-      Result append = rows.get(i)[1];
+      EngineResult update = rows.get(i)[0];
+      EngineResult append = rows.get(i)[1];
       md.append(
           String.format(
               Locale.ROOT,
@@ -142,7 +144,7 @@ final class EngineReport {
     md.append('\n');
   }
 
-  private static void rateTable(StringBuilder md, Settings s, Result[] pair) {
+  private static void rateTable(StringBuilder md, Settings s, EngineResult[] pair) {
     md.append(
         String.format(
             Locale.ROOT,
@@ -195,7 +197,7 @@ final class EngineReport {
             underFifty(pair[1])));
   }
 
-  private static String underFifty(Result r) {
+  private static String underFifty(EngineResult r) {
     try {
       return Double.parseDouble(r.claimP99()) < 50 ? "met" : "**not met**";
     } catch (NumberFormatException e) {
@@ -203,7 +205,7 @@ final class EngineReport {
     }
   }
 
-  private static void outcome(StringBuilder md, String run, Result r, int window) {
+  private static void outcome(StringBuilder md, String run, EngineResult r, int window) {
     md.append("- ")
         .append(run)
         .append(", ")
