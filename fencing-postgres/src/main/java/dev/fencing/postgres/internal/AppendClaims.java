@@ -329,11 +329,13 @@ final class AppendClaims {
         .limit(p.integer("limit"));
   }
 
-  private static Field<Long> snapshotBound(String function, Field<String> snapshot) {
+  /** {@code function} ({@code pg_snapshot_xmin} or {@code _xmax}) of a snapshot, as a bigint. */
+  static Field<Long> snapshotBound(String function, Field<String> snapshot) {
     return field(function + "({0}::pg_snapshot)::text::bigint", SQLDataType.BIGINT, snapshot);
   }
 
-  private static Condition visible(Field<Long> xid, Field<String> snapshot) {
+  /** Whether transaction {@code xid} is visible in {@code snapshot}: it had committed then. */
+  static Condition visible(Field<Long> xid, Field<String> snapshot) {
     return field(
             "pg_visible_in_snapshot({0}::text::xid8, {1}::pg_snapshot)",
             SQLDataType.BOOLEAN, xid, snapshot)

@@ -41,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.IntFunction;
 import org.jooq.Field;
 import org.jooq.Record4;
 import org.jooq.impl.SQLDataType;
@@ -155,21 +156,23 @@ public final class AppendQueue implements FencedQueue {
     Text.requireSendable("result", result);
     OutboxWrites.requireSendable("messages", messages);
     CommitOutcome outcome =
-        completeAll(List.of(new Completion(lease, result, messages))).getFirst();
+        completeAll(List.of(new Completion(lease, result, messages)), i -> "").getFirst();
     return switch (outcome) {
       case FencedOutcome.Accepted accepted -> accepted;
       case FencedOutcome.Refused refused -> throw new FencedOffException(refused);
-      case CommitOutcome.Invalid invalid ->
-          throw new IllegalArgumentException(
-              invalid.error().getMessage().replaceFirst("^completions\\[0\\]\\.", ""),
-              invalid.error());
+      case CommitOutcome.Invalid invalid -> throw invalid.error();
     };
   }
 
   @Override
   public List<CommitOutcome> completeAll(List<Completion> completions) {
+    return completeAll(completions, Commits.BATCH_NAMES);
+  }
+
+  private List<CommitOutcome> completeAll(List<Completion> completions, IntFunction<String> names) {
     return Commits.completeAll(
         completions,
+        names,
         probe,
         items -> {
           List<AppendWrites.Op> ops = new ArrayList<>(items.size());
@@ -280,13 +283,11 @@ public final class AppendQueue implements FencedQueue {
                                 .where(j.QUEUE.eq(queue))
                                 .and(
                                     j.XID.ge(
-                                        field(
-                                            "pg_snapshot_xmin({0}::pg_snapshot)::text::bigint",
-                                            SQLDataType.BIGINT, val(lo))))
-                                .and(not(visible(j.XID, lo)))
+                                        AppendClaims.snapshotBound("pg_snapshot_xmin", val(lo))))
+                                .and(not(AppendClaims.visible(j.XID, val(lo))))
                                 .and(
                                     or(
-                                        not(visible(j.XID, hi)),
+                                        not(AppendClaims.visible(j.XID, val(hi))),
                                         row(j.XID, j.ID).gt(window.value3(), window.value4()))));
                   }
                   Field<Long> requeued =
@@ -314,12 +315,5 @@ public final class AppendQueue implements FencedQueue {
                       .fetchOne(
                           r -> new QueueDepth(r.value1() + r.value2(), r.value3(), r.value4()));
                 }));
-  }
-
-  private static org.jooq.Condition visible(Field<Long> xid, String snapshot) {
-    return field(
-            "pg_visible_in_snapshot({0}::text::xid8, {1}::pg_snapshot)",
-            SQLDataType.BOOLEAN, xid, val(snapshot))
-        .isTrue();
   }
 }

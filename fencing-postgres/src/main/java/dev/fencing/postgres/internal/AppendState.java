@@ -5,8 +5,6 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
-import static org.jooq.impl.DSL.currentOffsetDateTime;
-import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.lateral;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.trueCondition;
@@ -60,11 +58,8 @@ record AppendState(
     long handEpoch,
     int handAttempt,
     @Nullable String handError,
-    long claimId,
     @Nullable String claimOwner,
-    @Nullable OffsetDateTime leaseExpiresAt,
-    boolean live,
-    boolean unexpired) {
+    @Nullable OffsetDateTime leaseExpiresAt) {
 
   JobState state() {
     if (doneStatus != null) {
@@ -147,7 +142,6 @@ record AppendState(
     Field<Integer> hAttempt = h.field(hh.ATTEMPT);
     Field<String> hError = h.field(hh.LAST_ERROR);
     Field<Long> hClaim = h.field(hh.CLAIM_ID);
-    Field<Boolean> unexpired = field(c.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
     Map<Long, AppendState> states = new HashMap<>();
     for (Record row :
         dsl.select(
@@ -171,11 +165,8 @@ record AppendState(
                 hEpoch,
                 hAttempt,
                 hError,
-                hClaim,
                 c.OWNER,
-                c.LEASE_EXPIRES_AT,
-                c.LIVE,
-                unexpired)
+                c.LEASE_EXPIRES_AT)
             .from(j)
             .leftJoin(d)
             .on(d.JOB_ID.eq(j.ID))
@@ -211,11 +202,8 @@ record AppendState(
               orZero(row.get(hEpoch)),
               orZero(row.get(hAttempt)),
               row.get(hError),
-              orZero(row.get(hClaim)),
               row.get(c.OWNER),
-              row.get(c.LEASE_EXPIRES_AT),
-              Boolean.TRUE.equals(row.get(c.LIVE)),
-              Boolean.TRUE.equals(row.get(unexpired))));
+              row.get(c.LEASE_EXPIRES_AT)));
     }
     return states;
   }

@@ -200,11 +200,13 @@ final class AppendWrites {
           continue;
         }
         case COMPLETE -> {
-          done.add(lease, job.queue(), JobState.COMPLETED, job.attempt(), op.result(), null, 0);
+          done.add(
+              lease, job.queue(), JobState.COMPLETED.dbName(), job.attempt(), op.result(), null, 0);
         }
         case FAIL -> {
           if (job.attempt() >= maxAttempts.get(lease.jobId())) {
-            done.add(lease, job.queue(), JobState.FAILED, job.attempt(), null, op.error(), 0);
+            done.add(
+                lease, job.queue(), JobState.FAILED.dbName(), job.attempt(), null, op.error(), 0);
           } else {
             requeue.add(lease, job.queue(), "fail", job.attempt(), null, op.error(), op.micros());
             requeued.add(lease.jobId());
@@ -344,7 +346,7 @@ final class AppendWrites {
     void add(
         Lease lease,
         String queue,
-        Object kind,
+        String kind,
         int attempt,
         @Nullable String result,
         @Nullable String error,
@@ -353,7 +355,7 @@ final class AppendWrites {
       queues.add(queue);
       epochs.add(lease.epoch().value());
       owners.add(lease.owner());
-      kinds.add(kind instanceof JobState state ? state.dbName() : (String) kind);
+      kinds.add(kind);
       attempts.add(attempt);
       results.add(result);
       errors.add(error);

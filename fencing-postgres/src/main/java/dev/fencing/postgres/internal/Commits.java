@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.jooq.Condition;
 import org.jooq.Field;
@@ -159,9 +160,13 @@ final class Commits {
     return k == 0 ? prefix + "result" : prefix + "messages[" + (k - 1) + "].payload";
   }
 
+  /** How a batch names its i-th completion's values in an error. */
+  static final IntFunction<String> BATCH_NAMES = i -> "completions[" + i + "].";
+
   List<CommitOutcome> completeAll(List<Completion> completions) {
     return completeAll(
         completions,
+        BATCH_NAMES,
         probe,
         items -> {
           Set<Integer> committed = compareAndSetAll(completions, items);
@@ -183,9 +188,13 @@ final class Commits {
    * writes the rest with {@code write} (positions in {@code completions} to their outcomes), and
    * when the store refuses a value (a data exception), finds which results and payloads {@code
    * jsonb} refuses, reports each as {@link CommitOutcome.Invalid}, and writes the others.
+   *
+   * @param names the prefix that names the i-th completion's values in an error: {@link
+   *     #BATCH_NAMES} for a batch, none for a single commit
    */
   static List<CommitOutcome> completeAll(
       List<Completion> completions,
+      IntFunction<String> names,
       JsonProbe probe,
       Function<List<Integer>, Map<Integer, CommitOutcome>> write) {
     Objects.requireNonNull(completions, "completions");
@@ -195,8 +204,8 @@ final class Commits {
     for (int i = 0; i < n; i++) {
       Completion completion = Objects.requireNonNull(completions.get(i), "completions[" + i + "]");
       try {
-        Text.requireSendable("completions[" + i + "].result", completion.result());
-        OutboxWrites.requireSendable("completions[" + i + "].messages", completion.messages());
+        Text.requireSendable(names.apply(i) + "result", completion.result());
+        OutboxWrites.requireSendable(names.apply(i) + "messages", completion.messages());
         items.add(i);
       } catch (IllegalArgumentException e) {
         outcomes[i] = invalid(completion.lease(), e);
@@ -229,7 +238,7 @@ final class Commits {
         for (Map.Entry<Integer, SQLException> bad : refused.entrySet()) {
           int i = itemOf.get(bad.getKey());
           if (outcomes[i] == null) {
-            String parameter = jsonName("completions[" + i + "].", positionOf.get(bad.getKey()));
+            String parameter = jsonName(names.apply(i), positionOf.get(bad.getKey()));
             outcomes[i] =
                 invalid(
                     completions.get(i).lease(),
