@@ -1,0 +1,217 @@
+package dev.fencing.spring;
+
+import dev.fencing.internal.Validate;
+import dev.fencing.postgres.PostgresFencing;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The {@code fencing.*} properties, checked when they are bound: a value out of range stops the
+ * context with a message that names the property and the value.
+ *
+ * <pre>
+ * fencing.schema=jobs
+ * fencing.queues.emails.concurrency=8
+ * fencing.queues.emails.lease=30s
+ * </pre>
+ *
+ * @param schema the schema of every table, a plain identifier; default {@code fencing}
+ * @param install whether the schema is installed (idempotently) when the context starts; default
+ *     true
+ * @param engine how jobs are stored ({@code update-in-place}, {@code append-only}); default {@code
+ *     update-in-place}
+ * @param owner the owner name this process claims as; default the host name and the process id
+ * @param maxAttempts claims a job gets before a failure is terminal, 1 to 1,000; default 5
+ * @param drainTimeout how long the context's shutdown lets running handlers finish, up to 24 h;
+ *     default 30 s
+ * @param virtualThreads whether handlers run on virtual threads; default {@code
+ *     spring.threads.virtual.enabled}
+ * @param queues the settings of each queue by name; a queue with a handler and no settings gets the
+ *     runtime's defaults. Spring drops underscores from map keys: write a queue named {@code
+ *     order_events} as {@code fencing.queues[order_events].concurrency}
+ * @param maintenance retention of finished jobs and storage upkeep
+ * @param health the health indicator's settings
+ */
+@ConfigurationProperties("fencing")
+public record FencingProperties(
+    @DefaultValue(PostgresFencing.DEFAULT_SCHEMA) String schema,
+    @DefaultValue("true") boolean install,
+    @DefaultValue("update-in-place") PostgresFencing.Engine engine,
+    @Nullable String owner,
+    @Nullable Integer maxAttempts,
+    @DefaultValue("30s") Duration drainTimeout,
+    @Nullable Boolean virtualThreads,
+    @Nullable Map<String, Queue> queues,
+    @DefaultValue Maintenance maintenance,
+    @DefaultValue Health health) {
+
+  /**
+   * Checks every property.
+   *
+   * @throws IllegalArgumentException naming the first property out of range and its value
+   */
+  public FencingProperties {
+    Validate.identifier("fencing.schema", schema);
+    if (owner != null) {
+      try {
+        Validate.owner(owner);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("fencing." + e.getMessage(), e);
+      }
+    }
+    if (maxAttempts != null) {
+      Validate.between("fencing.max-attempts", maxAttempts, 1, 1_000);
+    }
+    Validate.delay("fencing.drain-timeout", drainTimeout);
+    queues =
+        queues == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(queues));
+    for (Map.Entry<String, Queue> e : queues.entrySet()) {
+      Validate.identifier("fencing.queues key", e.getKey());
+      e.getValue().check("fencing.queues." + e.getKey() + ".");
+    }
+    if (engine == PostgresFencing.Engine.APPEND_ONLY
+        && Boolean.TRUE.equals(maintenance.enabled())) {
+      throw new IllegalArgumentException(
+          "fencing.maintenance.enabled must be false with fencing.engine=append-only (its"
+              + " retention is not built yet), but was true");
+    }
+  }
+
+  /** Returns the settings of {@code queue}, or the runtime's defaults when it has none. */
+  public Queue queue(String queue) {
+    Queue q = queues().get(queue);
+    return q != null ? q : new Queue(null, null, null, null, null, null, null);
+  }
+
+  /** Returns the owner name: {@link #owner()}, or the host name and process id. */
+  public String ownerOrDefault() {
+    return owner != null ? owner : Owners.hostAndPid();
+  }
+
+  /**
+   * One queue's runtime settings; each left unset takes {@link dev.fencing.runtime.FencedRuntime}'s
+   * default.
+   *
+   * @param concurrency handler threads, 1 to 10,000; default 4
+   * @param lease the lease of each claim and renewal, 1 ms to 24 h; default 30 s
+   * @param heartbeat how often leases in flight are renewed, more than zero and less than the
+   *     lease; default a third of the lease
+   * @param batchSize most jobs per claim and results per commit, 1 to 10,000; default 100
+   * @param prefetch claimed jobs that may wait for a free handler, 0 to 10,000; default as many as
+   *     {@code concurrency}
+   * @param retryDelay how long a failed job waits before it is claimable again, up to 24 h; default
+   *     10 s
+   * @param minLeaseLeft the least lease a job must have left to be handed to a handler, less than
+   *     the lease; default a third of the lease
+   */
+  public record Queue(
+      @Nullable Integer concurrency,
+      @Nullable Duration lease,
+      @Nullable Duration heartbeat,
+      @Nullable Integer batchSize,
+      @Nullable Integer prefetch,
+      @Nullable Duration retryDelay,
+      @Nullable Duration minLeaseLeft) {
+
+    /** Returns the lease: {@link #lease()} or the runtime's default, 30 s. */
+    public Duration leaseOrDefault() {
+      return lease != null ? lease : Duration.ofSeconds(30);
+    }
+
+    private void check(String prefix) {
+      if (concurrency != null) {
+        Validate.between(prefix + "concurrency", concurrency, 1, 10_000);
+      }
+      if (lease != null) {
+        Validate.between(prefix + "lease", lease, Duration.ofMillis(1), Validate.MAX_LEASE);
+      }
+      Duration leaseLength = leaseOrDefault();
+      if (heartbeat != null
+          && (heartbeat.compareTo(Duration.ZERO) <= 0 || heartbeat.compareTo(leaseLength) >= 0)) {
+        throw new IllegalArgumentException(
+            prefix
+                + "heartbeat must be more than zero and less than the lease ("
+                + leaseLength
+                + "), but was "
+                + heartbeat);
+      }
+      if (batchSize != null) {
+        Validate.between(prefix + "batch-size", batchSize, 1, Validate.MAX_BATCH);
+      }
+      if (prefetch != null) {
+        Validate.between(prefix + "prefetch", prefetch, 0, Validate.MAX_BATCH);
+      }
+      if (retryDelay != null) {
+        Validate.delay(prefix + "retry-delay", retryDelay);
+      }
+      if (minLeaseLeft != null
+          && (minLeaseLeft.isNegative() || minLeaseLeft.compareTo(leaseLength) >= 0)) {
+        throw new IllegalArgumentException(
+            prefix
+                + "min-lease-left must be at least zero and less than the lease ("
+                + leaseLength
+                + "), but was "
+                + minLeaseLeft);
+      }
+    }
+  }
+
+  /**
+   * Retention of finished jobs and storage upkeep ({@link
+   * dev.fencing.postgres.PostgresMaintenance}), run by one of this process's runtimes.
+   *
+   * @param enabled whether rounds run; default true with the {@code update-in-place} engine and
+   *     false with {@code append-only}, which has no retention yet
+   * @param keepFinished how long a finished job (and its idempotency key) is kept, 1 min to 3650
+   *     days; default 7 days
+   * @param archive whether removed jobs are first copied to {@code fencing_job_archive}; default
+   *     false
+   * @param batchSize jobs removed per round, 1 to 10,000; default 1,000
+   * @param vacuumEvery the least time between two VACUUMs, up to 24 h, zero for none; default 10 s
+   * @param every the pause between rounds when no work is left, 1 s to 24 h; default 1 min
+   */
+  public record Maintenance(
+      @Nullable Boolean enabled,
+      @DefaultValue("7d") Duration keepFinished,
+      @DefaultValue("false") boolean archive,
+      @DefaultValue("1000") int batchSize,
+      @DefaultValue("10s") Duration vacuumEvery,
+      @DefaultValue("1m") Duration every) {
+
+    /**
+     * Checks every setting.
+     *
+     * @throws IllegalArgumentException naming the first property out of range and its value
+     */
+    public Maintenance {
+      Validate.keepFinished("fencing.maintenance.keep-finished", keepFinished);
+      Validate.between("fencing.maintenance.batch-size", batchSize, 1, Validate.MAX_BATCH);
+      Validate.delay("fencing.maintenance.vacuum-every", vacuumEvery);
+      Validate.between(
+          "fencing.maintenance.every", every, Duration.ofSeconds(1), Validate.MAX_LEASE);
+    }
+  }
+
+  /**
+   * The health indicator's settings.
+   *
+   * @param timeout how long one check may wait for the database before it reports DOWN, 1 ms to 1
+   *     h; default 5 s
+   */
+  public record Health(@DefaultValue("5s") Duration timeout) {
+
+    /**
+     * Checks the timeout.
+     *
+     * @throws IllegalArgumentException if it is out of range, naming the property and value
+     */
+    public Health {
+      Validate.between(
+          "fencing.health.timeout", timeout, Duration.ofMillis(1), Duration.ofHours(1));
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package dev.fencing.spring.internal;
+
+import dev.fencing.FencedQueue;
+import dev.fencing.QueueDepth;
+import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.StoreUnavailableException;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.spring.FencedWorkers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * DOWN when the database cannot be reached within {@code fencing.health.timeout}, when the schema
+ * has no fencing tables, or when a runtime's latest lease renewal failed (after the queue's
+ * retries) and none of its statements has succeeded since: its leases will run out and its work be
+ * fenced off. UP otherwise, with the depth of every queue and each runtime's counters.
+ */
+final class FencingHealthIndicator implements HealthIndicator {
+
+  private final PostgresFencing fencing;
+  private final FencedQueue queue;
+  private final FencedWorkers workers;
+  private final Duration timeout;
+
+  FencingHealthIndicator(
+      PostgresFencing fencing, FencedQueue queue, FencedWorkers workers, Duration timeout) {
+    this.fencing = fencing;
+    this.queue = queue;
+    this.workers = workers;
+    this.timeout = timeout;
+  }
+
+  @Override
+  public Health health() {
+    Map<String, Object> runtimes = new LinkedHashMap<>();
+    List<String> failing = new ArrayList<>();
+    TreeSet<String> queues = new TreeSet<>(workers.runtimes().keySet());
+    if (workers instanceof Workers own) {
+      queues.addAll(own.queueNames());
+      own.running().forEach((name, r) -> runtimes.put(name, runtime(name, r, failing)));
+    } else {
+      workers.runtimes().forEach((name, r) -> runtimes.put(name, stats(r.stats())));
+    }
+    Health.Builder health = Health.up().withDetail("schema", fencing.schema());
+    health.withDetail("owner", workers.owner());
+    CompletableFuture<Map<String, Object>> depths =
+        CompletableFuture.supplyAsync(() -> depths(queues), Thread.ofVirtual()::start);
+    try {
+      health.withDetail("queues", depths.get(timeout.toNanos(), TimeUnit.NANOSECONDS));
+    } catch (TimeoutException e) {
+      depths.cancel(true);
+      health.down().withDetail("error", "the database did not answer within " + timeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      health.unknown().withDetail("error", "interrupted");
+    } catch (ExecutionException e) {
+      health.down().withDetail("error", e.getCause().getMessage());
+    }
+    if (!failing.isEmpty()) {
+      health.down().withDetail("renewalsFailing", failing);
+    }
+    return health.withDetail("runtimes", runtimes).build();
+  }
+
+  /** Checks the schema and reads each queue's depth. */
+  private Map<String, Object> depths(TreeSet<String> queues) {
+    try {
+      fencing.admin();
+      Map<String, Object> depths = new LinkedHashMap<>();
+      for (String name : queues) {
+        QueueDepth d = queue.depth(name);
+        depths.put(
+            name, Map.of("pending", d.pending(), "running", d.running(), "failed", d.failed()));
+      }
+      return depths;
+    } catch (SchemaNotInstalledException | StoreUnavailableException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  private static Map<String, Object> runtime(String name, Workers.Running r, List<String> failing) {
+    Map<String, Object> details = stats(r.runtime().stats());
+    RenewalWatch.State renewals = r.watch().state();
+    if (renewals.failing()) {
+      failing.add(name);
+    }
+    Map<String, Object> watch = new LinkedHashMap<>();
+    watch.put("failing", renewals.failing());
+    watch.put("failures", renewals.failures());
+    if (renewals.lastFailure() != null) {
+      watch.put("lastFailure", renewals.lastFailure().toString());
+      watch.put("lastError", String.valueOf(renewals.lastError()));
+    }
+    details.put("renewals", watch);
+    return details;
+  }
+
+  private static Map<String, Object> stats(FencedRuntime.Stats s) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("inFlight", s.inFlight());
+    details.put("claimed", s.claimed());
+    details.put("completed", s.completed());
+    details.put("fencedOff", s.fencedOff());
+    details.put("failed", s.failed());
+    details.put("released", s.released());
+    details.put("storeErrors", s.storeErrors());
+    return details;
+  }
+}

@@ -1,0 +1,128 @@
+package dev.fencing.spring;
+
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedReceiver;
+import dev.fencing.Job;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.runtime.Cancellation;
+import dev.fencing.runtime.FencedRuntime;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * An application whose handler delivers each job to the receiver {@code mail} with the job's lease,
+ * after a pause that ignores cancellation (the worst handler: it goes on after its lease is lost).
+ * Run as a second JVM by {@link ZombieInstanceTest}: its arguments are the JDBC URL, user,
+ * password, schema, owner and pause; it prints {@code ready}, each job it handles and delivers, and
+ * answers {@code stats} and {@code exit} on standard input.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableAutoConfiguration
+public class DeliveringApp {
+
+  /** The queue this application works on. */
+  static final String QUEUE = "zombie";
+
+  @Bean
+  FencedReceiver mail(PostgresFencing fencing) {
+    return fencing.receiver("mail");
+  }
+
+  @Bean
+  QueueHandler delivering(
+      FencedReceiver mail,
+      @Value("${fencing.owner}") String owner,
+      @Value("${test.pause}") Duration pause) {
+    return new QueueHandler() {
+      @Override
+      public String queue() {
+        return QUEUE;
+      }
+
+      @Override
+      public String handle(Job job, Cancellation cancellation) {
+        print("handling " + job.id() + " " + job.epoch().value());
+        sleepThroughInterrupts(pause);
+        FencedOutcome outcome = mail.deliver(job.lease(), "{\"by\": \"" + owner + "\"}");
+        print("delivered " + job.id() + " " + job.epoch().value() + " " + outcome);
+        return "{\"by\": \"" + owner + "\"}";
+      }
+    };
+  }
+
+  /** Starts an instance in this JVM. */
+  static ConfigurableApplicationContext start(List<String> properties) {
+    return new SpringApplicationBuilder(DeliveringApp.class)
+        .web(WebApplicationType.NONE)
+        .properties(properties.toArray(String[]::new))
+        .run();
+  }
+
+  /** The properties of an instance with {@code owner} and a handler pause. */
+  static List<String> properties(
+      String url, String user, String password, String schema, String owner, String pause) {
+    List<String> props = new ArrayList<>(Apps.dataSource(url, user, password));
+    props.add("fencing.schema=" + schema);
+    props.add("fencing.owner=" + owner);
+    props.add("fencing.queues." + QUEUE + ".lease=2s");
+    props.add("fencing.maintenance.enabled=false");
+    props.add("test.pause=" + pause);
+    return props;
+  }
+
+  public static void main(String[] args) throws Exception {
+    try (ConfigurableApplicationContext app =
+        start(properties(args[0], args[1], args[2], args[3], args[4], args[5]))) {
+      FencedRuntime runtime = app.getBean(FencedWorkers.class).runtimes().get(QUEUE);
+      print("ready");
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        if (line.equals("exit")) {
+          break;
+        }
+        FencedRuntime.Stats s = runtime.stats();
+        print(
+            "stats completed="
+                + s.completed()
+                + " fencedOff="
+                + s.fencedOff()
+                + " abandoned="
+                + s.abandoned()
+                + " inFlight="
+                + s.inFlight());
+      }
+    }
+    print("closed");
+  }
+
+  /** Pauses, an interrupt (the runtime's cancellation) noted and kept but not obeyed. */
+  private static void sleepThroughInterrupts(Duration pause) {
+    long end = System.nanoTime() + pause.toNanos();
+    boolean interrupted = false;
+    while (end - System.nanoTime() > 0) {
+      LockSupport.parkNanos(Math.min(end - System.nanoTime(), 10_000_000L));
+      interrupted |= Thread.interrupted();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static synchronized void print(String line) {
+    System.out.println(line);
+    System.out.flush();
+  }
+}

@@ -1,0 +1,181 @@
+package dev.fencing.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
+import dev.fencing.JobSnapshot;
+import dev.fencing.JobState;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.runtime.Cancellation;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** A real Spring Boot application on a real PostgreSQL, wired by the starter alone. */
+class StarterTest {
+
+  /** Records the jobs it ran; returns their id. */
+  static final class Recording implements QueueHandler {
+    final Set<Long> ran = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public String queue() {
+      return "emails";
+    }
+
+    @Override
+    public String handle(Job job, Cancellation cancellation) {
+      ran.add(job.id());
+      return "{\"done\": " + job.id() + "}";
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class OneHandler {
+    @Bean
+    Recording recording() {
+      return new Recording();
+    }
+  }
+
+  @Test
+  void jobsEnqueuedThroughTheInjectedQueueRunThroughTheHandlerBean() {
+    String schema = Apps.db().freshSchema("starter");
+    try (ConfigurableApplicationContext app = Apps.start(OneHandler.class, schema)) {
+      FencedQueue queue = app.getBean(FencedQueue.class);
+      List<Long> ids = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        ids.add(queue.enqueue("emails", "{\"n\": " + i + "}"));
+      }
+      Apps.await(
+          "all 20 jobs completed",
+          Duration.ofSeconds(20),
+          () -> Apps.jobs(queue, ids).stream().allMatch(j -> j.state() == JobState.COMPLETED));
+
+      assertThat(app.getBean(Recording.class).ran).containsExactlyInAnyOrderElementsOf(ids);
+      for (JobSnapshot job : Apps.jobs(queue, ids)) {
+        assertThat(job.result()).isEqualTo("{\"done\": " + job.id() + "}");
+        assertThat(job.owner()).isEqualTo(app.getBean(FencedWorkers.class).owner());
+      }
+      MeterRegistry registry = app.getBean(MeterRegistry.class);
+      assertThat(registry.find("fencing.enqueue").timers()).isNotEmpty();
+      assertThat(registry.find("fencing.runtime.jobs.ended").tag("runtime", "emails").meters())
+          .isNotEmpty();
+      assertThat(registry.find("fencing.queue.depth").tag("queue", "emails").gauges()).isNotEmpty();
+
+      Health health = app.getBean("fencingHealthIndicator", HealthIndicator.class).health();
+      assertThat(health.getStatus()).isEqualTo(Status.UP);
+      assertThat(health.getDetails()).containsEntry("schema", schema);
+      assertThat(health.getDetails().get("queues"))
+          .isEqualTo(Map.of("emails", Map.of("pending", 0L, "running", 0L, "failed", 0L)));
+    }
+  }
+
+  @Test
+  void theOwnerDefaultsToTheHostAndProcessId() {
+    String schema = Apps.db().freshSchema("starter");
+    try (ConfigurableApplicationContext app = Apps.start(OneHandler.class, schema)) {
+      assertThat(app.getBean(FencedWorkers.class).owner())
+          .endsWith("-" + ProcessHandle.current().pid())
+          .hasSizeGreaterThan(String.valueOf(ProcessHandle.current().pid()).length() + 1);
+      assertThat(app.getBean(FencedWorkers.class).runtimes()).containsOnlyKeys("emails");
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "fencing.queues.emails.concurrency=0 | fencing.queues.emails.concurrency must be between 1 and 10000, but was 0",
+        "fencing.queues.emails.lease=-1s | fencing.queues.emails.lease must be between PT0.001S and PT24H, but was PT-1S",
+        "fencing.queues.emails.heartbeat=30s | fencing.queues.emails.heartbeat must be more than zero and less than the lease (PT30S), but was PT30S",
+        "fencing.queues.emails.prefetch=-1 | fencing.queues.emails.prefetch must be between 0 and 10000, but was -1",
+        "fencing.queues.emails.batch-size=0 | fencing.queues.emails.batch-size must be between 1 and 10000, but was 0",
+        "fencing.schema=Jobs | fencing.schema must be a plain identifier ([a-z_][a-z0-9_]{0,62}), but was 'Jobs'",
+        "fencing.drain-timeout=-1s | fencing.drain-timeout must be between PT0S and PT24H, but was PT-1S",
+        "fencing.max-attempts=0 | fencing.max-attempts must be between 1 and 1000, but was 0",
+        "fencing.maintenance.keep-finished=10s | fencing.maintenance.keep-finished must be between 1 min and 3650 days, but was PT10S",
+        "fencing.health.timeout=0s | fencing.health.timeout must be between PT0.001S and PT1H, but was PT0S",
+      })
+  void aPropertyOutOfRangeStopsTheContextNamingItAndItsValue(String property, String message) {
+    assertThatThrownBy(() -> Apps.start(OneHandler.class, "never_created", property))
+        .rootCause()
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(message);
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class TwoHandlersForOneQueue {
+    @Bean
+    Recording first() {
+      return new Recording();
+    }
+
+    @Bean
+    Recording second() {
+      return new Recording();
+    }
+  }
+
+  @Test
+  void twoHandlersForOneQueueStopTheContextNamingBoth() {
+    String schema = Apps.db().freshSchema("starter");
+    assertThatThrownBy(() -> Apps.start(TwoHandlersForOneQueue.class, schema))
+        .rootCause()
+        .hasMessage(
+            "queue 'emails' must have one QueueHandler bean, but had two: 'first' and 'second'");
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class OwnQueue {
+    @Bean
+    FencedQueue myQueue(PostgresFencing fencing) {
+      return fencing.queue();
+    }
+  }
+
+  @Test
+  void theApplicationsOwnQueueBeanWins() {
+    String schema = Apps.db().freshSchema("starter");
+    try (ConfigurableApplicationContext app = Apps.start(OwnQueue.class, schema)) {
+      assertThat(app.getBeansOfType(FencedQueue.class)).containsOnlyKeys("myQueue");
+      assertThat(app.getBean(FencedQueue.class))
+          .isSameAs(app.getBean(PostgresFencing.class).queue());
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class NoHandler {}
+
+  @Test
+  void aSchemaWithoutTablesIsDown() {
+    String schema = Apps.db().freshSchema("starter");
+    try (ConfigurableApplicationContext app =
+        Apps.start(NoHandler.class, schema, "fencing.install=false")) {
+      Health health = app.getBean("fencingHealthIndicator", HealthIndicator.class).health();
+      assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+      assertThat(String.valueOf(health.getDetails().get("error")))
+          .contains("schema " + schema + " has no fencing tables");
+    }
+  }
+}
