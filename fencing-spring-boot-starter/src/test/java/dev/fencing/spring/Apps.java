@@ -12,17 +12,17 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** Starts real Spring Boot applications on the test PostgreSQL. */
-final class Apps {
+public final class Apps {
 
   private Apps() {}
 
   /** Returns this JVM's PostgreSQL. */
-  static PostgresFixture.Database db() {
+  public static PostgresFixture.Database db() {
     return PostgresFixture.get();
   }
 
   /** The properties that put an application on {@code database}, with a fast-failing pool. */
-  static List<String> dataSource(String jdbcUrl, String user, String password) {
+  public static List<String> dataSource(String jdbcUrl, String user, String password) {
     List<String> props = new ArrayList<>();
     props.add("spring.datasource.url=" + jdbcUrl);
     if (!user.isEmpty()) {
@@ -39,7 +39,7 @@ final class Apps {
   }
 
   /** Runs an application of {@code source} in schema {@code schema} with {@code properties}. */
-  static ConfigurableApplicationContext start(
+  public static ConfigurableApplicationContext start(
       Class<?> source, String schema, String... properties) {
     PostgresFixture.Database db = db();
     List<String> props = dataSource(db.jdbcUrl(), db.user(), db.password());
@@ -52,7 +52,7 @@ final class Apps {
   }
 
   /** Waits up to {@code timeout} for {@code condition}; fails saying {@code what} otherwise. */
-  static void await(String what, Duration timeout, BooleanSupplier condition) {
+  public static void await(String what, Duration timeout, BooleanSupplier condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
@@ -68,7 +68,7 @@ final class Apps {
   }
 
   /** Returns the snapshot of every job in {@code ids}. */
-  static List<JobSnapshot> jobs(FencedQueue queue, List<Long> ids) {
+  public static List<JobSnapshot> jobs(FencedQueue queue, List<Long> ids) {
     return ids.stream().map(id -> queue.find(id).orElseThrow()).toList();
   }
 }

@@ -3,23 +3,15 @@ package dev.fencing.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.FencedQueue;
-import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.Cancellation;
 import dev.fencing.runtime.FencedRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 /**
  * Closing the application context while jobs run: the jobs whose handler finished are committed,
@@ -27,39 +19,6 @@ import org.springframework.context.annotation.Configuration;
  * next instance runs exactly the rest.
  */
 class ShutdownLosesNothingTest {
-
-  /** Sleeps {@code test.pause} per job, and records which jobs started and which finished. */
-  static final class Slow implements QueueHandler {
-    final Duration pause;
-    final Set<Long> started = ConcurrentHashMap.newKeySet();
-    final Set<Long> finished = ConcurrentHashMap.newKeySet();
-
-    Slow(Duration pause) {
-      this.pause = pause;
-    }
-
-    @Override
-    public String queue() {
-      return "slow";
-    }
-
-    @Override
-    public String handle(Job job, Cancellation cancellation) throws InterruptedException {
-      started.add(job.id());
-      Thread.sleep(pause);
-      finished.add(job.id());
-      return "{\"done\": true}";
-    }
-  }
-
-  @Configuration(proxyBeanMethods = false)
-  @EnableAutoConfiguration
-  static class SlowApp {
-    @Bean
-    Slow slow(@Value("${test.pause}") Duration pause) {
-      return new Slow(pause);
-    }
-  }
 
   @Test
   void finishedJobsAreCommittedTheRestReleasedAndTheNextInstanceRunsExactlyTheRest() {
@@ -69,7 +28,7 @@ class ShutdownLosesNothingTest {
     for (int i = 0; i < 12; i++) {
       ids.add(queue.enqueue("slow", "{}"));
     }
-    Slow first;
+    SlowApp.Slow first;
     FencedRuntime runtime;
     try (ConfigurableApplicationContext app =
         Apps.start(
@@ -79,7 +38,7 @@ class ShutdownLosesNothingTest {
             "fencing.queues.slow.concurrency=2",
             "fencing.queues.slow.prefetch=4",
             "fencing.drain-timeout=10s")) {
-      first = app.getBean(Slow.class);
+      first = app.getBean(SlowApp.Slow.class);
       runtime = app.getBean(FencedWorkers.class).runtimes().get("slow");
       Apps.await("two jobs started", Duration.ofSeconds(10), () -> first.started.size() >= 2);
     }
@@ -95,7 +54,7 @@ class ShutdownLosesNothingTest {
         .containsExactlyInAnyOrderElementsOf(first.finished);
 
     try (ConfigurableApplicationContext app = Apps.start(SlowApp.class, schema, "test.pause=0s")) {
-      Slow second = app.getBean(Slow.class);
+      SlowApp.Slow second = app.getBean(SlowApp.Slow.class);
       Apps.await(
           "every job completed",
           Duration.ofSeconds(20),
@@ -110,11 +69,11 @@ class ShutdownLosesNothingTest {
     String schema = Apps.db().freshSchema("shutdown");
     FencedQueue queue = fencing(schema).queue();
     long id = queue.enqueue("slow", "{}");
-    Slow slow;
+    SlowApp.Slow slow;
     long closing;
     try (ConfigurableApplicationContext app =
         Apps.start(SlowApp.class, schema, "test.pause=60s", "fencing.drain-timeout=300ms")) {
-      slow = app.getBean(Slow.class);
+      slow = app.getBean(SlowApp.Slow.class);
       Apps.await("the job started", Duration.ofSeconds(10), () -> slow.started.contains(id));
       closing = System.nanoTime();
     }
