@@ -239,7 +239,7 @@ class HeartbeatTest {
     assertThat(stats.renewed()).as("renewals: the long job's only").isBetween(1L, 3L);
   }
 
-  private static FencedRuntime.Builder runtime(
+  static FencedRuntime.Builder runtime(
       FencedQueue queue, FencedReceiver receiver, Outcomes outcomes, Duration lease) {
     return FencedRuntime.builder(queue, receiver)
         .queue("q")

@@ -122,14 +122,6 @@ class VirtualThreadHandlersTest {
 
   private static FencedRuntime.Builder runtime(
       FencedQueue queue, FencedReceiver receiver, Outcomes outcomes, Duration lease) {
-    return FencedRuntime.builder(queue, receiver)
-        .queue("q")
-        .owner("w1")
-        .concurrency(1)
-        .virtualThreads(true)
-        .leaseLength(lease)
-        .idleWait(Duration.ofMillis(10))
-        .drainTimeout(Duration.ofSeconds(2))
-        .onOutcome(outcomes);
+    return HeartbeatTest.runtime(queue, receiver, outcomes, lease).virtualThreads(true);
   }
 }
