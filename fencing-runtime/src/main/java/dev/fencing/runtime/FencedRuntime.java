@@ -41,14 +41,15 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>A claimer thread claims in batches, only as many jobs as there are free slots. Each job runs
- * on one of {@code concurrency} handler threads; its result is delivered to the receiver, if there
- * is one, with the job's id and epoch, then committed with other results in one compare-and-set
- * statement, together with their outbox messages. A heartbeat renews every {@code
- * heartbeatInterval} (default a third of the lease) each lease in flight taken or last renewed more
- * than half an interval ago; a lease that is lost, or that could not be renewed before it ran out
- * by this worker's clock, cancels its handler (see {@link Cancellation}) and its result is neither
- * delivered nor committed. No job is handed to a handler with less than {@code minLeaseLeft} of its
- * lease left. Every job claimed ends in exactly one {@link WorkOutcome}.
+ * on one of {@code concurrency} handler threads (platform threads, or virtual threads with {@link
+ * Builder#virtualThreads}); its result is delivered to the receiver, if there is one, with the
+ * job's id and epoch, then committed with other results in one compare-and-set statement, together
+ * with their outbox messages. A heartbeat renews every {@code heartbeatInterval} (default a third
+ * of the lease) each lease in flight taken or last renewed more than half an interval ago; a lease
+ * that is lost, or that could not be renewed before it ran out by this worker's clock, cancels its
+ * handler (see {@link Cancellation}) and its result is neither delivered nor committed. No job is
+ * handed to a handler with less than {@code minLeaseLeft} of its lease left. Every job claimed ends
+ * in exactly one {@link WorkOutcome}.
  *
  * <p>Thread-safe. {@link #close()} stops claiming, releases jobs not yet started, lets running
  * handlers finish within the drain timeout and commits their results, then cancels and releases
@@ -140,7 +141,13 @@ public final class FencedRuntime implements AutoCloseable {
     for (int i = 0; i < pipeline.settings.concurrency(); i++) {
       HandlerLoop loop = new HandlerLoop(pipeline);
       handlerLoops.add(loop);
-      handlerThreads.add(thread("fencing-handler-" + owner + "-" + i, loop));
+      String name = "fencing-handler-" + owner + "-" + i;
+      Thread t =
+          pipeline.settings.virtualThreads()
+              ? Thread.ofVirtual().name(name).unstarted(loop)
+              : Thread.ofPlatform().daemon().name(name).unstarted(loop);
+      threads.add(t);
+      handlerThreads.add(t);
     }
   }
 
@@ -352,6 +359,7 @@ public final class FencedRuntime implements AutoCloseable {
     private Duration maxCommitDelay = Duration.ofMillis(2);
     private Duration drainTimeout = Duration.ofSeconds(30);
     private Duration fallbackPoll = Duration.ofSeconds(1);
+    private boolean virtualThreads;
     private Consumer<WorkOutcome> onOutcome = outcome -> {};
     private @Nullable Maintenance maintenance;
     private Duration maintenanceEvery = Duration.ofMinutes(1);
@@ -408,6 +416,21 @@ public final class FencedRuntime implements AutoCloseable {
     /** Handler threads, 1 to 10,000; default 4. */
     public Builder concurrency(int concurrency) {
       this.concurrency = concurrency;
+      return this;
+    }
+
+    /**
+     * Runs handlers on virtual threads instead of platform threads; default false. For handlers
+     * that block (I/O, sleeps, calls to other services) with a {@link #concurrency} in the hundreds
+     * or thousands: a blocked virtual thread holds no OS thread. {@code concurrency} still bounds
+     * the jobs running at once, and heartbeats, cancellation and shutdown work as on platform
+     * threads: the claimer, heartbeat and committer stay on platform threads of their own, so a
+     * handler that pins its carrier cannot hold up a renewal. Handlers that compute gain nothing
+     * (docs/BENCHMARKS.md measures both). On Java 21 to 23, a handler that blocks inside {@code
+     * synchronized} pins its carrier thread; from Java 24 it does not.
+     */
+    public Builder virtualThreads(boolean virtualThreads) {
+      this.virtualThreads = virtualThreads;
       return this;
     }
 
@@ -579,7 +602,8 @@ public final class FencedRuntime implements AutoCloseable {
               idleWait,
               maxCommitDelay,
               drainTimeout,
-              fallbackPoll);
+              fallbackPoll,
+              virtualThreads);
       MaintenanceLoop maintenanceLoop = null;
       if (maintenance != null) {
         Validate.between(

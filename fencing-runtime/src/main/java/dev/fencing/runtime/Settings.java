@@ -17,7 +17,8 @@ record Settings(
     Duration idleWait,
     Duration maxCommitDelay,
     Duration drainTimeout,
-    Duration fallbackPoll) {
+    Duration fallbackPoll,
+    boolean virtualThreads) {
 
   Settings {
     Validate.identifier("queue", queueName);

@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A lease that is lost, or cannot be kept, stops its handler; nothing is delivered or committed.
@@ -27,9 +29,10 @@ import org.junit.jupiter.api.Test;
 @FencingDatabase
 class HeartbeatTest {
 
-  @Test
+  @ParameterizedTest(name = "virtual threads: {0}")
+  @ValueSource(booleans = {false, true})
   void aRefusedRenewalCancelsAndInterruptsTheHandlerAndNothingIsDeliveredOrCommitted(
-      TestSchema schema) throws Exception {
+      boolean virtualThreads, TestSchema schema) throws Exception {
     FencedQueue queue =
         PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build().queue();
     FencedReceiver receiver = Receivers.inMemory();
@@ -37,11 +40,14 @@ class HeartbeatTest {
     CountDownLatch running = new CountDownLatch(1);
     AtomicBoolean interrupted = new AtomicBoolean();
     AtomicBoolean sawCancellation = new AtomicBoolean();
+    AtomicBoolean ranOnVirtualThread = new AtomicBoolean();
     Outcomes outcomes = new Outcomes();
     try (FencedRuntime runtime =
         runtime(queue, receiver, outcomes, Duration.ofMillis(600))
+            .virtualThreads(virtualThreads)
             .handler(
                 (job, cancellation) -> {
+                  ranOnVirtualThread.set(Thread.currentThread().isVirtual());
                   running.countDown();
                   try {
                     Thread.sleep(10_000);
@@ -67,6 +73,7 @@ class HeartbeatTest {
       assertThat(off.stage()).isEqualTo(WorkOutcome.Stage.HEARTBEAT);
       assertThat(off.refusal()).isInstanceOf(FencedOutcome.Superseded.class);
     }
+    assertThat(ranOnVirtualThread.get()).isEqualTo(virtualThreads);
     assertThat(interrupted).isTrue();
     assertThat(sawCancellation).isTrue();
     assertThat(outcomes.all()).hasSize(1);
@@ -232,7 +239,7 @@ class HeartbeatTest {
     assertThat(stats.renewed()).as("renewals: the long job's only").isBetween(1L, 3L);
   }
 
-  private static FencedRuntime.Builder runtime(
+  static FencedRuntime.Builder runtime(
       FencedQueue queue, FencedReceiver receiver, Outcomes outcomes, Duration lease) {
     return FencedRuntime.builder(queue, receiver)
         .queue("q")
