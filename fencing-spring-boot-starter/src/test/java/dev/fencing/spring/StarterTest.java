@@ -33,6 +33,7 @@ class StarterTest {
   /** Records the jobs it ran; returns their id. */
   static final class Recording implements QueueHandler {
     final Set<Long> ran = ConcurrentHashMap.newKeySet();
+    final Set<Boolean> onVirtualThreads = ConcurrentHashMap.newKeySet();
 
     @Override
     public String queue() {
@@ -42,6 +43,7 @@ class StarterTest {
     @Override
     public String handle(Job job, Cancellation cancellation) {
       ran.add(job.id());
+      onVirtualThreads.add(Thread.currentThread().isVirtual());
       return "{\"done\": " + job.id() + "}";
     }
   }
@@ -70,6 +72,7 @@ class StarterTest {
           () -> Apps.jobs(queue, ids).stream().allMatch(j -> j.state() == JobState.COMPLETED));
 
       assertThat(app.getBean(Recording.class).ran).containsExactlyInAnyOrderElementsOf(ids);
+      assertThat(app.getBean(Recording.class).onVirtualThreads).containsExactly(false);
       for (JobSnapshot job : Apps.jobs(queue, ids)) {
         assertThat(job.result()).isEqualTo("{\"done\": " + job.id() + "}");
         assertThat(job.owner()).isEqualTo(app.getBean(FencedWorkers.class).owner());
@@ -96,6 +99,23 @@ class StarterTest {
           .endsWith("-" + ProcessHandle.current().pid())
           .hasSizeGreaterThan(String.valueOf(ProcessHandle.current().pid()).length() + 1);
       assertThat(app.getBean(FencedWorkers.class).runtimes()).containsOnlyKeys("emails");
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "spring.threads.virtual.enabled=true, fencing.virtual-threads=, true",
+    "spring.threads.virtual.enabled=true, fencing.virtual-threads=false, false",
+    "spring.threads.virtual.enabled=false, fencing.virtual-threads=true, true",
+  })
+  void handlersRunOnVirtualThreadsWhenSpringsSettingOrOursSaysSo(
+      String spring, String ours, boolean virtual) {
+    String schema = Apps.db().freshSchema("starter");
+    try (ConfigurableApplicationContext app = Apps.start(OneHandler.class, schema, spring, ours)) {
+      Recording handler = app.getBean(Recording.class);
+      app.getBean(FencedQueue.class).enqueue("emails", "{}");
+      Apps.await("the job ran", Duration.ofSeconds(10), () -> !handler.ran.isEmpty());
+      assertThat(handler.onVirtualThreads).containsExactly(virtual);
     }
   }
 

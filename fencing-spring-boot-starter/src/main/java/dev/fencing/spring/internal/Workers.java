@@ -115,7 +115,7 @@ final class Workers implements FencedWorkers, SmartLifecycle {
             + started.keySet()
             + " in schema "
             + fencing.schema()
-            + (virtualThreads ? " (virtual threads wanted)" : ""));
+            + (virtualThreads ? ", handlers on virtual threads" : ""));
   }
 
   private Running start(
@@ -127,6 +127,7 @@ final class Workers implements FencedWorkers, SmartLifecycle {
             .queue(name)
             .owner(owner)
             .handler(handler)
+            .virtualThreads(virtualThreads)
             .drainTimeout(properties.drainTimeout());
     if (q.concurrency() != null) {
       b.concurrency(q.concurrency());
