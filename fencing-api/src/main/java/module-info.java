@@ -4,7 +4,8 @@ module dev.fencing.api {
 
   exports dev.fencing;
   exports dev.fencing.tuning;
-  // dev.fencing.zookeeper has no module-info: its jar names itself so (Automatic-Module-Name)
+  // dev.fencing.zookeeper and dev.fencing.spring have no module-info: their jars name themselves
+  // so (Automatic-Module-Name)
   exports dev.fencing.internal to
       dev.fencing.postgres,
       dev.fencing.receiver,
@@ -13,5 +14,6 @@ module dev.fencing.api {
       dev.fencing.http,
       dev.fencing.keyed,
       dev.fencing.micrometer,
+      dev.fencing.spring,
       dev.fencing.zookeeper;
 }

@@ -38,7 +38,8 @@ class HealthThroughRestartTest {
       props.addAll(
           List.of(
               "fencing.schema=health",
-              "fencing.health.timeout=3s",
+              "fencing.health.timeout=2s",
+              "spring.datasource.hikari.connection-timeout=500",
               "fencing.queues.slow.lease=1500ms",
               "fencing.drain-timeout=0s",
               "test.pause=60s"));
@@ -69,6 +70,24 @@ class HealthThroughRestartTest {
             "UP again",
             Duration.ofSeconds(30),
             () -> indicator.health().getStatus().equals(Status.UP));
+
+        // a server that takes connections and never answers: the check's own timeout says DOWN
+        List<Long> server = serverProcesses(data);
+        signal("STOP", server);
+        try {
+          long asked = System.nanoTime();
+          Health hung = indicator.health();
+          assertThat(hung.getStatus()).isEqualTo(Status.DOWN);
+          assertThat(hung.getDetails())
+              .containsEntry("error", "the database did not answer within PT2S");
+          assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(4));
+        } finally {
+          signal("CONT", server);
+        }
+        Apps.await(
+            "UP once the server runs again",
+            Duration.ofSeconds(30),
+            () -> indicator.health().getStatus().equals(Status.UP));
       }
     } finally {
       pg.close();
@@ -84,6 +103,23 @@ class HealthThroughRestartTest {
         .setCleanDataDirectory(false)
         .setPort(port)
         .start();
+  }
+
+  /** The server's postmaster (first: it spawns no backend while stopped) and its children. */
+  private static List<Long> serverProcesses(Path data) throws IOException {
+    long postmaster =
+        Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).getFirst().strip());
+    return Stream.concat(
+            Stream.of(postmaster),
+            ProcessHandle.of(postmaster).orElseThrow().descendants().map(ProcessHandle::pid))
+        .toList();
+  }
+
+  private static void signal(String signal, List<Long> pids) throws Exception {
+    List<String> command = new java.util.ArrayList<>(List.of("kill", "-" + signal));
+    pids.forEach(pid -> command.add(String.valueOf(pid)));
+    Process kill = new ProcessBuilder(command).inheritIO().start();
+    assertThat(kill.waitFor()).as(String.join(" ", command)).isZero();
   }
 
   private static int freePort() throws IOException {

@@ -1,0 +1,88 @@
+package dev.fencing.spring.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fencing.FencedQueue;
+import dev.fencing.JobSnapshot;
+import dev.fencing.JobState;
+import dev.fencing.spring.Apps;
+import dev.fencing.spring.FencedWorkers;
+import dev.fencing.testkit.db.PostgresFixture;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The README's Spring Boot sample, run: its properties and its two beans, taken from the README and
+ * checked to be this code, on the test PostgreSQL.
+ */
+class SampleApplicationTest {
+
+  private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+
+  @Test
+  void theSampleRunsAJobEnqueuedThroughSignup() throws IOException {
+    PostgresFixture.Database db = Apps.db();
+    List<String> props = new ArrayList<>(Apps.dataSource(db.jdbcUrl(), db.user(), db.password()));
+    props.addAll(sampleProperties().lines().toList());
+    props.add("fencing.schema=" + db.freshSchema("sample"));
+    try (ConfigurableApplicationContext app =
+        new SpringApplicationBuilder(SampleApplication.class)
+            .properties(props.toArray(String[]::new))
+            .properties("spring.main.web-application-type=none")
+            .run()) {
+      long id = app.getBean(Signup.class).register("ada@example.com");
+      FencedQueue queue = app.getBean(FencedQueue.class);
+      Apps.await(
+          "the job completed",
+          Duration.ofSeconds(10),
+          () -> queue.find(id).orElseThrow().state() == JobState.COMPLETED);
+      JobSnapshot job = queue.find(id).orElseThrow();
+      assertThat(job.result()).isEqualTo("{\"sent\": true}");
+      assertThat(job.payload()).isEqualTo("{\"to\": \"ada@example.com\"}");
+      assertThat(app.getBean(FencedWorkers.class).runtimes()).containsOnlyKeys("emails");
+    }
+  }
+
+  @Test
+  void theReadmeShowsThisCode() throws IOException {
+    String readme = Files.readString(ROOT.resolve("README.md"));
+    String begin = "<!-- begin: starter sample -->";
+    String end = "<!-- end: starter sample -->";
+    assertThat(readme).contains(begin, end);
+    String section = readme.substring(readme.indexOf(begin), readme.indexOf(end));
+
+    String source =
+        Files.readString(Path.of("src/test/java/dev/fencing/spring/sample/SampleApplication.java"));
+    String code =
+        source.substring(
+            source.indexOf("// README sample: begin\n") + "// README sample: begin\n".length(),
+            source.indexOf("// README sample: end"));
+    assertThat(fenced(section, "java")).isEqualTo(code);
+    assertThat(fenced(section, "properties")).isEqualTo(sampleProperties());
+    assertThat(fenced(section, "xml"))
+        .contains("<artifactId>fencing-spring-boot-starter</artifactId>");
+  }
+
+  private static String sampleProperties() throws IOException {
+    try (InputStream in =
+        SampleApplicationTest.class.getResourceAsStream("application.properties")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static String fenced(String text, String language) {
+    String open = "```" + language + "\n";
+    assertThat(text).contains(open);
+    int start = text.indexOf(open) + open.length();
+    return text.substring(start, text.indexOf("```", start));
+  }
+}
