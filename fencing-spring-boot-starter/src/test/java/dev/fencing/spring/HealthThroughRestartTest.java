@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.contributor.Health;
@@ -25,6 +26,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * and port, whatever {@code FENCING_JDBC_URL} says): DOWN while the server is stopped, with the
  * renewals of the job in flight failing, and UP when it is back on the same port.
  */
+@Timeout(120)
 class HealthThroughRestartTest {
 
   @Test

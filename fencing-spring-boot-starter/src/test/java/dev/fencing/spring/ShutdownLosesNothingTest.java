@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -18,6 +19,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * those not started and those cut at the drain timeout are released, none stays claimed, and the
  * next instance runs exactly the rest.
  */
+@Timeout(120)
 class ShutdownLosesNothingTest {
 
   @Test

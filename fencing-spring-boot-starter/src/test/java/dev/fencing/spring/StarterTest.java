@@ -92,6 +92,34 @@ class StarterTest {
   }
 
   @Test
+  void aQueuesSettingsReachItsRuntime() throws InterruptedException {
+    String schema = Apps.db().freshSchema("starter");
+    try (ConfigurableApplicationContext app =
+        Apps.start(
+            SlowApp.class,
+            schema,
+            "test.pause=60s",
+            "fencing.queues.slow.concurrency=3",
+            "fencing.queues.slow.prefetch=0",
+            "fencing.queues.slow.lease=5m",
+            "fencing.drain-timeout=0s")) {
+      FencedQueue queue = app.getBean(FencedQueue.class);
+      List<Long> ids = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        ids.add(queue.enqueue("slow", "{}"));
+      }
+      SlowApp.Slow slow = app.getBean(SlowApp.Slow.class);
+      Apps.await("three jobs started", Duration.ofSeconds(10), () -> slow.started.size() == 3);
+      Thread.sleep(300);
+      List<JobSnapshot> running =
+          Apps.jobs(queue, ids).stream().filter(j -> j.state() == JobState.RUNNING).toList();
+      assertThat(running).hasSize(3);
+      assertThat(running.getFirst().leaseExpiresAt())
+          .isAfter(java.time.Instant.now().plus(Duration.ofMinutes(4)));
+    }
+  }
+
+  @Test
   void theOwnerDefaultsToTheHostAndProcessId() {
     String schema = Apps.db().freshSchema("starter");
     try (ConfigurableApplicationContext app = Apps.start(OneHandler.class, schema)) {

@@ -12,6 +12,7 @@ import dev.fencing.testkit.process.JavaProcess;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -20,6 +21,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * handler runs on and delivers with its old lease; the receiver refuses it, its runtime never
  * commits it, and the job and receiver keep the healthy instance's result.
  */
+@Timeout(120)
 class ZombieInstanceTest {
 
   @Test

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
@@ -129,27 +130,13 @@ final class Workers implements FencedWorkers, SmartLifecycle {
             .handler(handler)
             .virtualThreads(virtualThreads)
             .drainTimeout(properties.drainTimeout());
-    if (q.concurrency() != null) {
-      b.concurrency(q.concurrency());
-    }
-    if (q.lease() != null) {
-      b.leaseLength(q.lease());
-    }
-    if (q.heartbeat() != null) {
-      b.heartbeatInterval(q.heartbeat());
-    }
-    if (q.batchSize() != null) {
-      b.batchSize(q.batchSize());
-    }
-    if (q.prefetch() != null) {
-      b.prefetch(q.prefetch());
-    }
-    if (q.retryDelay() != null) {
-      b.retryDelay(q.retryDelay());
-    }
-    if (q.minLeaseLeft() != null) {
-      b.minLeaseLeft(q.minLeaseLeft());
-    }
+    ifSet(q.concurrency(), b::concurrency);
+    ifSet(q.lease(), b::leaseLength);
+    ifSet(q.heartbeat(), b::heartbeatInterval);
+    ifSet(q.batchSize(), b::batchSize);
+    ifSet(q.prefetch(), b::prefetch);
+    ifSet(q.retryDelay(), b::retryDelay);
+    ifSet(q.minLeaseLeft(), b::minLeaseLeft);
     if (maintenance) {
       FencingProperties.Maintenance m = properties.maintenance();
       b.maintenance(
@@ -176,6 +163,13 @@ final class Workers implements FencedWorkers, SmartLifecycle {
       runtimeMeters.bind(runtime);
     }
     return new Running(runtime, watch, runtimeMeters);
+  }
+
+  /** Passes {@code value} to {@code setter} when it is set: else the runtime's default holds. */
+  private static <T> void ifSet(@Nullable T value, Consumer<T> setter) {
+    if (value != null) {
+      setter.accept(value);
+    }
   }
 
   private boolean maintenanceEnabled() {
