@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -88,6 +90,19 @@ class StarterTest {
       assertThat(health.getDetails()).containsEntry("schema", schema);
       assertThat(health.getDetails().get("queues"))
           .isEqualTo(Map.of("emails", Map.of("pending", 0L, "running", 0L, "failed", 0L)));
+      // what Actuator's health endpoint serves under /actuator/health/fencing
+      HealthDescriptor served = app.getBean(HealthEndpoint.class).healthForPath("fencing");
+      assertThat(served.getStatus()).isEqualTo(Status.UP);
+    }
+  }
+
+  @Test
+  void theHealthIndicatorCanBeTurnedOff() {
+    String schema = Apps.db().freshSchema("starter");
+    try (ConfigurableApplicationContext app =
+        Apps.start(OneHandler.class, schema, "management.health.fencing.enabled=false")) {
+      assertThat(app.containsBean("fencingHealthIndicator")).isFalse();
+      assertThat(app.getBean(FencedWorkers.class).runtimes()).containsOnlyKeys("emails");
     }
   }
 
