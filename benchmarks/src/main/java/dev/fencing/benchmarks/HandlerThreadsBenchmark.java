@@ -20,12 +20,13 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Handlers on platform threads against virtual threads ({@code FencedRuntime.Builder
  * #virtualThreads}), same run: handlers that block (a sleep, standing in for a call to another
- * service) at several concurrencies, and handlers that compute (about 1 ms of CPU). For each row a
- * fresh queue is kept at a depth of 4,000 by a producer, a runtime with batches of 100 runs for a
- * warm-up and then a measured window; the row gives completed jobs per second in the window, the
- * JVM's CPU per job, and the peak number of platform threads. Platform and virtual alternate, each
- * pair in the order platform, virtual, then again virtual, platform; the table shows the mean of
- * the two. Nothing here asserts a time.
+ * service) at several concurrencies, and handlers that compute (a hash loop of 400,000 steps). For
+ * each row a fresh queue is kept at a depth of 4,000 by a producer, a runtime with batches of 100
+ * (and a prefetch of 2 batches, or the concurrency if larger) runs for a warm-up and then a
+ * measured window; the row gives completed jobs per second in the window, the JVM's CPU per job,
+ * and the peak number of platform threads. Platform and virtual alternate, each pair in the order
+ * platform, virtual, then again virtual, platform; the table shows the mean of the two. Nothing
+ * here asserts a time.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.fencing.benchmarks.HandlerThreadsBenchmark
@@ -75,11 +76,11 @@ public final class HandlerThreadsBenchmark {
               Locale.ROOT,
               "Command: `java -cp benchmarks/target/benchmarks.jar"
                   + " dev.fencing.benchmarks.HandlerThreadsBenchmark --doc docs/BENCHMARKS.md`."
-                  + " Each row: a fresh queue kept at a depth of %,d, batches of 100, prefetch as"
-                  + " large as the concurrency, %d s of warm-up, then %d s measured; platform and"
+                  + " Each row: a fresh queue kept at a depth of %,d, batches of 100, prefetch of"
+                  + " 2 batches or the concurrency if larger, %d s of warm-up, then %d s measured; platform and"
                   + " virtual alternate (platform, virtual, virtual, platform) and each figure is"
                   + " the mean of its two runs. \"sleep\" handlers block for %d ms; \"compute\""
-                  + " handlers hash for about 1 ms of CPU. CPU is the JVM's (handlers, claims,"
+                  + " handlers run a hash loop of 400,000 steps (about 0.4 ms of CPU here). CPU is the JVM's (handlers, claims,"
                   + " commits), per job; threads is the peak count of platform threads.%n%n",
               depth,
               warmup,
@@ -107,7 +108,7 @@ public final class HandlerThreadsBenchmark {
             String.format(
                 Locale.ROOT,
                 "| %s | %,d | %,.0f | %,.0f | %.2f | %,.0f | %,.0f | %d | %d |%n",
-                row.kind.equals("sleep") ? "sleep " + sleepMs + " ms" : "compute ~1 ms",
+                row.kind.equals("sleep") ? "sleep " + sleepMs + " ms" : "compute",
                 row.concurrency,
                 p.jobsPerSecond,
                 v.jobsPerSecond,
@@ -175,6 +176,7 @@ public final class HandlerThreadsBenchmark {
             .concurrency(row.concurrency)
             .virtualThreads(virtual)
             .batchSize(100)
+            .prefetch(Math.max(row.concurrency, 200))
             .leaseLength(Duration.ofSeconds(30))
             .handler(
                 (job, cancellation) -> {
@@ -207,7 +209,7 @@ public final class HandlerThreadsBenchmark {
 
   private static volatile long sink;
 
-  /** About 1 ms of CPU on this machine: hashing, which no compiler removes. */
+  /** A fixed amount of CPU: hashing, which no compiler removes. */
   private static void compute() {
     long h = 1125899906842597L;
     for (int i = 0; i < 400_000; i++) {

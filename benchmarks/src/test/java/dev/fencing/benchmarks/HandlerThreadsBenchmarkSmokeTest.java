@@ -19,6 +19,6 @@ class HandlerThreadsBenchmarkSmokeTest {
     assertThat(report)
         .startsWith(HandlerThreadsBenchmark.TITLE)
         .contains("| sleep 50 ms | 16 |")
-        .contains("| compute ~1 ms | 2 |");
+        .contains("| compute | 2 |");
   }
 }

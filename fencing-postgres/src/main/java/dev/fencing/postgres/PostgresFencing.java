@@ -161,13 +161,22 @@ public final class PostgresFencing {
 
   /**
    * Returns the operators' view: list queues, show a job with its epoch history, requeue or fail a
-   * job, purge old finished jobs.
+   * job, purge old finished jobs. Of {@link Engine#UPDATE_IN_PLACE} only, for now.
    *
+   * @throws UnsupportedOperationException if this handle was built with {@link Engine#APPEND_ONLY},
+   *     whose operators' view is not built yet
    * @throws SchemaNotInstalledException if the schema has no fencing tables or older ones, saying
    *     how to install them
    * @throws StoreUnavailableException if the database could not be reached or refused
    */
   public PostgresAdmin admin() {
+    if (config.appendOnly()) {
+      // its tables are not fencing_job's: a view of those would show an empty, healthy queue
+      throw new UnsupportedOperationException(
+          "admin() reads the tables of Engine.UPDATE_IN_PLACE, but this handle was built with"
+              + " engine(Engine.APPEND_ONLY), whose operators' view is not built yet; inspect its"
+              + " jobs with queue().find(id) and queue().depth(queue)");
+    }
     return boundary.run(
         "PostgresFencing.admin",
         () -> {
@@ -190,14 +199,16 @@ public final class PostgresFencing {
   public enum Engine {
     /**
      * One row per job, updated by its claim, its renewals and its commit: the engine every feature
-     * of this handle (idempotency keys, retention, archive, the operators' admin) works on.
+     * of this handle (idempotency keys, retention, archive, the operators' admin) works on; the
+     * default.
      */
     UPDATE_IN_PLACE,
     /**
      * Jobs inserted once and never updated; a claim appends one row per batch (which carries the
      * lease) and one hand-out per job; a commit appends the job's end. Fewer dead rows and less
-     * index upkeep per job, so more jobs a second on the same server. Idempotency keys work on it
-     * as on the other; not yet supported on it: retention and the operators' admin.
+     * index upkeep per job, so more jobs a second on the same server. Idempotency keys, retention
+     * and archive work on it as on the other; not yet supported on it: the operators' {@link
+     * #admin()} and the CLI built on it.
      */
     APPEND_ONLY
   }

@@ -45,6 +45,21 @@ class PostgresFencingTest {
   }
 
   @Test
+  void theAdminOfTheAppendOnlyEngineIsRefusedRatherThanShowingAnotherEnginesTables(
+      TestSchema schema) {
+    PostgresFencing fencing =
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .engine(PostgresFencing.Engine.APPEND_ONLY)
+            .build();
+    fencing.queue().enqueue("q", "{}");
+    assertThatThrownBy(fencing::admin)
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("Engine.APPEND_ONLY")
+        .hasMessageContaining("queue().find(id)");
+  }
+
+  @Test
   void settingsOutOfRangeAreRefusedByName(TestSchema schema) {
     assertThatThrownBy(
             () -> PostgresFencing.builder(schema.dataSource()).maxAttempts(0).build().queue())

@@ -34,6 +34,7 @@ import java.util.function.IntFunction;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.JSONB;
+import org.jooq.Table;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -187,17 +188,16 @@ public final class JooqQueue implements FencedQueue {
               ids.addAll(insertAppendOnly(jdbc.on(c), queue, chunk));
               continue;
             }
-            var insert =
+            FencingJob j = FENCING_JOB;
+            ids.addAll(
                 jdbc.on(c)
-                    .insertInto(
-                        FENCING_JOB,
-                        FENCING_JOB.QUEUE,
-                        FENCING_JOB.PAYLOAD,
-                        FENCING_JOB.MAX_ATTEMPTS);
-            for (String payload : chunk) {
-              insert = insert.values(queue, JSONB.valueOf(payload), config.maxAttempts());
-            }
-            ids.addAll(insert.returning(FENCING_JOB.ID).fetch(FENCING_JOB.ID));
+                    .insertInto(j, j.QUEUE, j.PAYLOAD, j.MAX_ATTEMPTS)
+                    .select(
+                        DSL.select(DSL.val(queue), PAYLOAD, DSL.val(config.maxAttempts()))
+                            .from(payloadsTable(chunk))
+                            .orderBy(ORDINALITY))
+                    .returning(j.ID)
+                    .fetch(j.ID));
           }
           // in the same transaction: delivered on commit, once however many jobs were added
           notifier.inTransaction(c, queue);
@@ -211,15 +211,33 @@ public final class JooqQueue implements FencedQueue {
    */
   private List<Long> insertAppendOnly(DSLContext d, String queue, List<String> payloads) {
     FencingAppendJob j = FENCING_APPEND_JOB;
-    Field<Long> xid = AppendClaims.CURRENT_XID;
-    var insert = d.insertInto(j, j.QUEUE, j.XID, j.PAYLOAD, j.MAX_ATTEMPTS);
-    for (String payload : payloads) {
-      insert =
-          insert.values(
-              DSL.val(queue), xid, DSL.val(JSONB.valueOf(payload)), DSL.val(config.maxAttempts()));
-    }
-    return insert.returning(j.ID).fetch(j.ID);
+    return d.insertInto(j, j.QUEUE, j.XID, j.PAYLOAD, j.MAX_ATTEMPTS)
+        .select(
+            DSL.select(
+                    DSL.val(queue),
+                    AppendClaims.CURRENT_XID,
+                    PAYLOAD,
+                    DSL.val(config.maxAttempts()))
+                .from(payloadsTable(payloads))
+                .orderBy(ORDINALITY))
+        .returning(j.ID)
+        .fetch(j.ID);
   }
+
+  /**
+   * The payloads as rows {@code (p, n)} of one array parameter: one statement text for every batch
+   * size, where a multi-row VALUES was a new text (and a new parse and plan) for each size. Ids
+   * follow the payloads' order: rows are inserted, and numbered by the id sequence, in {@code n}'s
+   * order.
+   */
+  private static Table<?> payloadsTable(List<String> payloads) {
+    return DSL.table(
+        "unnest({0}::text[]) with ordinality as payloads(p, n)",
+        DSL.val(payloads.toArray(String[]::new)));
+  }
+
+  private static final Field<JSONB> PAYLOAD = DSL.field("payloads.p::jsonb", SQLDataType.JSONB);
+  private static final Field<Long> ORDINALITY = DSL.field("payloads.n", SQLDataType.BIGINT);
 
   @Override
   public Optional<Job> claim(String queue, String owner, Duration leaseLength) {

@@ -228,6 +228,18 @@ public abstract class FencedQueueContract {
   }
 
   @Test
+  void enqueueAllReturnsEachPayloadsIdInThePayloadsOrder() {
+    List<String> payloads =
+        java.util.stream.IntStream.range(0, 300).mapToObj(i -> "{\"n\": " + i + "}").toList();
+    List<Long> ids = queue.enqueueAll(QUEUE, payloads);
+    assertThat(ids).hasSize(300).isSorted().doesNotHaveDuplicates();
+    for (int i = 0; i < payloads.size(); i += 37) {
+      assertThat(queue.find(ids.get(i)).orElseThrow().payload()).isEqualTo(payloads.get(i));
+    }
+    assertThat(queue.find(ids.getLast()).orElseThrow().payload()).isEqualTo(payloads.getLast());
+  }
+
+  @Test
   void batchClaimTakesDistinctJobsUpToTheBatchSize() {
     List<Long> ids = queue.enqueueAll(QUEUE, List.of("{}", "{}", "{}", "{}", "{}"));
     List<Job> first = queue.claimBatch(QUEUE, "w1", LONG, 3);
