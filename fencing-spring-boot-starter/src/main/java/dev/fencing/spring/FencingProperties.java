@@ -73,12 +73,6 @@ public record FencingProperties(
       Validate.identifier("fencing.queues key", e.getKey());
       e.getValue().check("fencing.queues." + e.getKey() + ".");
     }
-    if (engine == PostgresFencing.Engine.APPEND_ONLY
-        && Boolean.TRUE.equals(maintenance.enabled())) {
-      throw new IllegalArgumentException(
-          "fencing.maintenance.enabled must be false with fencing.engine=append-only (its"
-              + " retention is not built yet), but was true");
-    }
   }
 
   /** Returns the settings of {@code queue}, or the runtime's defaults when it has none. */
@@ -164,8 +158,7 @@ public record FencingProperties(
    * Retention of finished jobs and storage upkeep ({@link
    * dev.fencing.postgres.PostgresMaintenance}), run by one of this process's runtimes.
    *
-   * @param enabled whether rounds run; default true with the {@code update-in-place} engine and
-   *     false with {@code append-only}, which has no retention yet
+   * @param enabled whether rounds run; default true
    * @param keepFinished how long a finished job (and its idempotency key) is kept, 1 min to 3650
    *     days; default 7 days
    * @param archive whether removed jobs are first copied to {@code fencing_job_archive}; default
@@ -175,7 +168,7 @@ public record FencingProperties(
    * @param every the pause between rounds when no work is left, 1 s to 24 h; default 1 min
    */
   public record Maintenance(
-      @Nullable Boolean enabled,
+      @DefaultValue("true") boolean enabled,
       @DefaultValue("7d") Duration keepFinished,
       @DefaultValue("false") boolean archive,
       @DefaultValue("1000") int batchSize,

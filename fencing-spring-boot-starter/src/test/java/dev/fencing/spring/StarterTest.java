@@ -10,6 +10,9 @@ import dev.fencing.JobState;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.Cancellation;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
@@ -59,10 +63,13 @@ class StarterTest {
     }
   }
 
-  @Test
-  void jobsEnqueuedThroughTheInjectedQueueRunThroughTheHandlerBean() {
+  @ParameterizedTest
+  @ValueSource(strings = {"update-in-place", "append-only"})
+  void jobsEnqueuedThroughTheInjectedQueueRunThroughTheHandlerBean(String engine)
+      throws SQLException {
     String schema = Apps.db().freshSchema("starter");
-    try (ConfigurableApplicationContext app = Apps.start(OneHandler.class, schema)) {
+    try (ConfigurableApplicationContext app =
+        Apps.start(OneHandler.class, schema, "fencing.engine=" + engine)) {
       FencedQueue queue = app.getBean(FencedQueue.class);
       List<Long> ids = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
@@ -75,6 +82,7 @@ class StarterTest {
 
       assertThat(app.getBean(Recording.class).ran).containsExactlyInAnyOrderElementsOf(ids);
       assertThat(app.getBean(Recording.class).onVirtualThreads).containsExactly(false);
+      assertThat(appendOnlyJobs(schema)).isEqualTo(engine.equals("append-only") ? 20 : 0);
       for (JobSnapshot job : Apps.jobs(queue, ids)) {
         assertThat(job.result()).isEqualTo("{\"done\": " + job.id() + "}");
         assertThat(job.owner()).isEqualTo(app.getBean(FencedWorkers.class).owner());
@@ -93,6 +101,17 @@ class StarterTest {
       // what Actuator's health endpoint serves under /actuator/health/fencing
       HealthDescriptor served = app.getBean(HealthEndpoint.class).healthForPath("fencing");
       assertThat(served.getStatus()).isEqualTo(Status.UP);
+    }
+  }
+
+  /** Counts the jobs in the append-only engine's table: where the chosen engine put them. */
+  private static long appendOnlyJobs(String schema) throws SQLException {
+    try (Connection c = Apps.db().dataSource().getConnection();
+        ResultSet r =
+            c.createStatement()
+                .executeQuery("SELECT count(*) FROM " + schema + ".fencing_append_job")) {
+      r.next();
+      return r.getLong(1);
     }
   }
 
@@ -238,7 +257,8 @@ class StarterTest {
       Health health = app.getBean("fencingHealthIndicator", HealthIndicator.class).health();
       assertThat(health.getStatus()).isEqualTo(Status.DOWN);
       assertThat(String.valueOf(health.getDetails().get("error")))
-          .contains("schema " + schema + " has no fencing tables");
+          .contains("no fencing tables")
+          .contains(schema);
     }
   }
 }

@@ -97,7 +97,7 @@ final class Workers implements FencedWorkers, SmartLifecycle {
     watched.addAll(handlers.keySet());
     FencingMetrics metrics = meters.watch(queue, watched);
     Map<String, Running> started = new LinkedHashMap<>();
-    boolean maintenance = maintenanceEnabled();
+    boolean maintenance = properties.maintenance().enabled();
     try {
       for (Map.Entry<String, QueueHandler> e : handlers.entrySet()) {
         started.put(
@@ -170,13 +170,6 @@ final class Workers implements FencedWorkers, SmartLifecycle {
     if (value != null) {
       setter.accept(value);
     }
-  }
-
-  private boolean maintenanceEnabled() {
-    Boolean enabled = properties.maintenance().enabled();
-    return enabled != null
-        ? enabled
-        : properties.engine() == PostgresFencing.Engine.UPDATE_IN_PLACE;
   }
 
   private Map<String, QueueHandler> handlersByQueue() {
