@@ -13,5 +13,6 @@ module dev.fencing.api {
       dev.fencing.http,
       dev.fencing.keyed,
       dev.fencing.micrometer,
+      dev.fencing.schedule,
       dev.fencing.zookeeper;
 }

@@ -4,6 +4,7 @@ import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.ScheduleStore;
 import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.internal.Boundary;
@@ -60,6 +61,7 @@ public final class PostgresFencing {
   private final FencedQueue queue;
   private final ResourceOwnership ownership;
   private final FencedOutbox outbox;
+  private final ScheduleStore schedules;
 
   private PostgresFencing(PostgresComponent graph, Config config) {
     this.graph = graph;
@@ -68,6 +70,7 @@ public final class PostgresFencing {
     this.queue = boundary.guard(FencedQueue.class, graph.queue());
     this.ownership = boundary.guard(ResourceOwnership.class, graph.ownership());
     this.outbox = boundary.guard(FencedOutbox.class, graph.outbox());
+    this.schedules = boundary.guard(ScheduleStore.class, graph.schedules());
   }
 
   /**
@@ -149,6 +152,18 @@ public final class PostgresFencing {
    */
   public FencedOutbox outbox() {
     return outbox;
+  }
+
+  /**
+   * Returns the store of recurring schedules (fencing-schedule's {@code FencedScheduler} takes it):
+   * one row of {@code fencing_schedule} per schedule with the newest revision of its definition and
+   * its high-water mark. An advance moves the mark by a compare-and-set and enqueues the slots'
+   * jobs under their keys on this handle's engine, in one statement, so a scheduler frozen mid-call
+   * holds no lock others wait for (with a data source in autocommit mode, the default). The same
+   * instance on every call.
+   */
+  public ScheduleStore schedules() {
+    return schedules;
   }
 
   /**

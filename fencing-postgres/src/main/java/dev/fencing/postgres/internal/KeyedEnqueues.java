@@ -152,7 +152,7 @@ final class KeyedEnqueues {
   }
 
   /** The job table of the configured engine, and its columns that keyed enqueues write. */
-  private record Columns(
+  record Columns(
       Table<?> table,
       Field<Long> id,
       Field<String> queue,
@@ -162,6 +162,11 @@ final class KeyedEnqueues {
       Field<UUID> token) {}
 
   private Columns columns() {
+    return columns(config);
+  }
+
+  /** The job table of {@code config}'s engine. */
+  static Columns columns(Config config) {
     if (config.appendOnly()) {
       FencingAppendJob j = FENCING_APPEND_JOB;
       return new Columns(
