@@ -49,6 +49,7 @@ class PublicApiTest {
           "fencing-zookeeper",
           "fencing-http",
           "fencing-runtime",
+          "fencing-schedule",
           "fencing-micrometer");
 
   /** Packages of types that must not reach a user through our API. */
@@ -66,7 +67,8 @@ class PublicApiTest {
           "dagger.",
           "com.fasterxml.jackson.",
           "io.vertx.",
-          "io.grpc.");
+          "io.grpc.",
+          "com.cronutils.");
 
   private static final Pattern EXPORTS =
       Pattern.compile("^\\s*exports\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);

@@ -8,6 +8,7 @@ import dev.fencing.schedule.internal.Counters;
 import dev.fencing.schedule.internal.Definition;
 import dev.fencing.schedule.internal.Round;
 import dev.fencing.schedule.internal.Slots;
+import dev.fencing.schedule.internal.TriggerSlots;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -199,7 +200,7 @@ public final class FencedScheduler implements AutoCloseable {
         overview.add(new ScheduleOverview(stored, null, List.of()));
         continue;
       }
-      Slots slots = Slots.of(schedule);
+      Slots slots = TriggerSlots.of(schedule);
       List<Instant> next = new ArrayList<>();
       Instant after = stored.mark().isAfter(snapshot.now()) ? stored.mark() : snapshot.now();
       for (Optional<Instant> s = slots.next(after); s.isPresent() && next.size() < count; ) {

@@ -33,7 +33,7 @@ public final class Round {
   public Round(ScheduleStore store, List<Schedule> schedules, Counters counters, String scheduler) {
     this.store = store;
     this.schedules =
-        schedules.stream().map(s -> new Entry(s, Slots.of(s), Definition.of(s))).toList();
+        schedules.stream().map(s -> new Entry(s, TriggerSlots.of(s), Definition.of(s))).toList();
     this.counters = counters;
     this.scheduler = scheduler;
   }

@@ -1,7 +1,5 @@
 package dev.fencing.schedule.internal;
 
-import dev.fencing.schedule.Schedule;
-import dev.fencing.schedule.Trigger;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -23,13 +21,5 @@ public interface Slots {
       n++;
     }
     return n;
-  }
-
-  /** Returns the slots of {@code schedule}'s trigger, in its zone. */
-  static Slots of(Schedule schedule) {
-    return switch (schedule.trigger()) {
-      case Trigger.Cron cron -> CronSlots.of(cron.expression(), schedule.zone());
-      case Trigger.Every every -> new IntervalSlots(every.interval());
-    };
   }
 }

@@ -17,7 +17,7 @@ class DuePlanTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final Duration GRACE = Duration.ofSeconds(5);
   private static final Slots EVERY_10_S =
-      Slots.of(Schedule.builder("s").queue("q").every(Duration.ofSeconds(10)).build());
+      TriggerSlots.of(Schedule.builder("s").queue("q").every(Duration.ofSeconds(10)).build());
 
   private static Instant at(double seconds) {
     return T0.plusMillis(Math.round(seconds * 1000));

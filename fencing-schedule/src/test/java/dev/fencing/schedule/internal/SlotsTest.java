@@ -17,11 +17,11 @@ class SlotsTest {
   private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
 
   private static Slots cron(String expression, ZoneId zone) {
-    return Slots.of(Schedule.builder("s").queue("q").cron(expression).zone(zone).build());
+    return TriggerSlots.of(Schedule.builder("s").queue("q").cron(expression).zone(zone).build());
   }
 
   private static Slots every(Duration interval) {
-    return Slots.of(Schedule.builder("s").queue("q").every(interval).build());
+    return TriggerSlots.of(Schedule.builder("s").queue("q").every(interval).build());
   }
 
   private static List<Instant> forward(Slots slots, String after, int n) {
