@@ -23,9 +23,10 @@ public sealed interface Trigger {
   /**
    * The times a cron expression matches, in the schedule's time zone, to the second. Five fields
    * are Unix cron ({@code minute hour day-of-month month day-of-week}, e.g. {@code "0 3 * * *"} for
-   * 03:00 every day); six fields put seconds first, as Spring does ({@code "*&#47;10 * * * * *"}).
-   * Over a daylight saving change a wall-clock time that does not exist that day has no slot, and
-   * one that happens twice has one slot, at its first occurrence (docs/SCHEDULES.md).
+   * 03:00 every day); six fields put seconds first, as Spring does (<code>"*&#47;10 * * * * *"
+   * </code>, every 10 s). Over a daylight saving change a wall-clock time that does not exist that
+   * day has no slot, and one that happens twice has one slot, at its first occurrence
+   * (docs/SCHEDULES.md).
    *
    * @param expression five or six fields
    */

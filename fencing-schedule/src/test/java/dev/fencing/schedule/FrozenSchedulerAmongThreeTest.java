@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * deletes every job enqueued so far, keys and all. Thawed, the frozen one makes its advance from
  * the mark it read before the freeze: refused, nothing written. In the end every slot from the
  * first to the last has exactly one job (deleted or still there), none was missed, and the counts
- * of the three add up to the jobs.
+ * of the three add up to the jobs. The long forms ({@code -Pfull}): the append-only engine, and a
+ * freeze of 20 slots.
  */
 @FencingDatabase
 class FrozenSchedulerAmongThreeTest {
@@ -36,8 +38,30 @@ class FrozenSchedulerAmongThreeTest {
   @Test
   void exactlyOneJobPerSlotAndTheThawedSchedulersLateAdvanceChangesNothing(TestSchema schema)
       throws Exception {
+    run(schema, PostgresFencing.Engine.UPDATE_IN_PLACE, Duration.ofSeconds(4));
+  }
+
+  @Test
+  @Tag("long")
+  void theSameOnTheAppendOnlyEngine(TestSchema schema) throws Exception {
+    run(schema, PostgresFencing.Engine.APPEND_ONLY, Duration.ofSeconds(4));
+  }
+
+  @Test
+  @Tag("long")
+  void frozenForTwentySlots(TestSchema schema) throws Exception {
+    run(schema, PostgresFencing.Engine.UPDATE_IN_PLACE, Duration.ofSeconds(20));
+  }
+
+  private static void run(TestSchema schema, PostgresFencing.Engine engine, Duration freeze)
+      throws Exception {
     DataSource ds = schema.pooledDataSource(2);
-    PostgresFencing.builder(ds).schema(schema.name()).build();
+    PostgresFencing.builder(ds).schema(schema.name()).engine(engine).build();
+    String jobs =
+        schema.name()
+            + (engine == PostgresFencing.Engine.APPEND_ONLY
+                ? ".fencing_append_job"
+                : ".fencing_job");
     List<JavaProcess> schedulers = new ArrayList<>();
     try {
       for (int p = 0; p < 3; p++) {
@@ -51,7 +75,8 @@ class FrozenSchedulerAmongThreeTest {
                     schema.database().password(),
                     schema.name(),
                     "p" + p,
-                    p == 0 ? "400" : "0")));
+                    p == 0 ? "400" : "0",
+                    engine.name())));
       }
       for (JavaProcess p : schedulers) {
         p.await(0, "ready"::equals, START);
@@ -64,8 +89,8 @@ class FrozenSchedulerAmongThreeTest {
       zombie.freeze();
       String[] advancing = zombie.lines().get(saidAdvancing).split(" ");
       Instant staleFrom = Instant.parse(advancing[1]);
-      Thread.sleep(4_000);
-      Set<Instant> deleted = deleteAllJobs(ds, schema.name());
+      Thread.sleep(freeze.toMillis());
+      Set<Instant> deleted = deleteAllJobs(ds, jobs);
       assertThat(deleted).as("slots enqueued by the others while it was frozen").isNotEmpty();
       assertThat(deleted.stream().filter(s -> s.isAfter(staleFrom)).count())
           .as("slots after the mark the frozen scheduler read")
@@ -95,7 +120,7 @@ class FrozenSchedulerAmongThreeTest {
         }
       }
 
-      List<Instant> remaining = slots(ds, schema.name());
+      List<Instant> remaining = slots(ds, jobs);
       assertThat(remaining)
           .as("no slot re-created after its job was deleted")
           .doesNotContainAnyElementsOf(deleted);
@@ -115,21 +140,17 @@ class FrozenSchedulerAmongThreeTest {
       assertThat(zombieTaken).isGreaterThanOrEqualTo(1);
     } finally {
       for (JavaProcess p : schedulers) {
-        if (p.isAlive()) {
-          p.thaw();
-        }
-        p.close();
+        p.close(); // SIGKILL, which ends a frozen process too
       }
     }
   }
 
   /** Deletes every job, as retention would once they finished, and returns their slots. */
-  private static Set<Instant> deleteAllJobs(DataSource ds, String schema) throws SQLException {
+  private static Set<Instant> deleteAllJobs(DataSource ds, String table) throws SQLException {
     Set<Instant> slots = new HashSet<>();
     try (Connection c = ds.getConnection();
         Statement s = c.createStatement();
-        ResultSet r =
-            s.executeQuery("delete from " + schema + ".fencing_job returning payload->>'slot'")) {
+        ResultSet r = s.executeQuery("delete from " + table + " returning payload->>'slot'")) {
       while (r.next()) {
         slots.add(Instant.parse(r.getString(1)));
       }
@@ -137,11 +158,11 @@ class FrozenSchedulerAmongThreeTest {
     return slots;
   }
 
-  private static List<Instant> slots(DataSource ds, String schema) throws SQLException {
+  private static List<Instant> slots(DataSource ds, String table) throws SQLException {
     List<Instant> slots = new ArrayList<>();
     try (Connection c = ds.getConnection();
         Statement s = c.createStatement();
-        ResultSet r = s.executeQuery("select payload->>'slot' from " + schema + ".fencing_job")) {
+        ResultSet r = s.executeQuery("select payload->>'slot' from " + table)) {
       while (r.next()) {
         slots.add(Instant.parse(r.getString(1)));
       }

@@ -10,7 +10,7 @@ import java.time.Duration;
 /**
  * A scheduler JVM: runs {@link #TICKS} on the given schema until told {@code stop}; {@code stats}
  * prints its counts. Arguments: JDBC URL, user, password, schema, name, pause before each advance
- * in milliseconds (0: none; see {@link PausingStore}).
+ * in milliseconds (0: none; see {@link PausingStore}), engine ({@link PostgresFencing.Engine}).
  */
 public final class SchedulerMain {
 
@@ -28,7 +28,11 @@ public final class SchedulerMain {
   public static void main(String[] args) throws Exception {
     PostgresFixture.Database db = new PostgresFixture.Database(args[0], args[1], args[2], "parent");
     PostgresFencing fencing =
-        PostgresFencing.builder(db.dataSource()).schema(args[3]).install(false).build();
+        PostgresFencing.builder(db.dataSource())
+            .schema(args[3])
+            .engine(PostgresFencing.Engine.valueOf(args[6]))
+            .install(false)
+            .build();
     FencedScheduler scheduler =
         FencedScheduler.builder(
                 new PausingStore(fencing.schedules(), Long.parseLong(args[5]), System.out))
