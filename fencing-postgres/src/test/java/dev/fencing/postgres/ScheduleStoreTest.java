@@ -151,6 +151,12 @@ class ScheduleStoreTest {
     assertThatThrownBy(() -> store.advance("s", 1, SLOT_1, SLOT_1, "q", List.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("to must be after from");
+    assertThatThrownBy(
+            () ->
+                store.advance(
+                    "s", 1, read, SLOT_1, "q", List.of(new KeyedJob("k", "{\"a\": nope}"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("jobs[0].payload must be JSON");
     assertThatThrownBy(() -> store.register("a b", 1, "a"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'a b'");

@@ -103,8 +103,12 @@ public final class FencedScheduler implements AutoCloseable {
    * Runs one round now on the calling thread, as the scheduler's thread does (for tests, or for
    * those who drive rounds from a timer of their own instead of {@link #start()}).
    *
+   * <p>A schedule whose part of the round fails (a payload the store refuses as JSON, the store
+   * unreachable at its advance) is counted in {@link SchedulerStats#failures()} and logged, and the
+   * other schedules go on.
+   *
    * @return how long until the next slot of any of its schedules, on the store's clock
-   * @throws StoreUnavailableException if the store could not be reached (counted as a failure)
+   * @throws StoreUnavailableException if the marks could not be read (counted as a failure)
    */
   public Duration runRound() {
     try {

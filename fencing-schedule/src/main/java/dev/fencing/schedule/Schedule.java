@@ -20,7 +20,9 @@ import java.util.Objects;
  * @param name letters, digits, {@code _ . -}, 1 to 100 characters; names the schedule in the store
  * @param revision at least 1
  * @param queue a plain identifier ({@code [a-z_][a-z0-9_]{0,62}})
- * @param payload JSON, put into each job's payload
+ * @param payload one JSON value, put into each job's payload; the store judges it at the first
+ *     advance (PostgreSQL's jsonb): one it refuses fails that schedule's every round, counted in
+ *     {@link SchedulerStats#failures()} and logged with the store's reason
  * @param trigger when the slots are
  * @param zone the time zone of a cron trigger (a fixed interval ignores it)
  * @param missed what happens to missed slots

@@ -15,7 +15,8 @@ package dev.fencing.schedule;
  *     scheduler's, which therefore enqueued nothing for it
  * @param conflicts rounds in which a schedule was stored with this scheduler's revision but another
  *     definition (a change given without a new revision), so it enqueued nothing for it
- * @param failures rounds that failed (the store unreachable, say); the next round tries again
+ * @param failures rounds, or one schedule's part of a round, that failed (the store unreachable, a
+ *     payload the store refuses as JSON); the next round tries again
  */
 public record SchedulerStats(
     long enqueued, long skipped, long taken, long superseded, long conflicts, long failures) {

@@ -163,6 +163,29 @@ class SchedulersOnOneStoreTest {
         .isEqualTo(Duration.ofMillis(200));
   }
 
+  @Test
+  void aPayloadTheStoreRefusesFailsItsScheduleAloneEveryRound() throws Exception {
+    Schedule bad =
+        Schedule.builder("bad")
+            .queue("bad")
+            .payload("{\"a\": nope}")
+            .every(Duration.ofMillis(200))
+            .build();
+    Schedule good =
+        Schedule.builder("good")
+            .queue("good")
+            .payload("{\"v\": 1}")
+            .every(Duration.ofMillis(200))
+            .build();
+    FencedScheduler scheduler = FencedScheduler.builder(store).schedule(bad).schedule(good).build();
+    scheduler.runRound();
+    Thread.sleep(450);
+    scheduler.runRound();
+    assertThat(scheduler.stats().failures()).isEqualTo(1);
+    assertThat(scheduler.stats().enqueued()).isPositive();
+    assertThat(drain("good")).hasSize((int) scheduler.stats().enqueued());
+  }
+
   private static String policyName(Missed missed) {
     return switch (missed) {
       case Missed.Skip s -> "skip";

@@ -14,6 +14,7 @@ import dev.fencing.postgres.internal.jooq.tables.FencingSchedule;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingScheduleRecord;
 import jakarta.inject.Inject;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -25,6 +26,7 @@ import java.util.Objects;
 import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
@@ -45,11 +47,14 @@ final class ScheduleRows implements ScheduleStore {
   private final Config config;
   private final Notifier notifier;
 
+  private final JsonProbe probe;
+
   @Inject
-  ScheduleRows(Jdbc jdbc, Config config, Notifier notifier) {
+  ScheduleRows(Jdbc jdbc, Config config, Notifier notifier, JsonProbe probe) {
     this.jdbc = jdbc;
     this.config = config;
     this.notifier = notifier;
+    this.probe = probe;
   }
 
   @Override
@@ -135,8 +140,20 @@ final class ScheduleRows implements ScheduleStore {
     SlotStatement statement =
         new SlotStatement(
             KeyedEnqueues.columns(config), config, name, revision, at(from), at(to), token);
-    SlotAdvance advance =
-        jdbc.guarded(() -> jdbc.run(c -> advanceOnce(c, statement, queue, jobs, token)));
+    SlotAdvance advance;
+    try {
+      advance = jdbc.guarded(() -> jdbc.run(c -> advanceOnce(c, statement, queue, jobs, token)));
+    } catch (DataAccessException e) {
+      if (Text.dataException(e) == null) {
+        throw e;
+      }
+      List<String> payloads = jobs.stream().map(KeyedJob::payload).toList();
+      for (Map.Entry<Integer, SQLException> bad : probe.refused(payloads, true).entrySet()) {
+        int i = bad.getKey();
+        throw Text.invalidJson("jobs[" + i + "].payload", payloads.get(i), bad.getValue());
+      }
+      throw e;
+    }
     if (advance instanceof SlotAdvance.Advanced a
         && a.jobs().stream().anyMatch(Enqueued::created)) {
       notifier.afterCommit(queue);

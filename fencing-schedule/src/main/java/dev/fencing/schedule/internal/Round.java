@@ -38,27 +38,49 @@ public final class Round {
     this.scheduler = scheduler;
   }
 
-  /** Runs one round; returns how long until the next slot of any schedule, on the store's clock. */
+  /**
+   * Runs one round; returns how long until the next slot of any schedule, on the store's clock. A
+   * schedule whose registration or advance fails is counted and logged, and the others go on.
+   *
+   * @throws RuntimeException what reading the marks threw
+   */
   public Duration run() {
     ScheduleSnapshot snapshot =
         store.read(schedules.stream().map(e -> e.schedule().name()).toList());
     Instant now = snapshot.now();
     Instant soonest = now.plus(Duration.ofDays(1));
     for (Entry entry : schedules) {
-      Schedule schedule = entry.schedule();
-      ScheduleState stored = snapshot.find(schedule.name()).orElse(null);
-      if (stored == null || stored.revision() < schedule.revision()) {
-        stored = store.register(schedule.name(), schedule.revision(), entry.definition());
-      }
-      if (runs(entry, stored)) {
-        advance(entry, stored, now);
-        Optional<Instant> next = entry.slots().next(now);
-        if (next.isPresent() && next.get().isBefore(soonest)) {
-          soonest = next.get();
+      try {
+        if (runOne(entry, snapshot)) {
+          Optional<Instant> next = entry.slots().next(now);
+          if (next.isPresent() && next.get().isBefore(soonest)) {
+            soonest = next.get();
+          }
         }
+      } catch (RuntimeException e) {
+        // one schedule's failure (a payload the store refuses, say) does not hold up the others
+        counters.failed();
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "scheduler " + scheduler + ": schedule " + entry.schedule().name() + " failed",
+            e);
       }
     }
     return Duration.between(now, soonest);
+  }
+
+  /** Registers the schedule if needed and advances it; returns whether this scheduler runs it. */
+  private boolean runOne(Entry entry, ScheduleSnapshot snapshot) {
+    Schedule schedule = entry.schedule();
+    ScheduleState stored = snapshot.find(schedule.name()).orElse(null);
+    if (stored == null || stored.revision() < schedule.revision()) {
+      stored = store.register(schedule.name(), schedule.revision(), entry.definition());
+    }
+    if (!runs(entry, stored)) {
+      return false;
+    }
+    advance(entry, stored, snapshot.now());
+    return true;
   }
 
   /** Whether the stored revision and definition are this scheduler's; counts why not. */
