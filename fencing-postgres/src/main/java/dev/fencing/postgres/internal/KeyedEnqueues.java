@@ -63,15 +63,8 @@ final class KeyedEnqueues {
     try {
       return jdbc.guarded(() -> jdbc.transaction(c -> write(c, queue, jobs, token)));
     } catch (DataAccessException e) {
-      if (Text.dataException(e) == null) {
-        throw e;
-      }
-      List<String> payloads = jobs.stream().map(KeyedJob::payload).toList();
-      for (Map.Entry<Integer, SQLException> bad : probe.refused(payloads, true).entrySet()) {
-        int i = bad.getKey();
-        throw Text.invalidJson("jobs[" + i + "].payload", payloads.get(i), bad.getValue());
-      }
-      throw e;
+      throw probe.explain(
+          e, jobs.stream().map(KeyedJob::payload).toList(), i -> "jobs[" + i + "].payload");
     }
   }
 

@@ -14,7 +14,6 @@ import dev.fencing.postgres.internal.jooq.tables.FencingSchedule;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingScheduleRecord;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -144,15 +143,8 @@ final class ScheduleRows implements ScheduleStore {
     try {
       advance = jdbc.guarded(() -> jdbc.run(c -> advanceOnce(c, statement, queue, jobs, token)));
     } catch (DataAccessException e) {
-      if (Text.dataException(e) == null) {
-        throw e;
-      }
-      List<String> payloads = jobs.stream().map(KeyedJob::payload).toList();
-      for (Map.Entry<Integer, SQLException> bad : probe.refused(payloads, true).entrySet()) {
-        int i = bad.getKey();
-        throw Text.invalidJson("jobs[" + i + "].payload", payloads.get(i), bad.getValue());
-      }
-      throw e;
+      throw probe.explain(
+          e, jobs.stream().map(KeyedJob::payload).toList(), i -> "jobs[" + i + "].payload");
     }
     if (advance instanceof SlotAdvance.Advanced a
         && a.jobs().stream().anyMatch(Enqueued::created)) {
