@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One round of a scheduler over its schedules: read the marks and the store's clock, register
@@ -26,6 +28,9 @@ public final class Round {
   private final List<Entry> schedules;
   private final Counters counters;
   private final String scheduler;
+
+  /** The schedules whose conflict was logged: once each, not every round. */
+  private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
   /** A schedule with its slots and definition text, computed once. */
   private record Entry(Schedule schedule, Slots slots, String definition) {}
@@ -91,6 +96,9 @@ public final class Round {
     }
     if (!stored.definition().equals(entry.definition())) {
       counters.conflicts.incrementAndGet();
+      if (!warned.add(stored.name())) {
+        return false;
+      }
       LOG.log(
           System.Logger.Level.WARNING,
           "scheduler "
