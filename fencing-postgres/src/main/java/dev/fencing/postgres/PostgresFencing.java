@@ -17,8 +17,8 @@ import javax.sql.DataSource;
 
 /**
  * The PostgreSQL backend's one front door: the queue, receivers, resource ownership, the outbox
- * relay, maintenance and the operators' admin, all in one schema, on one data source, with one
- * retry policy.
+ * relay, recurring schedules' marks, maintenance and the operators' admin, all in one schema, on
+ * one data source, with one retry policy.
  *
  * <pre>{@code
  * PostgresFencing fencing = PostgresFencing.builder(dataSource).schema("jobs").build();
@@ -85,9 +85,9 @@ public final class PostgresFencing {
   }
 
   /**
-   * Returns the schema SQL this jar installs (every table: jobs, resources, outbox, receipts), for
-   * those who run their own migrations. It creates its objects unqualified: run it with {@code
-   * search_path} set to your schema.
+   * Returns the schema SQL this jar installs (every table: jobs, resources, outbox, receipts,
+   * schedules), for those who run their own migrations. It creates its objects unqualified: run it
+   * with {@code search_path} set to your schema.
    */
   public static String schemaSql() {
     return Installer.schemaSql();
@@ -211,8 +211,9 @@ public final class PostgresFencing {
     /**
      * Jobs inserted once and never updated; a claim appends one row per batch (which carries the
      * lease) and one hand-out per job; a commit appends the job's end. Fewer dead rows and less
-     * index upkeep per job, so more jobs a second on the same server. Idempotency keys work on it
-     * as on the other; not yet supported on it: retention and the operators' admin.
+     * index upkeep per job, so more jobs a second on the same server. Idempotency keys and
+     * schedules' slot advances work on it as on the other; not yet supported on it: retention and
+     * the operators' admin.
      */
     APPEND_ONLY
   }

@@ -1,4 +1,4 @@
--- The fencing tables: jobs, owned resources, the outbox and receivers' receipts. This file is the single source of the schema: the
+-- The fencing tables: jobs, owned resources, the outbox, receivers' receipts and recurring schedules' marks. This file is the single source of the schema: the
 -- installer runs it (after CREATE SCHEMA and SET LOCAL search_path to the schema the user chose), and
 -- jOOQ classes are generated from it at build time. Every statement is idempotent, and none
 -- takes an ACCESS EXCLUSIVE lock on an existing table, so an install never waits for (or stops) running
