@@ -14,6 +14,7 @@ module dev.fencing.api {
       dev.fencing.http,
       dev.fencing.keyed,
       dev.fencing.micrometer,
+      dev.fencing.schedule,
       dev.fencing.spring,
       dev.fencing.zookeeper;
 }

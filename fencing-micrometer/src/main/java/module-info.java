@@ -6,6 +6,7 @@ module dev.fencing.micrometer {
   requires transitive dev.fencing.api;
   requires transitive dev.fencing.runtime;
   requires transitive micrometer.core;
+  requires static dev.fencing.schedule;
   requires static org.jspecify;
 
   exports dev.fencing.micrometer;

@@ -49,6 +49,7 @@ class PublicApiTest {
           "fencing-zookeeper",
           "fencing-http",
           "fencing-runtime",
+          "fencing-schedule",
           "fencing-micrometer",
           "fencing-spring-boot-starter");
 
@@ -68,6 +69,7 @@ class PublicApiTest {
           "com.fasterxml.jackson.",
           "io.vertx.",
           "io.grpc.",
+          "com.cronutils.",
           // the starter's public types are plain Java: Spring reaches them by reflection only
           "org.springframework.");
 

@@ -34,6 +34,11 @@ public final class Validate {
   /** The longest idempotency key of a job, in characters. */
   public static final int MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
+  /** The longest schedule name, in characters. */
+  public static final int MAX_SCHEDULE_NAME_LENGTH = 100;
+
+  private static final Pattern SCHEDULE = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
   private static final Pattern RESOURCE = Pattern.compile("[A-Za-z0-9._:-]{1,200}");
 
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
@@ -130,6 +135,21 @@ public final class Validate {
               + quote(resource));
     }
     return resource;
+  }
+
+  /**
+   * Returns {@code name} if it is 1 to {@value #MAX_SCHEDULE_NAME_LENGTH} of A-Z a-z 0-9 . _ -: a
+   * schedule's name, which its jobs' idempotency keys contain.
+   */
+  public static String scheduleName(@Nullable String name) {
+    if (name == null || !SCHEDULE.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "name must be 1 to "
+              + MAX_SCHEDULE_NAME_LENGTH
+              + " of A-Z a-z 0-9 . _ -, but was "
+              + quote(name));
+    }
+    return name;
   }
 
   /** Whether {@code text} has no NUL and no unpaired surrogate. */

@@ -6,6 +6,7 @@ import dev.fencing.cli.internal.JobCommand;
 import dev.fencing.cli.internal.PurgeCommand;
 import dev.fencing.cli.internal.QueuesCommand;
 import dev.fencing.cli.internal.RequeueCommand;
+import dev.fencing.cli.internal.SchedulesCommand;
 import dev.fencing.cli.internal.TuneCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -18,6 +19,7 @@ import picocli.CommandLine.Command;
  * java -jar fencing-cli.jar queues --url jdbc:postgresql://db/app --schema jobs
  * java -jar fencing-cli.jar job 42
  * java -jar fencing-cli.jar requeue 42
+ * java -jar fencing-cli.jar schedules --next 3
  * </pre>
  *
  * <p>Exit codes: see {@link ExitCode}.
@@ -33,6 +35,7 @@ import picocli.CommandLine.Command;
       RequeueCommand.class,
       FailCommand.class,
       PurgeCommand.class,
+      SchedulesCommand.class,
       TuneCommand.class
     })
 public final class FencingCli implements Runnable {

@@ -7,6 +7,9 @@ import dev.fencing.FencedOffException;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.schedule.FencedScheduler;
+import dev.fencing.schedule.Missed;
+import dev.fencing.schedule.Schedule;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.db.TestSchema;
@@ -281,6 +284,43 @@ class FencingCliTest {
     } finally {
       process.destroyForcibly();
     }
+  }
+
+  @Test
+  void schedulesListsEachScheduleWithItsMarkAndNextSlots(TestSchema schema) {
+    PostgresFencing fencing =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    assertThat(run(schema, "schedules").out())
+        .isEqualTo("no schedules in schema " + schema.name() + "\n");
+    FencedScheduler.builder(fencing.schedules())
+        .schedule(
+            Schedule.builder("nightly")
+                .revision(2)
+                .queue("reports")
+                .cron("0 3 * * *")
+                .zone(java.time.ZoneId.of("Europe/Berlin"))
+                .build())
+        .schedule(
+            Schedule.builder("ticks")
+                .queue("ticks")
+                .every(Duration.ofMinutes(15))
+                .missed(Missed.runAll(4))
+                .build())
+        .build()
+        .runRound();
+
+    Run run = run(schema, "schedules", "--next", "2");
+
+    assertThat(run.code()).isZero();
+    String[] lines = run.out().split("\n");
+    assertThat(lines[0]).matches("SCHEDULE +REV +QUEUE +TRIGGER +ZONE +MISSED +MARK +NEXT");
+    assertThat(lines[1])
+        .matches(
+            "nightly +2 +reports +cron 0 3 \\* \\* \\* +Europe/Berlin +run once +\\S+Z +"
+                + "\\S+T0[12]:00:00Z \\S+T0[12]:00:00Z");
+    assertThat(lines[2])
+        .matches(
+            "ticks +1 +ticks +every 15m +Z +run all \\(cap 4\\) +\\S+Z +\\S+:[0-4][05]:00Z \\S+Z");
   }
 
   private static Run run(TestSchema schema, String... args) {

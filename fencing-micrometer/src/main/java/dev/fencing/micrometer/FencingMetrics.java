@@ -8,6 +8,8 @@ import dev.fencing.micrometer.internal.Instruments;
 import dev.fencing.micrometer.internal.MeteredQueue;
 import dev.fencing.micrometer.internal.MeteredReceiver;
 import dev.fencing.micrometer.internal.RuntimeBinding;
+import dev.fencing.micrometer.internal.SchedulerBinding;
+import dev.fencing.schedule.FencedScheduler;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -100,6 +102,20 @@ public final class FencingMetrics {
               + (name == null ? "null" : "'" + name + "'"));
     }
     return new RuntimeBinding(meters, name);
+  }
+
+  /**
+   * Registers the counts of {@code scheduler} (fencing-schedule), tagged {@code scheduler=<its
+   * name>} and read from {@link FencedScheduler#stats()} when the registry publishes: {@code
+   * fencing.schedule.slots} by {@code outcome} ({@code enqueued}, {@code skipped}) and {@code
+   * fencing.schedule.idle} by {@code reason} ({@code taken}, {@code superseded}, {@code conflict},
+   * {@code failed}). Needs fencing-schedule on the class path (an optional dependency of this
+   * module).
+   *
+   * @throws NullPointerException if {@code scheduler} is null
+   */
+  public void scheduler(FencedScheduler scheduler) {
+    SchedulerBinding.bind(meters, Objects.requireNonNull(scheduler, "scheduler"));
   }
 
   /** Configures {@link FencingMetrics}; {@link #build()} checks every setting. */

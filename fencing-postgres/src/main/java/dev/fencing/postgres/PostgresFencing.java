@@ -4,6 +4,7 @@ import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.ScheduleStore;
 import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.internal.Boundary;
@@ -16,8 +17,8 @@ import javax.sql.DataSource;
 
 /**
  * The PostgreSQL backend's one front door: the queue, receivers, resource ownership, the outbox
- * relay, maintenance and the operators' admin, all in one schema, on one data source, with one
- * retry policy.
+ * relay, recurring schedules' marks, maintenance and the operators' admin, all in one schema, on
+ * one data source, with one retry policy.
  *
  * <pre>{@code
  * PostgresFencing fencing = PostgresFencing.builder(dataSource).schema("jobs").build();
@@ -60,6 +61,7 @@ public final class PostgresFencing {
   private final FencedQueue queue;
   private final ResourceOwnership ownership;
   private final FencedOutbox outbox;
+  private final ScheduleStore schedules;
 
   private PostgresFencing(PostgresComponent graph, Config config) {
     this.graph = graph;
@@ -68,6 +70,7 @@ public final class PostgresFencing {
     this.queue = boundary.guard(FencedQueue.class, graph.queue());
     this.ownership = boundary.guard(ResourceOwnership.class, graph.ownership());
     this.outbox = boundary.guard(FencedOutbox.class, graph.outbox());
+    this.schedules = boundary.guard(ScheduleStore.class, graph.schedules());
   }
 
   /**
@@ -82,9 +85,9 @@ public final class PostgresFencing {
   }
 
   /**
-   * Returns the schema SQL this jar installs (every table: jobs, resources, outbox, receipts), for
-   * those who run their own migrations. It creates its objects unqualified: run it with {@code
-   * search_path} set to your schema.
+   * Returns the schema SQL this jar installs (every table: jobs, resources, outbox, receipts,
+   * schedules), for those who run their own migrations. It creates its objects unqualified: run it
+   * with {@code search_path} set to your schema.
    */
   public static String schemaSql() {
     return Installer.schemaSql();
@@ -152,6 +155,18 @@ public final class PostgresFencing {
   }
 
   /**
+   * Returns the store of recurring schedules (fencing-schedule's {@code FencedScheduler} takes it):
+   * one row of {@code fencing_schedule} per schedule with the newest revision of its definition and
+   * its high-water mark. An advance moves the mark by a compare-and-set and enqueues the slots'
+   * jobs under their keys on this handle's engine, in one statement, so a scheduler frozen mid-call
+   * holds no lock others wait for (with a data source in autocommit mode, the default). The same
+   * instance on every call.
+   */
+  public ScheduleStore schedules() {
+    return schedules;
+  }
+
+  /**
    * Starts configuring retention and storage upkeep of this schema's jobs (see {@link
    * PostgresMaintenance}).
    */
@@ -206,9 +221,9 @@ public final class PostgresFencing {
     /**
      * Jobs inserted once and never updated; a claim appends one row per batch (which carries the
      * lease) and one hand-out per job; a commit appends the job's end. Fewer dead rows and less
-     * index upkeep per job, so more jobs a second on the same server. Idempotency keys, retention
-     * and archive work on it as on the other; not yet supported on it: the operators' {@link
-     * #admin()} and the CLI built on it.
+     * index upkeep per job, so more jobs a second on the same server. Idempotency keys, schedules'
+     * slot advances, retention and archive work on it as on the other; not yet supported on it: the
+     * operators' {@link #admin()} and the CLI built on it.
      */
     APPEND_ONLY
   }

@@ -1,4 +1,4 @@
--- The fencing tables: jobs, owned resources, the outbox and receivers' receipts. This file is the single source of the schema: the
+-- The fencing tables: jobs, owned resources, the outbox, receivers' receipts and recurring schedules' marks. This file is the single source of the schema: the
 -- installer runs it (after CREATE SCHEMA and SET LOCAL search_path to the schema the user chose), and
 -- jOOQ classes are generated from it at build time. Every statement is idempotent, and none
 -- takes an ACCESS EXCLUSIVE lock on an existing table, so an install never waits for (or stops) running
@@ -149,4 +149,26 @@ CREATE TABLE IF NOT EXISTS fencing_receipt (
     updated_at       timestamptz   NOT NULL DEFAULT now(),
     CONSTRAINT fencing_receipt_pk PRIMARY KEY (receiver, key),
     CONSTRAINT fencing_receipt_epoch_ck CHECK (epoch >= 1)
+);
+
+-- Recurring schedules (PostgresFencing.schedules(), used by fencing-schedule): per schedule, the newest
+-- revision of its definition and its high-water mark, the latest slot dealt with (enqueued or skipped).
+-- A scheduler moves the mark by a compare-and-set from the value it read, in the statement that enqueues
+-- the slots' jobs, so a stalled scheduler's late advance changes nothing. Rows are never deleted by the
+-- library: the mark only moves forward, whatever retention removes from the job tables.
+CREATE TABLE IF NOT EXISTS fencing_schedule (
+    name             varchar(100)  NOT NULL,
+    -- the user's revision of the definition: the highest stored wins, never lowered
+    revision         bigint        NOT NULL,
+    -- the definition as the scheduler wrote it (trigger, zone, queue, payload, policy)
+    definition       text          NOT NULL,
+    -- every slot at or before it has been dealt with; first set to the time of the first registration
+    last_slot        timestamptz   NOT NULL,
+    -- the advance call that last moved the mark, so that a retried advance after a lost
+    -- acknowledgement knows its first try landed
+    advance_token    uuid,
+    created_at       timestamptz   NOT NULL DEFAULT now(),
+    updated_at       timestamptz   NOT NULL DEFAULT now(),
+    CONSTRAINT fencing_schedule_pk PRIMARY KEY (name),
+    CONSTRAINT fencing_schedule_revision_ck CHECK (revision >= 1)
 );

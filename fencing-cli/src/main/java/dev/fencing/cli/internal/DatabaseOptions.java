@@ -47,6 +47,23 @@ public final class DatabaseOptions {
    * @throws CliException with {@link ExitCode#UNREACHABLE} or {@link ExitCode#NO_SCHEMA}
    */
   PostgresAdmin admin() {
+    PostgresFencing fencing = fencing();
+    try {
+      return fencing.admin();
+    } catch (SchemaNotInstalledException e) {
+      throw new CliException(ExitCode.NO_SCHEMA, e.getMessage());
+    } catch (StoreUnavailableException e) {
+      throw new CliException(ExitCode.UNREACHABLE, e.getMessage());
+    }
+  }
+
+  /**
+   * Connects once to check that the database answers, then returns the backend on the schema,
+   * installing nothing.
+   *
+   * @throws CliException with {@link ExitCode#UNREACHABLE}
+   */
+  PostgresFencing fencing() {
     if (url == null || url.isBlank()) {
       throw new CliException(ExitCode.USAGE, "no database: give --url or set FENCING_JDBC_URL");
     }
@@ -75,13 +92,7 @@ public final class DatabaseOptions {
           ExitCode.UNREACHABLE,
           "cannot connect to " + withoutPassword(url) + ": " + oneLine(e.getMessage()));
     }
-    try {
-      return PostgresFencing.builder(ds).schema(schema).install(false).build().admin();
-    } catch (SchemaNotInstalledException e) {
-      throw new CliException(ExitCode.NO_SCHEMA, e.getMessage());
-    } catch (StoreUnavailableException e) {
-      throw new CliException(ExitCode.UNREACHABLE, e.getMessage());
-    }
+    return PostgresFencing.builder(ds).schema(schema).install(false).build();
   }
 
   /** The URL as it may be shown: a password parameter in it is masked. */

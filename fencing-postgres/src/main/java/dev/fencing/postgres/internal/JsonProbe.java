@@ -27,6 +27,26 @@ final class JsonProbe {
   }
 
   /**
+   * Returns what a failed write of {@code payloads} should raise: if {@code failure} is a data
+   * exception and {@code jsonb} refuses one of them, an {@link IllegalArgumentException} naming the
+   * first such payload by {@code parameter} of its index, with the store's reason; else {@code
+   * failure}.
+   */
+  RuntimeException explain(
+      DataAccessException failure,
+      List<String> payloads,
+      java.util.function.IntFunction<String> parameter) {
+    if (Text.dataException(failure) == null) {
+      return failure;
+    }
+    for (Map.Entry<Integer, SQLException> bad : refused(payloads, true).entrySet()) {
+      int i = bad.getKey();
+      return Text.invalidJson(parameter.apply(i), payloads.get(i), bad.getValue());
+    }
+    return failure;
+  }
+
+  /**
    * Returns the positions in {@code values} that {@code jsonb} refuses, each with the store's
    * reason, in order; only the first one if {@code firstOnly}.
    */

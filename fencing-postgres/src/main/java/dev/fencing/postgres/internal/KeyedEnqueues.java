@@ -63,15 +63,8 @@ final class KeyedEnqueues {
     try {
       return jdbc.guarded(() -> jdbc.transaction(c -> write(c, queue, jobs, token)));
     } catch (DataAccessException e) {
-      if (Text.dataException(e) == null) {
-        throw e;
-      }
-      List<String> payloads = jobs.stream().map(KeyedJob::payload).toList();
-      for (Map.Entry<Integer, SQLException> bad : probe.refused(payloads, true).entrySet()) {
-        int i = bad.getKey();
-        throw Text.invalidJson("jobs[" + i + "].payload", payloads.get(i), bad.getValue());
-      }
-      throw e;
+      throw probe.explain(
+          e, jobs.stream().map(KeyedJob::payload).toList(), i -> "jobs[" + i + "].payload");
     }
   }
 
@@ -152,7 +145,7 @@ final class KeyedEnqueues {
   }
 
   /** The job table of the configured engine, and its columns that keyed enqueues write. */
-  private record Columns(
+  record Columns(
       Table<?> table,
       Field<Long> id,
       Field<String> queue,
@@ -162,6 +155,11 @@ final class KeyedEnqueues {
       Field<UUID> token) {}
 
   private Columns columns() {
+    return columns(config);
+  }
+
+  /** The job table of {@code config}'s engine. */
+  static Columns columns(Config config) {
     if (config.appendOnly()) {
       FencingAppendJob j = FENCING_APPEND_JOB;
       return new Columns(

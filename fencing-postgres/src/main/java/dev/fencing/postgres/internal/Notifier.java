@@ -70,6 +70,25 @@ final class Notifier {
   }
 
   /**
+   * Notifies {@code queue} in a statement of its own, after the commit of what it announces. Best
+   * effort: if it fails, waiters find the jobs at their next poll.
+   */
+  void afterCommit(String queue) {
+    if (!config.notifications()) {
+      return;
+    }
+    try {
+      jdbc.run(
+          c -> {
+            inTransaction(c, queue);
+            return null;
+          });
+    } catch (DataAccessException e) {
+      LOG.log(System.Logger.Level.DEBUG, "could not notify queue " + queue, e);
+    }
+  }
+
+  /**
    * Notifies the queue of job {@code jobId} if the job is pending (given back by release or by a
    * failure without delay). Best effort, after the commit: if it fails, waiters find the job at
    * their next poll.

@@ -5,6 +5,7 @@ import dagger.Component;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.ScheduleStore;
 import jakarta.inject.Singleton;
 import javax.sql.DataSource;
 
@@ -18,6 +19,9 @@ public interface PostgresComponent {
 
   /** Resource ownership, in the same schema as the queue. */
   ResourceOwnership ownership();
+
+  /** Recurring schedules' definitions and marks, in the same schema as the queue. */
+  ScheduleStore schedules();
 
   /** The outbox relay, in the same schema as the queue. */
   FencedOutbox outbox();

@@ -6,6 +6,7 @@ import dagger.Provides;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.ScheduleStore;
 import io.github.resilience4j.retry.Retry;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
@@ -30,6 +31,9 @@ abstract class PostgresModule {
 
   @Binds
   abstract FencedOutbox outbox(JooqOutbox outbox);
+
+  @Binds
+  abstract ScheduleStore schedules(ScheduleRows schedules);
 
   @Binds
   abstract ResourceOwnership ownership(JooqOwnership ownership);
