@@ -35,6 +35,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     order_events} as {@code fencing.queues[order_events].concurrency}
  * @param maintenance retention of finished jobs and storage upkeep
  * @param health the health indicator's settings
+ * @param scheduler the settings of the scheduler that runs the application's {@code Schedule} beans
+ *     (with fencing-schedule on the class path)
  */
 @ConfigurationProperties("fencing")
 public record FencingProperties(
@@ -47,7 +49,8 @@ public record FencingProperties(
     @Nullable Boolean virtualThreads,
     @Nullable Map<String, Queue> queues,
     @DefaultValue Maintenance maintenance,
-    @DefaultValue Health health) {
+    @DefaultValue Health health,
+    @DefaultValue Scheduler scheduler) {
 
   /**
    * Checks every property.
@@ -205,6 +208,29 @@ public record FencingProperties(
     public Health {
       Validate.between(
           "fencing.health.timeout", timeout, Duration.ofMillis(1), Duration.ofHours(1));
+    }
+  }
+
+  /**
+   * The settings of the scheduler that runs the application's {@code Schedule} beans.
+   *
+   * @param pollInterval the longest pause between two rounds, 10 ms to 1 h; default 1 s. Rounds
+   *     also run at each slot; the poll notices a definition another instance stored and retries
+   *     after a failed round
+   */
+  public record Scheduler(@DefaultValue("1s") Duration pollInterval) {
+
+    /**
+     * Checks the poll interval.
+     *
+     * @throws IllegalArgumentException if it is out of range, naming the property and value
+     */
+    public Scheduler {
+      Validate.between(
+          "fencing.scheduler.poll-interval",
+          pollInterval,
+          Duration.ofMillis(10),
+          Duration.ofHours(1));
     }
   }
 }

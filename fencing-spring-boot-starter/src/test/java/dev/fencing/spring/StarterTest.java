@@ -188,6 +188,7 @@ class StarterTest {
         "fencing.max-attempts=0 | fencing.max-attempts must be between 1 and 1000, but was 0",
         "fencing.maintenance.keep-finished=10s | fencing.maintenance.keep-finished must be between 1 min and 3650 days, but was PT10S",
         "fencing.health.timeout=0s | fencing.health.timeout must be between PT0.001S and PT1H, but was PT0S",
+        "fencing.scheduler.poll-interval=5ms | fencing.scheduler.poll-interval must be between PT0.01S and PT1H, but was PT0.005S",
       })
   void aPropertyOutOfRangeStopsTheContextNamingItAndItsValue(String property, String message) {
     assertThatThrownBy(() -> Apps.start(OneHandler.class, "never_created", property))

@@ -4,6 +4,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.spring.FencedWorkers;
 import dev.fencing.spring.FencingProperties;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -28,7 +29,9 @@ public class FencingHealthAutoConfiguration {
       PostgresFencing fencing,
       FencedQueue queue,
       FencedWorkers workers,
-      FencingProperties properties) {
-    return new FencingHealthIndicator(fencing, queue, workers, properties.health().timeout());
+      FencingProperties properties,
+      ObjectProvider<HealthDetails> details) {
+    return new FencingHealthIndicator(
+        fencing, queue, workers, properties.health().timeout(), details);
   }
 }

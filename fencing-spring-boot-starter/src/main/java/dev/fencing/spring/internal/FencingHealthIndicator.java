@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -25,7 +26,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * has no fencing tables (a depth read fails), or when a runtime's latest lease renewal failed
  * (after the queue's retries) and none of its statements has succeeded since: its leases will run
  * out and its work be fenced off. UP otherwise, with the depth of every queue and each runtime's
- * counters.
+ * counters, and the scheduler's counts when it runs (never DOWN for them: a failed round is
+ * retried, a late slot dealt with by its schedule's missed-slot policy).
  */
 final class FencingHealthIndicator implements HealthIndicator {
 
@@ -36,13 +38,19 @@ final class FencingHealthIndicator implements HealthIndicator {
   private final FencedQueue queue;
   private final FencedWorkers workers;
   private final Duration timeout;
+  private final ObjectProvider<HealthDetails> more;
 
   FencingHealthIndicator(
-      PostgresFencing fencing, FencedQueue queue, FencedWorkers workers, Duration timeout) {
+      PostgresFencing fencing,
+      FencedQueue queue,
+      FencedWorkers workers,
+      Duration timeout,
+      ObjectProvider<HealthDetails> more) {
     this.fencing = fencing;
     this.queue = queue;
     this.workers = workers;
     this.timeout = timeout;
+    this.more = more;
   }
 
   @Override
@@ -74,7 +82,16 @@ final class FencingHealthIndicator implements HealthIndicator {
     if (!failing.isEmpty()) {
       health.down().withDetail("renewalsFailing", failing);
     }
-    return health.withDetail("runtimes", runtimes).build();
+    health.withDetail("runtimes", runtimes);
+    more.orderedStream()
+        .forEach(
+            d -> {
+              Map<String, Object> details = d.details();
+              if (!details.isEmpty()) {
+                health.withDetail(d.key(), details);
+              }
+            });
+    return health.build();
   }
 
   /**

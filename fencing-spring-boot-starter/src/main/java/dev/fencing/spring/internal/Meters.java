@@ -16,6 +16,11 @@ final class Meters {
     this.registry = registry;
   }
 
+  /** Returns the meters in the application's registry, or null without one. */
+  @Nullable FencingMetrics metrics() {
+    return registry == null ? null : FencingMetrics.builder(registry).build();
+  }
+
   /** Returns {@code queue} metered, or as it is without a registry. */
   FencedQueue queue(FencedQueue queue) {
     return registry == null ? queue : FencingMetrics.builder(registry).build().queue(queue);

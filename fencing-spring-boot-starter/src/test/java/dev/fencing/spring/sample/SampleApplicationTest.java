@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fencing.FencedQueue;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
+import dev.fencing.schedule.FencedScheduler;
+import dev.fencing.schedule.Schedule;
 import dev.fencing.spring.Apps;
 import dev.fencing.spring.FencedWorkers;
 import dev.fencing.testkit.db.PostgresFixture;
@@ -49,27 +51,45 @@ class SampleApplicationTest {
       assertThat(job.result()).isEqualTo("{\"sent\": true}");
       assertThat(job.payload()).isEqualTo("{\"to\": \"ada@example.com\"}");
       assertThat(app.getBean(FencedWorkers.class).runtimes()).containsOnlyKeys("emails");
+      assertThat(app.getBean(FencedScheduler.class).schedules())
+          .extracting(Schedule::name)
+          .containsExactly("nightly-report");
     }
   }
 
   @Test
   void theReadmeShowsThisCode() throws IOException {
-    String readme = Files.readString(ROOT.resolve("README.md"));
-    String begin = "<!-- begin: starter sample -->";
-    String end = "<!-- end: starter sample -->";
-    assertThat(readme).contains(begin, end);
-    String section = readme.substring(readme.indexOf(begin), readme.indexOf(end));
-
-    String source =
-        Files.readString(Path.of("src/test/java/dev/fencing/spring/sample/SampleApplication.java"));
-    String code =
-        source.substring(
-            source.indexOf("// README sample: begin\n") + "// README sample: begin\n".length(),
-            source.indexOf("// README sample: end"));
-    assertThat(fenced(section, "java")).isEqualTo(code);
+    String section = readmeSection("starter sample");
+    assertThat(fenced(section, "java")).isEqualTo(marked("SampleApplication", "README sample"));
     assertThat(fenced(section, "properties")).isEqualTo(sampleProperties());
     assertThat(fenced(section, "xml"))
         .contains("<artifactId>fencing-spring-boot-starter</artifactId>");
+  }
+
+  @Test
+  void theReadmeShowsTheScheduleCode() throws IOException {
+    String section = readmeSection("starter schedule sample");
+    assertThat(fenced(section, "java"))
+        .isEqualTo(marked("ReportSchedules", "README schedule sample"));
+    assertThat(fenced(section, "xml")).contains("<artifactId>fencing-schedule</artifactId>");
+  }
+
+  /** Returns the README between {@code <!-- begin: name -->} and {@code <!-- end: name -->}. */
+  private static String readmeSection(String name) throws IOException {
+    String readme = Files.readString(ROOT.resolve("README.md"));
+    String begin = "<!-- begin: " + name + " -->";
+    String end = "<!-- end: " + name + " -->";
+    assertThat(readme).contains(begin, end);
+    return readme.substring(readme.indexOf(begin), readme.indexOf(end));
+  }
+
+  /** Returns the lines of this package's {@code type} between its {@code // marker:} lines. */
+  private static String marked(String type, String marker) throws IOException {
+    String source =
+        Files.readString(Path.of("src/test/java/dev/fencing/spring/sample/" + type + ".java"));
+    String begin = "// " + marker + ": begin\n";
+    return source.substring(
+        source.indexOf(begin) + begin.length(), source.indexOf("// " + marker + ": end"));
   }
 
   private static String sampleProperties() throws IOException {
