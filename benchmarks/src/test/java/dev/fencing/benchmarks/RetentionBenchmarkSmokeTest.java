@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * One short run of {@link RetentionBenchmark}, to prove it runs and reports every row with numbers
- * that make sense. Nothing here asserts a time: only that latencies and throughputs are above zero.
+ * Short runs of {@link RetentionBenchmark}, on each engine, to prove it runs and reports every row
+ * with numbers that make sense. Nothing here asserts a time: only that latencies and throughputs
+ * are above zero.
  */
 class RetentionBenchmarkSmokeTest {
 
@@ -20,19 +21,15 @@ class RetentionBenchmarkSmokeTest {
   private static final Pattern ROW =
       Pattern.compile(
           "\\| (fresh|fresh, at the end|after [0-9,]+) \\|"
-              + " (-|maintenance|autovacuum only|autovacuum only, default storage) \\| (yes|no) \\|"
+              + " (-|maintenance|maintenance, no VACUUM|autovacuum only|autovacuum only, default"
+              + " storage) \\| (yes|no) \\|"
               + " ([0-9.]+) \\| ([0-9.]+) \\| ([0-9,]+) \\| ([0-9.]+)x \\| ([0-9,]+) \\|.*");
 
   @Test
   void theQuickFormRunsAndReportsEveryRow() throws Exception {
-    Path out = Path.of("target", "bench", "RETENTION-smoke.md");
-    Files.deleteIfExists(out);
-    RetentionBenchmark.main(new String[] {"--quick", "--out", out.toString()});
-    String report = Files.readString(out);
+    String report = run("RETENTION-smoke.md", "--quick");
     assertThat(report)
         .startsWith(RetentionBenchmark.TITLE)
-        .contains("Machine: ")
-        .contains("PostgreSQL")
         .contains("| fresh | - | no |")
         .contains("| fresh | - | yes |")
         .contains("| after 10,000 | maintenance | no |")
@@ -43,12 +40,57 @@ class RetentionBenchmarkSmokeTest {
         .contains("| after 40,000 | autovacuum only | yes |")
         .contains("| after 10,000 | autovacuum only, default storage | no |")
         .contains("| after 40,000 | autovacuum only, default storage | yes |")
+        .contains("| fresh, at the end | - | no |");
+    List<Matcher> rows = rows(report, 15);
+    // nothing removes jobs without maintenance: its table keeps every processed job
+    assertThat(liveRows(rows, "after 40,000", "autovacuum only")).isGreaterThanOrEqualTo(40_000);
+    // maintenance removed the backdated nine tenths before the windows (it caught up first)
+    assertThat(liveRows(rows, "after 10,000", "maintenance")).isLessThan(10_000);
+    assertThat(liveRows(rows, "after 40,000", "maintenance")).isLessThan(40_000);
+  }
+
+  @Test
+  void theAppendOnlyFormRunsAndReportsEveryRowAndEveryTable() throws Exception {
+    String report =
+        run("RETENTION-append-smoke.md", "--quick", "--engine", "append", "--sizes", "10000");
+    assertThat(report)
+        .startsWith("## Append-only engine: claim cost as the tables age (issue 22)")
+        .contains("| fresh | - | no |")
+        .contains("| after 10,000 | maintenance | yes |")
+        .contains("| after 10,000 | maintenance, no VACUUM | no |")
+        .contains("| after 10,000 | autovacuum only | yes |")
         .contains("| fresh, at the end | - | no |")
+        .contains("| job | window | claim | handout | done | requeue |");
+    List<Matcher> rows = rows(report, 9);
+    assertThat(liveRows(rows, "after 10,000", "autovacuum only")).isGreaterThanOrEqualTo(10_000);
+    assertThat(liveRows(rows, "after 10,000", "maintenance")).isLessThan(10_000);
+    assertThat(liveRows(rows, "after 10,000", "maintenance, no VACUUM")).isLessThan(10_000);
+  }
+
+  /**
+   * Runs the benchmark with {@code args}, writing to {@code file} under target/bench, and returns
+   * its report, checked for what every report has.
+   */
+  private static String run(String file, String... args) throws Exception {
+    Path out = Path.of("target", "bench", file);
+    Files.deleteIfExists(out);
+    List<String> all = new java.util.ArrayList<>(List.of(args));
+    all.addAll(List.of("--out", out.toString()));
+    RetentionBenchmark.main(all.toArray(String[]::new));
+    String report = Files.readString(out);
+    assertThat(report)
+        .contains("Machine: ")
+        .contains("PostgreSQL")
         .contains("maintenance caught up")
         .doesNotContain("NaN")
         .doesNotContain("had NOT caught up");
+    return report;
+  }
+
+  /** The report's data rows, {@code count} of them, each with numbers that make sense. */
+  private static List<Matcher> rows(String report, int count) {
     List<Matcher> rows = report.lines().map(ROW::matcher).filter(Matcher::matches).toList();
-    assertThat(rows).hasSize(15);
+    assertThat(rows).hasSize(count);
     for (Matcher row : rows) {
       String line = row.group();
       assertThat(Double.parseDouble(row.group(4))).as("p50 in %s", line).isPositive();
@@ -58,11 +100,7 @@ class RetentionBenchmarkSmokeTest {
       assertThat(number(row.group(6))).as("jobs/s in %s", line).isPositive();
       assertThat(number(row.group(8))).as("live rows in %s", line).isPositive();
     }
-    // nothing removes jobs without maintenance: its table keeps every processed job
-    assertThat(liveRows(rows, "after 40,000", "autovacuum only")).isGreaterThanOrEqualTo(40_000);
-    // maintenance removed the backdated nine tenths before the windows (it caught up first)
-    assertThat(liveRows(rows, "after 10,000", "maintenance")).isLessThan(10_000);
-    assertThat(liveRows(rows, "after 40,000", "maintenance")).isLessThan(40_000);
+    return rows;
   }
 
   private static long liveRows(List<Matcher> rows, String table, String variant) {
