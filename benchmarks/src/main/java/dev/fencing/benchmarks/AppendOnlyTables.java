@@ -433,7 +433,7 @@ final class AppendOnlyTables implements AgedTables {
                 r.getLong(1) / 1e6,
                 r.getLong(2) / 1e6,
                 r.getLong(3) / 1e6),
-            detail.substring(0, detail.length() - 1));
+            detail.substring(0, detail.length() - 2));
       }
     }
   }
