@@ -5,7 +5,6 @@ import static dev.fencing.benchmarks.RetentionBenchmark.Variant.MAINTENANCE;
 import static dev.fencing.benchmarks.RetentionBenchmark.Variant.NO_VACUUM;
 
 import dev.fencing.FencedQueue;
-import dev.fencing.Job;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.PostgresFencing;
 import java.sql.Connection;
@@ -13,7 +12,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -127,7 +125,7 @@ final class AppendOnlyTables implements AgedTables {
       throws SQLException {
     Validate.identifier("queue", queue);
     FencedQueue api = queue(ds, schema);
-    drain(api, queue);
+    RetentionBenchmark.drain(api, queue);
     long slice = Math.min(settings.slice(), (to - from) / 10);
     long bulkTo = to - slice;
     long recentFrom = to - (to - from) / 10;
@@ -158,7 +156,7 @@ final class AppendOnlyTables implements AgedTables {
     for (long sent = 0; sent < slice; sent += payloads.size()) {
       api.enqueueAll(queue, payloads.subList(0, (int) Math.min(payloads.size(), slice - sent)));
     }
-    drain(api, queue);
+    RetentionBenchmark.drain(api, queue);
     try (Connection c = ds.getConnection();
         Statement s = c.createStatement()) {
       analyze(s, schema);
@@ -342,21 +340,6 @@ final class AppendOnlyTables implements AgedTables {
         + which;
   }
 
-  /** Claims and commits, through the real API, everything the queue has ready. */
-  private static void drain(FencedQueue api, String queue) {
-    while (true) {
-      List<Job> jobs = api.claimBatch(queue, "aging", LEASE, API_BATCH);
-      if (jobs.isEmpty()) {
-        return;
-      }
-      List<FencedQueue.Completion> completions = new ArrayList<>(jobs.size());
-      for (Job job : jobs) {
-        completions.add(new FencedQueue.Completion(job.lease(), "{}", List.of()));
-      }
-      api.completeAll(completions);
-    }
-  }
-
   private FencedQueue queue(DataSource ds, String schema) {
     return builder(ds, schema).install(false).build().queue();
   }
@@ -452,8 +435,8 @@ final class AppendOnlyTables implements AgedTables {
   @Override
   public String detailHeader() {
     return "Every table after the row's window (rows / dead tuples / MB with indexes):\n\n"
-        + "| table | variant | long transaction | job | window | claim | handout | done | requeue"
-        + " |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n";
+        + "| table | variant | long transaction | queue | job | window | claim | handout | done"
+        + " | requeue |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|\n";
   }
 
   @Override

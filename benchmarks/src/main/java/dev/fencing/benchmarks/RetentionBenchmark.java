@@ -58,9 +58,11 @@ import javax.sql.DataSource;
  * <p>Measuring a row: before the first, one unreported row on the fresh tables warms the JVM. The
  * queue's backlog is topped up to {@code --backlog} jobs, then {@code --threads} workers claim one
  * job at a time and complete it, first for a warm-up, then for {@code --seconds}; every claim call
- * of the window is timed. For a {@code long transaction} row, another connection begins a
- * REPEATABLE READ transaction and reads from the job table before the warm-up, and ends it after
- * the window, so its snapshot holds back the removal of every tuple that dies meanwhile.
+ * of the window is timed. A {@code drained} row drains the queue first, and each worker enqueues
+ * one job before each claim, so claims find next to nothing waiting. For a {@code long transaction}
+ * row, another connection begins a REPEATABLE READ transaction and reads from the job table before
+ * the warm-up, and ends it after the window, so its snapshot holds back the removal of every tuple
+ * that dies meanwhile.
  *
  * <p>Prints a Markdown section; {@code --out FILE} also writes it. {@code --quick} is the smoke
  * form (10k and 40k jobs, 1 s windows). PostgreSQL: {@code FENCING_JDBC_URL} if set, else embedded.
@@ -167,6 +169,7 @@ public final class RetentionBenchmark {
       String table,
       String variant,
       boolean longTransaction,
+      boolean drained,
       LatencyRecorder latencies,
       long completed,
       long emptyClaims,
@@ -189,10 +192,11 @@ public final class RetentionBenchmark {
     String line(double freshP50) {
       return String.format(
           Locale.ROOT,
-          "| %s | %s | %s | %.2f | %.2f | %,.0f | %.2fx |%s |",
+          "| %s | %s | %s | %s | %.2f | %.2f | %,.0f | %.2fx |%s |",
           table,
           variant,
           longTransaction ? "yes" : "no",
+          drained ? "drained" : "backlog",
           p50(),
           p99(),
           jobsPerSecond(),
@@ -217,10 +221,10 @@ public final class RetentionBenchmark {
       BenchDatabase.freshQueueSchema(db, fresh);
       tables.topUp(pool, fresh, QUEUE, settings.backlog());
       checkpoint(pool, notes);
-      measure(pool, tables, fresh, "warm-up", "-", false, settings); // the JVM's, not reported
+      measure(
+          pool, tables, fresh, "warm-up", "-", false, false, settings); // the JVM's, not reported
       tables.topUp(pool, fresh, QUEUE, settings.backlog());
-      add(rows, measure(pool, tables, fresh, "fresh", "-", false, settings));
-      add(rows, measure(pool, tables, fresh, "fresh", "-", true, settings));
+      measureAll(pool, tables, fresh, "fresh", "-", settings, rows);
       db.dropSchema(fresh);
 
       for (Variant v : tables.names().variants()) {
@@ -275,8 +279,7 @@ public final class RetentionBenchmark {
             checkpoint(pool, notes);
             String table = String.format(Locale.ROOT, "after %,d", size);
             tables.topUp(pool, schema, QUEUE, settings.backlog());
-            add(rows, measure(pool, tables, schema, table, variant, false, settings));
-            add(rows, measure(pool, tables, schema, table, variant, true, settings));
+            measureAll(pool, tables, schema, table, variant, settings, rows);
           }
         } finally {
           if (loop != null) {
@@ -293,7 +296,7 @@ public final class RetentionBenchmark {
       BenchDatabase.freshQueueSchema(db, fresh);
       tables.topUp(pool, fresh, QUEUE, settings.backlog());
       checkpoint(pool, notes);
-      add(rows, measure(pool, tables, fresh, "fresh, at the end", "-", false, settings));
+      add(rows, measure(pool, tables, fresh, "fresh, at the end", "-", false, false, settings));
       db.dropSchema(fresh);
     }
     if (loadAtStart != null) {
@@ -310,10 +313,49 @@ public final class RetentionBenchmark {
   /** Adds {@code row} to {@code rows}, and prints it (an interrupted run still shows its rows). */
   private static void add(List<Row> rows, Row row) {
     rows.add(row);
-    System.err.println("retention benchmark: " + row.line(rows.getFirst().p50()));
+    System.err.println("retention benchmark: " + row.line(fresh(rows, row.drained())));
   }
 
-  /** Measures one row: a warm-up, then the window, workers claiming and completing one by one. */
+  /** The p50 of the first row of {@code rows} with the queue drained or not, as {@code drained}. */
+  private static double fresh(List<Row> rows, boolean drained) {
+    return rows.stream().filter(r -> r.drained() == drained).findFirst().orElseThrow().p50();
+  }
+
+  /** The rows of one table: with a backlog, with it and a long transaction, drained. */
+  private static void measureAll(
+      DataSource ds,
+      AgedTables tables,
+      String schema,
+      String table,
+      String variant,
+      Settings settings,
+      List<Row> rows)
+      throws Exception {
+    add(rows, measure(ds, tables, schema, table, variant, false, false, settings));
+    add(rows, measure(ds, tables, schema, table, variant, true, false, settings));
+    add(rows, measure(ds, tables, schema, table, variant, false, true, settings));
+  }
+
+  /** Claims and commits, through the API, everything {@code queue} has ready. */
+  static void drain(FencedQueue queue, String name) {
+    while (true) {
+      List<Job> jobs = queue.claimBatch(name, "drain", LEASE, 1_000);
+      if (jobs.isEmpty()) {
+        return;
+      }
+      List<FencedQueue.Completion> completions = new ArrayList<>(jobs.size());
+      for (Job job : jobs) {
+        completions.add(new FencedQueue.Completion(job.lease(), "{}", List.of()));
+      }
+      queue.completeAll(completions);
+    }
+  }
+
+  /**
+   * Measures one row: a warm-up, then the window, workers claiming and completing one by one;
+   * {@code drained}: the queue drained first, and each worker enqueues one job before each claim,
+   * so that claims find (next to) nothing waiting, as on a queue that keeps up.
+   */
   private static Row measure(
       DataSource ds,
       AgedTables tables,
@@ -321,9 +363,13 @@ public final class RetentionBenchmark {
       String table,
       String variant,
       boolean longTransaction,
+      boolean drained,
       Settings settings)
       throws Exception {
     FencedQueue queue = tables.builder(ds, schema).install(false).build().queue();
+    if (drained) {
+      drain(queue, QUEUE);
+    }
     Connection holder = null;
     if (longTransaction) {
       holder = ds.getConnection();
@@ -360,6 +406,9 @@ public final class RetentionBenchmark {
                       try {
                         int p;
                         while ((p = phase.get()) < 2) {
+                          if (drained) {
+                            queue.enqueue(QUEUE, "{}");
+                          }
                           long start = System.nanoTime();
                           Optional<Job> job = queue.claim(QUEUE, owner, LEASE);
                           long took = System.nanoTime() - start;
@@ -406,6 +455,7 @@ public final class RetentionBenchmark {
         table,
         variant,
         longTransaction,
+        drained,
         all,
         completed.get(),
         empty.get(),
@@ -434,7 +484,10 @@ public final class RetentionBenchmark {
             Locale.ROOT,
             "Per row: %d workers claim one job at a time (`claim`, lease %d min) and complete it,"
                 + " for %d s after a warm-up of %.1f s, with %,d pending jobs on the queue at the"
-                + " start. p50/p99 are of single `claim` calls; jobs/s is claim-to-complete. ",
+                + " start (`backlog`), or on the queue drained first, each worker enqueueing one"
+                + " job before each claim (`drained`: claims find next to nothing waiting, as on"
+                + " a queue that keeps up). p50/p99 are of single `claim` calls; jobs/s is"
+                + " claim-to-complete. ",
             settings.threads(),
             LEASE.toMinutes(),
             settings.seconds(),
@@ -442,17 +495,18 @@ public final class RetentionBenchmark {
             settings.backlog()));
     s.append(tables.describe(settings));
     s.append(
-        " p50 vs fresh compares with the first row. A CHECKPOINT runs after each aging step,"
+        " p50 vs fresh compares with the first row of the same queue column. A CHECKPOINT runs after each aging step,"
             + " before its windows.\n\n");
     s.append(
-            "| table | variant | long transaction | claim p50 ms | claim p99 ms | jobs/s | p50 vs fresh"
-                + " |")
+            "| table | variant | long transaction | queue | claim p50 ms | claim p99 ms | jobs/s | p50"
+                + " vs fresh |")
         .append(tables.storageHeader())
         .append(" |\n");
-    s.append("|---|---|---|---:|---:|---:|---:|").append(tables.storageSeparator()).append("|\n");
-    double freshP50 = rows.getFirst().p50();
+    s.append("|---|---|---|---|---:|---:|---:|---:|")
+        .append(tables.storageSeparator())
+        .append("|\n");
     for (Row r : rows) {
-      s.append(r.line(freshP50)).append('\n');
+      s.append(r.line(fresh(rows, r.drained()))).append('\n');
     }
     s.append('\n');
     String detailHeader = tables.detailHeader();
@@ -462,10 +516,11 @@ public final class RetentionBenchmark {
         s.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %s | %s |%s |%n",
+                "| %s | %s | %s | %s |%s |%n",
                 r.table(),
                 r.variant(),
                 r.longTransaction() ? "yes" : "no",
+                r.drained() ? "drained" : "backlog",
                 r.storage().detail()));
       }
       s.append('\n');
@@ -485,22 +540,29 @@ public final class RetentionBenchmark {
     }
     s.append('\n');
     for (Variant v : tables.names().variants()) {
-      Row last = null;
-      for (Row r : rows) {
-        if (r.variant().equals(v.label) && !r.longTransaction()) {
-          last = r;
+      for (boolean drained : new boolean[] {false, true}) {
+        Row last = null;
+        Row first = null;
+        for (Row r : rows) {
+          if (r.drained() == drained && !r.longTransaction()) {
+            first = first == null ? r : first;
+            if (r.variant().equals(v.label)) {
+              last = r;
+            }
+          }
         }
-      }
-      if (last != null && v.maintained) {
-        s.append(
-            String.format(
-                Locale.ROOT,
-                "With %s, %s processed jobs: claim p50 %.2fx fresh, p99 %.2fx fresh"
-                    + " (target: p50 within 1.5x).%n",
-                v.label,
-                last.table().replace("after ", ""),
-                last.p50() / freshP50,
-                last.p99() / rows.getFirst().p99()));
+        if (last != null && v.maintained) {
+          s.append(
+              String.format(
+                  Locale.ROOT,
+                  "With %s, %s processed jobs, queue %s: claim p50 %.2fx fresh, p99 %.2fx fresh"
+                      + " (target: p50 within 1.5x).%n",
+                  v.label,
+                  last.table().replace("after ", ""),
+                  drained ? "drained" : "with a backlog",
+                  last.p50() / first.p50(),
+                  last.p99() / first.p99()));
+        }
       }
     }
     return s.toString();

@@ -17,12 +17,12 @@ import org.junit.jupiter.api.Test;
  */
 class RetentionBenchmarkSmokeTest {
 
-  /** A data row: table, variant, long transaction, then p50, p99, jobs/s, ratio, live rows. */
+  /** A data row: table, variant, long transaction, queue, then p50, p99, jobs/s, ratio, rows. */
   private static final Pattern ROW =
       Pattern.compile(
           "\\| (fresh|fresh, at the end|after [0-9,]+) \\|"
               + " (-|maintenance|maintenance, no VACUUM|autovacuum only|autovacuum only, default"
-              + " storage) \\| (yes|no) \\|"
+              + " storage) \\| (yes|no) \\| (backlog|drained) \\|"
               + " ([0-9.]+) \\| ([0-9.]+) \\| ([0-9,]+) \\| ([0-9.]+)x \\| ([0-9,]+) \\|.*");
 
   @Test
@@ -41,7 +41,7 @@ class RetentionBenchmarkSmokeTest {
         .contains("| after 10,000 | autovacuum only, default storage | no |")
         .contains("| after 40,000 | autovacuum only, default storage | yes |")
         .contains("| fresh, at the end | - | no |");
-    List<Matcher> rows = rows(report, 15);
+    List<Matcher> rows = rows(report, 22);
     // nothing removes jobs without maintenance: its table keeps every processed job
     assertThat(liveRows(rows, "after 40,000", "autovacuum only")).isGreaterThanOrEqualTo(40_000);
     // maintenance removed the backdated nine tenths before the windows (it caught up first)
@@ -60,8 +60,9 @@ class RetentionBenchmarkSmokeTest {
         .contains("| after 10,000 | maintenance, no VACUUM | no |")
         .contains("| after 10,000 | autovacuum only | yes |")
         .contains("| fresh, at the end | - | no |")
+        .contains("| after 10,000 | maintenance, no VACUUM | no | drained |")
         .contains("| job | window | claim | handout | done | requeue |");
-    List<Matcher> rows = rows(report, 9);
+    List<Matcher> rows = rows(report, 13);
     assertThat(liveRows(rows, "after 10,000", "autovacuum only")).isGreaterThanOrEqualTo(10_000);
     assertThat(liveRows(rows, "after 10,000", "maintenance")).isLessThan(10_000);
     assertThat(liveRows(rows, "after 10,000", "maintenance, no VACUUM")).isLessThan(10_000);
@@ -93,12 +94,12 @@ class RetentionBenchmarkSmokeTest {
     assertThat(rows).hasSize(count);
     for (Matcher row : rows) {
       String line = row.group();
-      assertThat(Double.parseDouble(row.group(4))).as("p50 in %s", line).isPositive();
-      assertThat(Double.parseDouble(row.group(5)))
+      assertThat(Double.parseDouble(row.group(5))).as("p50 in %s", line).isPositive();
+      assertThat(Double.parseDouble(row.group(6)))
           .as("p99 in %s", line)
-          .isGreaterThanOrEqualTo(Double.parseDouble(row.group(4)));
-      assertThat(number(row.group(6))).as("jobs/s in %s", line).isPositive();
-      assertThat(number(row.group(8))).as("live rows in %s", line).isPositive();
+          .isGreaterThanOrEqualTo(Double.parseDouble(row.group(5)));
+      assertThat(number(row.group(7))).as("jobs/s in %s", line).isPositive();
+      assertThat(number(row.group(9))).as("live rows in %s", line).isPositive();
     }
     return rows;
   }
@@ -106,7 +107,7 @@ class RetentionBenchmarkSmokeTest {
   private static long liveRows(List<Matcher> rows, String table, String variant) {
     return rows.stream()
         .filter(m -> m.group(1).equals(table) && m.group(2).equals(variant))
-        .mapToLong(m -> number(m.group(8)))
+        .mapToLong(m -> number(m.group(9)))
         .min()
         .orElseThrow();
   }
