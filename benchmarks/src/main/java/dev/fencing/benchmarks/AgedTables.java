@@ -1,12 +1,16 @@
 package dev.fencing.benchmarks;
 
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * What {@link RetentionBenchmark} needs to know of one engine's tables: how to build a queue on
+ * What {@code RetentionBenchmark} needs to know of one engine's tables: how to build a queue on
  * them, fill the queue's backlog, age them in bulk as real processing would, prepare a variant and
  * report their storage. The measuring (claims timed one by one, maintenance in a loop, the long
  * transaction, the report's main table) is the same for every engine.
@@ -20,8 +24,7 @@ interface AgedTables {
   PostgresFencing.Builder builder(DataSource ds, String schema);
 
   /** Gives the fresh {@code schema} the settings {@code variant} measures (storage, autovacuum). */
-  void prepare(DataSource ds, String schema, RetentionBenchmark.Variant variant)
-      throws SQLException;
+  void prepare(DataSource ds, String schema, RetentionVariant variant) throws SQLException;
 
   /** Adds jobs to {@code queue} until it has {@code backlog} not yet handed out. */
   void topUp(DataSource ds, String schema, String queue, int backlog);
@@ -54,7 +57,7 @@ interface AgedTables {
   }
 
   /** What the report says of the aging, the variants and the storage columns (one paragraph). */
-  String describe(RetentionBenchmark.Settings settings);
+  String describe(RetentionSettings settings);
 
   /**
    * One row's storage.
@@ -66,10 +69,25 @@ interface AgedTables {
    */
   record Storage(long jobRows, String cells, String detail) {}
 
-  /** What a run on these tables is called, and what it measures. */
-  record Names(String title, String schemaPrefix, List<RetentionBenchmark.Variant> variants) {
+  /** Claims and commits, through the API, everything {@code queue} has ready. */
+  static void drain(FencedQueue queue, String name) {
+    while (true) {
+      List<Job> jobs = queue.claimBatch(name, "drain", Duration.ofMinutes(5), 1_000);
+      if (jobs.isEmpty()) {
+        return;
+      }
+      List<FencedQueue.Completion> completions = new ArrayList<>(jobs.size());
+      for (Job job : jobs) {
+        completions.add(new FencedQueue.Completion(job.lease(), "{}", List.of()));
+      }
+      queue.completeAll(completions);
+    }
+  }
 
-    Names(String title, String schemaPrefix, RetentionBenchmark.Variant... variants) {
+  /** What a run on these tables is called, and what it measures. */
+  record Names(String title, String schemaPrefix, List<RetentionVariant> variants) {
+
+    Names(String title, String schemaPrefix, RetentionVariant... variants) {
       this(title, schemaPrefix, List.of(variants));
     }
   }

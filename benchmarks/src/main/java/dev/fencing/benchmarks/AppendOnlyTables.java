@@ -1,8 +1,8 @@
 package dev.fencing.benchmarks;
 
-import static dev.fencing.benchmarks.RetentionBenchmark.Variant.AUTOVACUUM;
-import static dev.fencing.benchmarks.RetentionBenchmark.Variant.MAINTENANCE;
-import static dev.fencing.benchmarks.RetentionBenchmark.Variant.NO_VACUUM;
+import static dev.fencing.benchmarks.RetentionVariant.AUTOVACUUM;
+import static dev.fencing.benchmarks.RetentionVariant.MAINTENANCE;
+import static dev.fencing.benchmarks.RetentionVariant.NO_VACUUM;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.internal.Validate;
@@ -61,9 +61,9 @@ final class AppendOnlyTables implements AgedTables {
   /** What the real-API pass claims and commits at a time. */
   private static final int API_BATCH = 100;
 
-  private final RetentionBenchmark.Settings settings;
+  private final RetentionSettings settings;
 
-  AppendOnlyTables(RetentionBenchmark.Settings settings) {
+  AppendOnlyTables(RetentionSettings settings) {
     this.settings = settings;
   }
 
@@ -84,8 +84,7 @@ final class AppendOnlyTables implements AgedTables {
 
   /** For {@code NO_VACUUM}: autovacuum off on the engine's tables (analyze is run by aging). */
   @Override
-  public void prepare(DataSource ds, String schema, RetentionBenchmark.Variant variant)
-      throws SQLException {
+  public void prepare(DataSource ds, String schema, RetentionVariant variant) throws SQLException {
     if (variant.vacuumed) {
       return;
     }
@@ -125,7 +124,7 @@ final class AppendOnlyTables implements AgedTables {
       throws SQLException {
     Validate.identifier("queue", queue);
     FencedQueue api = queue(ds, schema);
-    RetentionBenchmark.drain(api, queue);
+    AgedTables.drain(api, queue);
     long slice = Math.min(settings.slice(), (to - from) / 10);
     long bulkTo = to - slice;
     long recentFrom = to - (to - from) / 10;
@@ -156,7 +155,7 @@ final class AppendOnlyTables implements AgedTables {
     for (long sent = 0; sent < slice; sent += payloads.size()) {
       api.enqueueAll(queue, payloads.subList(0, (int) Math.min(payloads.size(), slice - sent)));
     }
-    RetentionBenchmark.drain(api, queue);
+    AgedTables.drain(api, queue);
     try (Connection c = ds.getConnection();
         Statement s = c.createStatement()) {
       analyze(s, schema);
@@ -440,7 +439,7 @@ final class AppendOnlyTables implements AgedTables {
   }
 
   @Override
-  public String describe(RetentionBenchmark.Settings settings) {
+  public String describe(RetentionSettings settings) {
     return String.format(
         Locale.ROOT,
         "Engine: append-only (`engine(Engine.APPEND_ONLY)`). Aged tables were aged in bulk SQL,"

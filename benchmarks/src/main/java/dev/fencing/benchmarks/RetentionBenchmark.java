@@ -86,84 +86,6 @@ public final class RetentionBenchmark {
 
   private RetentionBenchmark() {}
 
-  /**
-   * The arguments.
-   *
-   * @param claimBatch append-only aging: jobs per claim row
-   * @param slice append-only aging: the last jobs of a step, pushed through the real API
-   */
-  record Settings(
-      boolean quick,
-      boolean append,
-      long[] sizes,
-      int seconds,
-      int warmupMillis,
-      int threads,
-      int backlog,
-      int chunk,
-      int batch,
-      int claimBatch,
-      int slice,
-      int catchUpSeconds,
-      String out) {
-
-    static Settings parse(String[] args) {
-      boolean quick = List.of(args).contains("--quick");
-      String engine = Args.stringArg(args, "--engine", "update");
-      if (!engine.equals("update") && !engine.equals("append")) {
-        throw new IllegalArgumentException("--engine must be update or append, but was " + engine);
-      }
-      String sizes = Args.stringArg(args, "--sizes", quick ? "10000,40000" : "1000000,5000000");
-      long[] parsed =
-          java.util.Arrays.stream(sizes.split(","))
-              .mapToLong(s -> Long.parseLong(s.trim()))
-              .toArray();
-      for (int i = 0; i < parsed.length; i++) {
-        if (parsed[i] <= 0 || (i > 0 && parsed[i] <= parsed[i - 1])) {
-          throw new IllegalArgumentException("--sizes must grow and be > 0, but was " + sizes);
-        }
-      }
-      return new Settings(
-          quick,
-          engine.equals("append"),
-          parsed,
-          Args.intArg(args, "--seconds", quick ? 1 : 10),
-          quick ? 300 : 2_000,
-          Args.intArg(args, "--threads", 2),
-          Args.intArg(args, "--backlog", quick ? 5_000 : 50_000),
-          Args.intArg(args, "--chunk", quick ? 10_000 : 50_000),
-          Args.intArg(args, "--batch", 1_000),
-          Args.intArg(args, "--claim-batch", 10),
-          Args.intArg(args, "--slice", quick ? 1_000 : 50_000),
-          quick ? 60 : 600,
-          Args.stringArg(args, "--out", null));
-    }
-
-    AgedTables tables() {
-      return append ? new AppendOnlyTables(this) : new UpdateInPlaceTables();
-    }
-  }
-
-  /** The aged tables: maintained or not, vacuumed or not. */
-  enum Variant {
-    MAINTENANCE("_maint", "maintenance", true, true),
-    NO_VACUUM("_novac", "maintenance, no VACUUM", true, false),
-    AUTOVACUUM("_plain", "autovacuum only", false, true),
-    DEFAULT_STORAGE("_default", "autovacuum only, default storage", false, true);
-
-    final String suffix;
-    final String label;
-    final boolean maintained;
-    final boolean vacuumed;
-
-    Variant(String suffix, String label, boolean maintained, boolean vacuumed) {
-      this.suffix = suffix;
-      this.label = label;
-      this.maintained = maintained;
-      this.vacuumed = vacuumed;
-    }
-  }
-
   /** One measured row. */
   record Row(
       String table,
@@ -207,8 +129,9 @@ public final class RetentionBenchmark {
 
   /** Runs the benchmark; see the class comment for the arguments. */
   public static void main(String[] args) throws Exception {
-    Settings settings = Settings.parse(args);
-    AgedTables tables = settings.tables();
+    RetentionSettings settings = RetentionSettings.parse(args);
+    AgedTables tables =
+        settings.append() ? new AppendOnlyTables(settings) : new UpdateInPlaceTables();
     PostgresFixture.Database db = BenchDatabase.database();
     List<Row> rows = new ArrayList<>();
     List<String> notes = new ArrayList<>();
@@ -227,7 +150,7 @@ public final class RetentionBenchmark {
       measureAll(pool, tables, fresh, "fresh", "-", settings, rows);
       db.dropSchema(fresh);
 
-      for (Variant v : tables.names().variants()) {
+      for (RetentionVariant v : tables.names().variants()) {
         String schema = tables.names().schemaPrefix() + v.suffix;
         String variant = v.label;
         BenchDatabase.freshQueueSchema(db, schema);
@@ -328,27 +251,12 @@ public final class RetentionBenchmark {
       String schema,
       String table,
       String variant,
-      Settings settings,
+      RetentionSettings settings,
       List<Row> rows)
       throws Exception {
     add(rows, measure(ds, tables, schema, table, variant, false, false, settings));
     add(rows, measure(ds, tables, schema, table, variant, true, false, settings));
     add(rows, measure(ds, tables, schema, table, variant, false, true, settings));
-  }
-
-  /** Claims and commits, through the API, everything {@code queue} has ready. */
-  static void drain(FencedQueue queue, String name) {
-    while (true) {
-      List<Job> jobs = queue.claimBatch(name, "drain", LEASE, 1_000);
-      if (jobs.isEmpty()) {
-        return;
-      }
-      List<FencedQueue.Completion> completions = new ArrayList<>(jobs.size());
-      for (Job job : jobs) {
-        completions.add(new FencedQueue.Completion(job.lease(), "{}", List.of()));
-      }
-      queue.completeAll(completions);
-    }
   }
 
   /**
@@ -364,11 +272,11 @@ public final class RetentionBenchmark {
       String variant,
       boolean longTransaction,
       boolean drained,
-      Settings settings)
+      RetentionSettings settings)
       throws Exception {
     FencedQueue queue = tables.builder(ds, schema).install(false).build().queue();
     if (drained) {
-      drain(queue, QUEUE);
+      AgedTables.drain(queue, QUEUE);
     }
     Connection holder = null;
     if (longTransaction) {
@@ -465,7 +373,7 @@ public final class RetentionBenchmark {
 
   /** The Markdown section. */
   static String report(
-      Settings settings,
+      RetentionSettings settings,
       AgedTables tables,
       String[] args,
       String machine,
@@ -539,7 +447,7 @@ public final class RetentionBenchmark {
       s.append("- ").append(n).append('\n');
     }
     s.append('\n');
-    for (Variant v : tables.names().variants()) {
+    for (RetentionVariant v : tables.names().variants()) {
       for (boolean drained : new boolean[] {false, true}) {
         Row last = null;
         Row first = null;

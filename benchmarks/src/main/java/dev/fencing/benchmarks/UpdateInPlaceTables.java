@@ -1,8 +1,8 @@
 package dev.fencing.benchmarks;
 
-import static dev.fencing.benchmarks.RetentionBenchmark.Variant.AUTOVACUUM;
-import static dev.fencing.benchmarks.RetentionBenchmark.Variant.DEFAULT_STORAGE;
-import static dev.fencing.benchmarks.RetentionBenchmark.Variant.MAINTENANCE;
+import static dev.fencing.benchmarks.RetentionVariant.AUTOVACUUM;
+import static dev.fencing.benchmarks.RetentionVariant.DEFAULT_STORAGE;
+import static dev.fencing.benchmarks.RetentionVariant.MAINTENANCE;
 
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.PostgresFencing;
@@ -48,9 +48,8 @@ final class UpdateInPlaceTables implements AgedTables {
    * thresholds, as an installation had before retention set its own.
    */
   @Override
-  public void prepare(DataSource ds, String schema, RetentionBenchmark.Variant variant)
-      throws SQLException {
-    if (variant != RetentionBenchmark.Variant.DEFAULT_STORAGE) {
+  public void prepare(DataSource ds, String schema, RetentionVariant variant) throws SQLException {
+    if (variant != RetentionVariant.DEFAULT_STORAGE) {
       return;
     }
     try (Connection c = ds.getConnection();
@@ -187,7 +186,7 @@ final class UpdateInPlaceTables implements AgedTables {
   }
 
   @Override
-  public String describe(RetentionBenchmark.Settings settings) {
+  public String describe(RetentionSettings settings) {
     return String.format(
         Locale.ROOT,
         "Aged tables were aged in bulk SQL, chunks of %,d jobs, each chunk inserted, claimed"
