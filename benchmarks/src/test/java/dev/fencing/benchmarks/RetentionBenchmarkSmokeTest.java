@@ -11,28 +11,25 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * One short run of {@link RetentionBenchmark}, to prove it runs and reports every row with numbers
- * that make sense. Nothing here asserts a time: only that latencies and throughputs are above zero.
+ * Short runs of {@link RetentionBenchmark}, on each engine, to prove it runs and reports every row
+ * with numbers that make sense. Nothing here asserts a time: only that latencies and throughputs
+ * are above zero.
  */
 class RetentionBenchmarkSmokeTest {
 
-  /** A data row: table, variant, long transaction, then p50, p99, jobs/s, ratio, live rows. */
+  /** A data row: table, variant, long transaction, queue, then p50, p99, jobs/s, ratio, rows. */
   private static final Pattern ROW =
       Pattern.compile(
           "\\| (fresh|fresh, at the end|after [0-9,]+) \\|"
-              + " (-|maintenance|autovacuum only|autovacuum only, default storage) \\| (yes|no) \\|"
+              + " (-|maintenance|maintenance, no VACUUM|autovacuum only|autovacuum only, default"
+              + " storage) \\| (yes|no) \\| (backlog|drained) \\|"
               + " ([0-9.]+) \\| ([0-9.]+) \\| ([0-9,]+) \\| ([0-9.]+)x \\| ([0-9,]+) \\|.*");
 
   @Test
   void theQuickFormRunsAndReportsEveryRow() throws Exception {
-    Path out = Path.of("target", "bench", "RETENTION-smoke.md");
-    Files.deleteIfExists(out);
-    RetentionBenchmark.main(new String[] {"--quick", "--out", out.toString()});
-    String report = Files.readString(out);
+    String report = run("RETENTION-smoke.md", "--quick");
     assertThat(report)
         .startsWith(RetentionBenchmark.TITLE)
-        .contains("Machine: ")
-        .contains("PostgreSQL")
         .contains("| fresh | - | no |")
         .contains("| fresh | - | yes |")
         .contains("| after 10,000 | maintenance | no |")
@@ -43,21 +40,8 @@ class RetentionBenchmarkSmokeTest {
         .contains("| after 40,000 | autovacuum only | yes |")
         .contains("| after 10,000 | autovacuum only, default storage | no |")
         .contains("| after 40,000 | autovacuum only, default storage | yes |")
-        .contains("| fresh, at the end | - | no |")
-        .contains("maintenance caught up")
-        .doesNotContain("NaN")
-        .doesNotContain("had NOT caught up");
-    List<Matcher> rows = report.lines().map(ROW::matcher).filter(Matcher::matches).toList();
-    assertThat(rows).hasSize(15);
-    for (Matcher row : rows) {
-      String line = row.group();
-      assertThat(Double.parseDouble(row.group(4))).as("p50 in %s", line).isPositive();
-      assertThat(Double.parseDouble(row.group(5)))
-          .as("p99 in %s", line)
-          .isGreaterThanOrEqualTo(Double.parseDouble(row.group(4)));
-      assertThat(number(row.group(6))).as("jobs/s in %s", line).isPositive();
-      assertThat(number(row.group(8))).as("live rows in %s", line).isPositive();
-    }
+        .contains("| fresh, at the end | - | no |");
+    List<Matcher> rows = rows(report, 22);
     // nothing removes jobs without maintenance: its table keeps every processed job
     assertThat(liveRows(rows, "after 40,000", "autovacuum only")).isGreaterThanOrEqualTo(40_000);
     // maintenance removed the backdated nine tenths before the windows (it caught up first)
@@ -65,10 +49,65 @@ class RetentionBenchmarkSmokeTest {
     assertThat(liveRows(rows, "after 40,000", "maintenance")).isLessThan(40_000);
   }
 
+  @Test
+  void theAppendOnlyFormRunsAndReportsEveryRowAndEveryTable() throws Exception {
+    String report =
+        run("RETENTION-append-smoke.md", "--quick", "--engine", "append", "--sizes", "10000");
+    assertThat(report)
+        .startsWith("## Append-only engine: claim cost as the tables age (issue 22)")
+        .contains("| fresh | - | no |")
+        .contains("| after 10,000 | maintenance | yes |")
+        .contains("| after 10,000 | maintenance, no VACUUM | no |")
+        .contains("| after 10,000 | autovacuum only | yes |")
+        .contains("| fresh, at the end | - | no |")
+        .contains("| after 10,000 | maintenance, no VACUUM | no | drained |")
+        .contains("| job | window | claim | handout | done | requeue |");
+    List<Matcher> rows = rows(report, 13);
+    assertThat(liveRows(rows, "after 10,000", "autovacuum only")).isGreaterThanOrEqualTo(10_000);
+    assertThat(liveRows(rows, "after 10,000", "maintenance")).isLessThan(10_000);
+    assertThat(liveRows(rows, "after 10,000", "maintenance, no VACUUM")).isLessThan(10_000);
+  }
+
+  /**
+   * Runs the benchmark with {@code args}, writing to {@code file} under target/bench, and returns
+   * its report, checked for what every report has.
+   */
+  private static String run(String file, String... args) throws Exception {
+    Path out = Path.of("target", "bench", file);
+    Files.deleteIfExists(out);
+    List<String> all = new java.util.ArrayList<>(List.of(args));
+    all.addAll(List.of("--out", out.toString()));
+    RetentionBenchmark.main(all.toArray(String[]::new));
+    String report = Files.readString(out);
+    assertThat(report)
+        .contains("Machine: ")
+        .contains("PostgreSQL")
+        .contains("maintenance caught up")
+        .doesNotContain("NaN")
+        .doesNotContain("had NOT caught up");
+    return report;
+  }
+
+  /** The report's data rows, {@code count} of them, each with numbers that make sense. */
+  private static List<Matcher> rows(String report, int count) {
+    List<Matcher> rows = report.lines().map(ROW::matcher).filter(Matcher::matches).toList();
+    assertThat(rows).hasSize(count);
+    for (Matcher row : rows) {
+      String line = row.group();
+      assertThat(Double.parseDouble(row.group(5))).as("p50 in %s", line).isPositive();
+      assertThat(Double.parseDouble(row.group(6)))
+          .as("p99 in %s", line)
+          .isGreaterThanOrEqualTo(Double.parseDouble(row.group(5)));
+      assertThat(number(row.group(7))).as("jobs/s in %s", line).isPositive();
+      assertThat(number(row.group(9))).as("live rows in %s", line).isPositive();
+    }
+    return rows;
+  }
+
   private static long liveRows(List<Matcher> rows, String table, String variant) {
     return rows.stream()
         .filter(m -> m.group(1).equals(table) && m.group(2).equals(variant))
-        .mapToLong(m -> number(m.group(8)))
+        .mapToLong(m -> number(m.group(9)))
         .min()
         .orElseThrow();
   }

@@ -128,3 +128,15 @@ CREATE TABLE IF NOT EXISTS fencing_append_requeue (
 );
 
 CREATE INDEX IF NOT EXISTS fencing_append_requeue_ready_ix ON fencing_append_requeue (queue, ready_at, job_id);
+
+-- Storage settings for the two tables whose indexes every claim scans from their oldest entry
+-- (fencing_append_claim_live_ix for leases run out, fencing_append_requeue_ready_ix for jobs due): a
+-- claim row that ended, or a requeue row a claim took, leaves a dead entry there that every claim steps
+-- over until a VACUUM removes it (measured without VACUUM: 722 index buffers a claim after a million
+-- single-job claims). Autovacuum by a fixed count of dead versions (10,000), not by 20 % of a table that
+-- may hold days of claim rows, keeps that to a few pages; docs/ENGINE.md, "What it costs, measured".
+-- Changing them takes a SHARE UPDATE EXCLUSIVE lock: it waits for a running VACUUM, never for claims.
+-- [jooq ignore start]
+ALTER TABLE fencing_append_claim SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000);
+ALTER TABLE fencing_append_requeue SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000);
+-- [jooq ignore stop]

@@ -107,6 +107,25 @@ class AppendOnlyRetentionTest {
     assertThat(again.id()).isGreaterThan(first);
   }
 
+  @Test
+  void theTablesAClaimScansFromTheirOldestEntryAreVacuumedByACountOfDeadVersions(
+      TestSchema schema) {
+    fencing(schema, 5).queue();
+    for (String table : List.of("fencing_append_claim", "fencing_append_requeue")) {
+      assertThat(
+              Rows.select(
+                      schema.dataSource(),
+                      schema.name(),
+                      "select array_to_string(reloptions, ',') as o from pg_class where oid = '"
+                          + table
+                          + "'::regclass")
+                  .getFirst()
+                  .get("o"))
+          .as(table)
+          .hasToString("autovacuum_vacuum_scale_factor=0,autovacuum_vacuum_threshold=10000");
+    }
+  }
+
   private static PostgresFencing fencing(TestSchema schema, int maxAttempts) {
     return PostgresFencing.builder(schema.dataSource())
         .schema(schema.name())

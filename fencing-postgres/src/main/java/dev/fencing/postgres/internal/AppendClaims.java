@@ -272,6 +272,13 @@ final class AppendClaims {
    * The next {@code limit} jobs of the window between snapshots {@code lo} and {@code hi}, after
    * position {@code (afterXid, afterId)}: committed when {@code hi} was taken, not when {@code lo}
    * was.
+   *
+   * <p>A position before {@code lo}'s xmin (a window just moved to has none) is raised to it first:
+   * the same jobs, but PostgreSQL starts the index range scan at the row comparison, not at the
+   * larger {@code xid} bound, so a position {@code (0, 0)} made every such claim read the queue's
+   * whole {@code (queue, xid, id)} index, every job kept and every dead entry not yet vacuumed
+   * (measured: 4,929 buffers a claim after a million jobs, 4 with the position raised;
+   * docs/BENCHMARKS.md, issue 22's storage).
    */
   private List<Item> fresh(
       Connection connection,
@@ -282,6 +289,10 @@ final class AppendClaims {
       long afterId,
       int limit)
       throws SQLException {
+    // (xmin, 0) comes before every job of transaction xmin (ids start at 1): nothing skipped
+    boolean before = afterXid < xmin(lo);
+    long positionXid = before ? xmin(lo) : afterXid;
+    long positionId = before ? 0 : afterId;
     List<Item> items = new ArrayList<>();
     try (PreparedStatement s =
             freshSql.prepare(
@@ -290,8 +301,8 @@ final class AppendClaims {
                     "queue", queue,
                     "lo", lo,
                     "hi", hi,
-                    "afterXid", afterXid,
-                    "afterId", afterId,
+                    "afterXid", positionXid,
+                    "afterId", positionId,
                     "limit", limit));
         ResultSet r = s.executeQuery()) {
       while (r.next()) {
@@ -327,6 +338,11 @@ final class AppendClaims {
         .and(not(visible(j.XID, lo)))
         .orderBy(j.XID, j.ID)
         .limit(p.integer("limit"));
+  }
+
+  /** The xmin of a snapshot in its text form, {@code xmin:xmax:xip,...}. */
+  static long xmin(String snapshot) {
+    return Long.parseLong(snapshot.substring(0, snapshot.indexOf(':')));
   }
 
   /** {@code function} ({@code pg_snapshot_xmin} or {@code _xmax}) of a snapshot, as a bigint. */
