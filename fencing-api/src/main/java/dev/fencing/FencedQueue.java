@@ -73,6 +73,10 @@ public interface FencedQueue {
    * <p>A key is remembered as long as its job exists: finished jobs are kept until retention
    * removes them, and after that the key may name a new job.
    *
+   * <p>The new jobs of one call need not be numbered, or claimed, in the order of {@code jobs}: a
+   * backend may write them in the order of their keys, so that producers racing on the same keys in
+   * different orders cannot deadlock (PostgreSQL does).
+   *
    * @param jobs at most 10,000, with distinct keys
    * @return one outcome per job, in the order of {@code jobs}
    * @throws IllegalArgumentException if a key appears twice in {@code jobs}, or a key is taken by a

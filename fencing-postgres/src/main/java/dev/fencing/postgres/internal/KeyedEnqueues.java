@@ -13,6 +13,8 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,19 +70,32 @@ final class KeyedEnqueues {
     }
   }
 
+  /**
+   * Inserts in the order of the keys, not of the list: two producers racing on the same keys in
+   * different orders would otherwise each hold a key the other waits for (a deadlock, which under
+   * load outlasted the retries). The outcomes come back in the list's order.
+   */
   private List<Enqueued> write(Connection c, String queue, List<KeyedJob> jobs, UUID token)
       throws SQLException {
-    List<Enqueued> outcomes = new ArrayList<>(jobs.size());
+    Integer[] byKey = new Integer[jobs.size()];
+    for (int i = 0; i < byKey.length; i++) {
+      byKey[i] = i;
+    }
+    Arrays.sort(byKey, Comparator.comparing(i -> jobs.get(i).key()));
+    Enqueued[] outcomes = new Enqueued[jobs.size()];
     for (int from = 0; from < jobs.size(); from += CHUNK) {
-      List<KeyedJob> chunk = jobs.subList(from, Math.min(jobs.size(), from + CHUNK));
+      List<Integer> indexes =
+          Arrays.asList(byKey).subList(from, Math.min(jobs.size(), from + CHUNK));
+      List<KeyedJob> chunk = indexes.stream().map(jobs::get).toList();
       Map<String, Long> inserted = insert(c, queue, chunk, token);
       Map<String, Found> found =
           inserted.size() == chunk.size() ? Map.of() : lookUp(c, queue, chunk);
       for (int i = 0; i < chunk.size(); i++) {
         KeyedJob job = chunk.get(i);
+        int index = indexes.get(i);
         Long id = inserted.get(job.key());
         if (id != null) {
-          outcomes.add(new Enqueued(id, job.key(), true));
+          outcomes[index] = new Enqueued(id, job.key(), true);
           continue;
         }
         Found row = found.get(job.key());
@@ -93,7 +108,7 @@ final class KeyedEnqueues {
         if (!row.samePayload()) {
           throw new IllegalArgumentException(
               "jobs["
-                  + (from + i)
+                  + index
                   + "].key "
                   + Text.quote(job.key())
                   + " already names job "
@@ -102,13 +117,14 @@ final class KeyedEnqueues {
                   + queue
                   + "' with a different payload; nothing was enqueued");
         }
-        outcomes.add(new Enqueued(row.id(), job.key(), token.equals(row.token())));
+        outcomes[index] = new Enqueued(row.id(), job.key(), token.equals(row.token()));
       }
     }
-    if (outcomes.stream().anyMatch(Enqueued::created)) {
+    List<Enqueued> all = List.of(outcomes);
+    if (all.stream().anyMatch(Enqueued::created)) {
       notifier.inTransaction(c, queue);
     }
-    return outcomes;
+    return all;
   }
 
   private Map<String, Long> insert(Connection c, String queue, List<KeyedJob> jobs, UUID token) {
