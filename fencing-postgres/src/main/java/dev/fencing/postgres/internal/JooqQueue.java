@@ -22,11 +22,9 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -110,14 +108,7 @@ public final class JooqQueue implements FencedQueue {
     try {
       return insert(queue, payloads);
     } catch (DataAccessException e) {
-      if (Text.dataException(e) == null) {
-        throw e;
-      }
-      for (Map.Entry<Integer, SQLException> bad : probe.refused(payloads, true).entrySet()) {
-        int i = bad.getKey();
-        throw Text.invalidJson(parameter.apply(i), payloads.get(i), bad.getValue());
-      }
-      throw e;
+      throw probe.explain(e, payloads, parameter);
     }
   }
 
