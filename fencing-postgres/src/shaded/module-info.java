@@ -1,0 +1,24 @@
+/**
+ * The PostgreSQL backend, as published: the jar carries jOOQ relocated into {@code
+ * dev.fencing.postgres.internal.shaded}, so this descriptor (which the build puts into the jar in
+ * place of {@code src/main/java/module-info.java}'s) requires no jOOQ module, and reads what the
+ * relocated jOOQ reads. Only {@code dev.fencing.postgres} is exported; jOOQ, Dagger and
+ * Resilience4j stay inside. {@code ShadedModuleDescriptorTest} keeps the two descriptors in step.
+ */
+module dev.fencing.postgres {
+  requires transitive dev.fencing.api;
+  requires transitive java.sql;
+  requires static org.jspecify;
+  requires static java.compiler;
+  requires dagger;
+  requires jakarta.inject;
+  requires io.github.resilience4j.core;
+  requires io.github.resilience4j.retry;
+  requires org.postgresql.jdbc;
+  // what the relocated jOOQ reads: its logger (SLF4J when present, else java.util.logging), XML
+  requires static org.slf4j;
+  requires java.logging;
+  requires java.xml;
+
+  exports dev.fencing.postgres;
+}
