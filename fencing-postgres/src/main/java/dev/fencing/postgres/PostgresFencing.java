@@ -43,12 +43,13 @@ import javax.sql.DataSource;
  * known and cannot be retried safely a {@link dev.fencing.OutcomeUnknownException}; the driver's
  * failure is the cause, and the message names the operation and the schema.
  *
- * <p>Not {@link AutoCloseable}: the data source is the caller's, and the one thing the handle holds
- * besides, the connection and daemon thread that listen for new work (see {@link
- * Builder#notifications} and {@link Builder#listenerDataSource}), goes back by itself {@link
- * Builder#listenerLinger} after the last wait. Immutable and safe for concurrent use.
+ * <p>The data source is the caller's. The one thing the handle holds besides, the connection and
+ * daemon thread that listen for new work (see {@link Builder#notifications} and {@link
+ * Builder#listenerDataSource}), goes back by itself {@link Builder#listenerLinger} after the last
+ * wait, or at once at {@link #close()}: close the handle before the pool, so that no connection of
+ * it outlives the pool. Immutable and safe for concurrent use.
  */
-public final class PostgresFencing {
+public final class PostgresFencing implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(PostgresFencing.class.getName());
 
@@ -199,6 +200,18 @@ public final class PostgresFencing {
           admin.checkInstalled();
           return new PostgresAdmin(admin, boundary);
         });
+  }
+
+  /**
+   * Gives back the listening connection (after UNLISTEN) and ends its thread, waiting for both;
+   * idempotent. Everything else stays usable, since every statement takes its connection from the
+   * data source and returns it: after close, {@link FencedQueue#awaitWork} no longer listens and
+   * sleeps its timeout, as with {@link Builder#notifications} off, so workers still running poll.
+   * The data source is left open.
+   */
+  @Override
+  public void close() {
+    graph.listener().close();
   }
 
   @Override

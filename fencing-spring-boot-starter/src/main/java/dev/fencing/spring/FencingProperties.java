@@ -15,28 +15,35 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * <pre>
  * fencing.schema=jobs
+ * fencing.queue-defaults.lease=1m
  * fencing.queues.emails.concurrency=8
  * fencing.queues.emails.lease=30s
  * </pre>
  *
- * @param schema the schema of every table, a plain identifier; default {@code fencing}
+ * <p>The parameters' descriptions are plain text (no tags): the configuration processor copies them
+ * verbatim into the metadata IDEs show.
+ *
+ * @param schema the schema of every table, a plain identifier; default fencing
  * @param install whether the schema is installed (idempotently) when the context starts; default
  *     true
- * @param engine how jobs are stored ({@code update-in-place}, {@code append-only}); default {@code
- *     update-in-place}
+ * @param engine how jobs are stored: update-in-place or append-only; default update-in-place
  * @param owner the owner name this process claims as; default the host name and the process id
  * @param maxAttempts claims a job gets before a failure is terminal, 1 to 1,000; default 5
  * @param drainTimeout how long the context's shutdown lets running handlers finish, up to 24 h;
  *     default 30 s
- * @param virtualThreads whether handlers run on virtual threads; default {@code
- *     spring.threads.virtual.enabled}
- * @param queues the settings of each queue by name; a queue with a handler and no settings gets the
- *     runtime's defaults. Spring drops underscores from map keys: write a queue named {@code
- *     order_events} as {@code fencing.queues[order_events].concurrency}
+ * @param virtualThreads whether handlers run on virtual threads; default
+ *     spring.threads.virtual.enabled
+ * @param queueDefaults the settings of every queue, for each setting a queue does not set itself
+ *     under fencing.queues.(name); those left unset here take the runtime's defaults
+ * @param queues the settings of each queue by name, the keys of fencing.queue-defaults:
+ *     fencing.queues.(name).concurrency, .lease, .heartbeat, .batch-size, .prefetch, .retry-delay
+ *     and .min-lease-left; each unset takes fencing.queue-defaults, then the runtime's default.
+ *     Spring drops underscores from map keys: write a queue named order_events as
+ *     fencing.queues[order_events].concurrency
  * @param maintenance retention of finished jobs and storage upkeep
  * @param health the health indicator's settings
- * @param scheduler the settings of the scheduler that runs the application's {@code Schedule} beans
- *     (with fencing-schedule on the class path)
+ * @param scheduler the settings of the scheduler that runs the application's Schedule beans (with
+ *     fencing-schedule on the class path)
  */
 @ConfigurationProperties("fencing")
 public record FencingProperties(
@@ -47,6 +54,7 @@ public record FencingProperties(
     @Nullable Integer maxAttempts,
     @DefaultValue("30s") Duration drainTimeout,
     @Nullable Boolean virtualThreads,
+    @DefaultValue Queue queueDefaults,
     @Nullable Map<String, Queue> queues,
     @DefaultValue Maintenance maintenance,
     @DefaultValue Health health,
@@ -70,18 +78,26 @@ public record FencingProperties(
       Validate.between("fencing.max-attempts", maxAttempts, 1, 1_000);
     }
     Validate.delay("fencing.drain-timeout", drainTimeout);
-    queues =
-        queues == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(queues));
-    for (Map.Entry<String, Queue> e : queues.entrySet()) {
-      Validate.identifier("fencing.queues key", e.getKey());
-      e.getValue().check("fencing.queues." + e.getKey() + ".");
+    queueDefaults.check("fencing.queue-defaults.");
+    Map<String, Queue> merged = new TreeMap<>();
+    if (queues != null) {
+      for (Map.Entry<String, Queue> e : queues.entrySet()) {
+        Validate.identifier("fencing.queues key", e.getKey());
+        Queue q = e.getValue().orElse(queueDefaults);
+        q.check("fencing.queues." + e.getKey() + ".");
+        merged.put(e.getKey(), q);
+      }
     }
+    queues = java.util.Collections.unmodifiableMap(merged);
   }
 
-  /** Returns the settings of {@code queue}, or the runtime's defaults when it has none. */
+  /**
+   * Returns the settings of {@code queue}, each unset one taken from {@link #queueDefaults()}; its
+   * settings left unset take the runtime's defaults.
+   */
   public Queue queue(String queue) {
     Queue q = queues().get(queue);
-    return q != null ? q : new Queue(null, null, null, null, null, null, null);
+    return q != null ? q : queueDefaults;
   }
 
   /** Returns the owner name: {@link #owner()}, or the host name and process id. */
@@ -90,8 +106,8 @@ public record FencingProperties(
   }
 
   /**
-   * One queue's runtime settings; each left unset takes {@link dev.fencing.runtime.FencedRuntime}'s
-   * default.
+   * One queue's runtime settings; each left unset takes the default of the runtime
+   * (dev.fencing.runtime.FencedRuntime).
    *
    * @param concurrency handler threads, 1 to 10,000; default 4
    * @param lease the lease of each claim and renewal, 1 ms to 24 h; default 30 s
@@ -99,7 +115,7 @@ public record FencingProperties(
    *     lease; default a third of the lease
    * @param batchSize most jobs per claim and results per commit, 1 to 10,000; default 100
    * @param prefetch claimed jobs that may wait for a free handler, 0 to 10,000; default as many as
-   *     {@code concurrency}
+   *     the concurrency
    * @param retryDelay how long a failed job waits before it is claimable again, up to 24 h; default
    *     10 s
    * @param minLeaseLeft the least lease a job must have left to be handed to a handler, less than
@@ -113,6 +129,18 @@ public record FencingProperties(
       @Nullable Integer prefetch,
       @Nullable Duration retryDelay,
       @Nullable Duration minLeaseLeft) {
+
+    /** Returns these settings, each unset one taken from {@code defaults}. */
+    Queue orElse(Queue defaults) {
+      return new Queue(
+          concurrency != null ? concurrency : defaults.concurrency,
+          lease != null ? lease : defaults.lease,
+          heartbeat != null ? heartbeat : defaults.heartbeat,
+          batchSize != null ? batchSize : defaults.batchSize,
+          prefetch != null ? prefetch : defaults.prefetch,
+          retryDelay != null ? retryDelay : defaults.retryDelay,
+          minLeaseLeft != null ? minLeaseLeft : defaults.minLeaseLeft);
+    }
 
     /** Returns the lease: {@link #lease()} or the runtime's default, 30 s. */
     public Duration leaseOrDefault() {
@@ -158,14 +186,13 @@ public record FencingProperties(
   }
 
   /**
-   * Retention of finished jobs and storage upkeep ({@link
-   * dev.fencing.postgres.PostgresMaintenance}), run by one of this process's runtimes.
+   * Retention of finished jobs and storage upkeep (dev.fencing.postgres.PostgresMaintenance), run
+   * by one of this process's runtimes.
    *
    * @param enabled whether rounds run; default true
    * @param keepFinished how long a finished job (and its idempotency key) is kept, 1 min to 3650
    *     days; default 7 days
-   * @param archive whether removed jobs are first copied to {@code fencing_job_archive}; default
-   *     false
+   * @param archive whether removed jobs are first copied to fencing_job_archive; default false
    * @param batchSize jobs removed per round, 1 to 10,000; default 1,000
    * @param vacuumEvery the least time between two VACUUMs, up to 24 h, zero for none; default 10 s
    * @param every the pause between rounds when no work is left, 1 s to 24 h; default 1 min
@@ -212,7 +239,7 @@ public record FencingProperties(
   }
 
   /**
-   * The settings of the scheduler that runs the application's {@code Schedule} beans.
+   * The settings of the scheduler that runs the application's Schedule beans.
    *
    * @param pollInterval the longest pause between two rounds, 10 ms to 1 h; default 1 s. Rounds
    *     also run at each slot; the poll notices a definition another instance stored and retries

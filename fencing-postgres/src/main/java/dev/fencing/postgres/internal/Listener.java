@@ -29,10 +29,11 @@ import org.postgresql.PGNotification;
  *
  * <p>The connection goes back to the data source (after UNLISTEN) and the thread ends when nobody
  * has waited for the configured linger; the next wait starts them again. So a queue that is no
- * longer used holds no connection and no thread, without a close.
+ * longer used holds no connection and no thread, without a close. {@link #close} does the same at
+ * once and for good, so that an application can give the connection back before it closes its pool.
  */
 @Singleton
-final class Listener {
+public final class Listener {
 
   private static final System.Logger LOG = System.getLogger(Listener.class.getName());
 
@@ -44,6 +45,9 @@ final class Listener {
 
   /** How long that check may take. */
   private static final int CHECK_SECONDS = 2;
+
+  /** How long {@link #close} waits for the reader: a read, a check, an UNLISTEN and some slack. */
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
   private static final long MIN_BACKOFF_MILLIS = 50;
   private static final long MAX_BACKOFF_MILLIS = 5_000;
@@ -61,6 +65,8 @@ final class Listener {
   private long lastWaitEnded = System.nanoTime();
   private @Nullable Thread reader;
   private long connects;
+  private boolean closed;
+  private final Condition closing = lock.newCondition();
 
   /** What each thread saw when its last wait per queue ended, so no signal falls between waits. */
   private final ThreadLocal<Map<String, Long>> seen = ThreadLocal.withInitial(HashMap::new);
@@ -74,7 +80,8 @@ final class Listener {
 
   /**
    * Waits until a signal for {@code queue} arrives, or one for everyone, or {@code timeout} passes.
-   * A signal that arrived since this thread's previous wait on {@code queue} ends it at once.
+   * A signal that arrived since this thread's previous wait on {@code queue} ends it at once. After
+   * {@link #close} nothing listens: the wait sleeps its timeout, so callers poll.
    *
    * @return whether a signal ended the wait
    */
@@ -123,7 +130,7 @@ final class Listener {
   }
 
   private void startReader() {
-    if (reader == null) {
+    if (reader == null && !closed) {
       reader =
           Thread.ofPlatform().daemon().name("fencing-wakeups-" + channel).unstarted(this::read);
       reader.start();
@@ -131,12 +138,42 @@ final class Listener {
   }
 
   /**
-   * Ends the reader if nobody has waited for the linger; under the lock, so a waiter restarts it.
+   * Stops listening for good: ends the reader thread, which sends UNLISTEN and gives its connection
+   * back to the data source, and waits for it (up to 10 s: a read in progress ends within 250 ms, a
+   * check within 2 s). Later waits sleep their timeouts. Idempotent.
+   */
+  public void close() {
+    Thread ending;
+    lock.lock();
+    try {
+      closed = true;
+      ending = reader;
+      closing.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    if (ending == null || ending == Thread.currentThread()) {
+      return;
+    }
+    try {
+      if (!ending.join(CLOSE_WAIT)) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "the listening connection on " + channel + " was not given back within " + CLOSE_WAIT);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Ends the reader if nobody has waited for the linger, or at {@link #close}; under the lock, so a
+   * waiter restarts it.
    */
   private boolean lingeredOut() {
     lock.lock();
     try {
-      if (waiting == 0 && System.nanoTime() - lastWaitEnded >= lingerNanos) {
+      if (closed || waiting == 0 && System.nanoTime() - lastWaitEnded >= lingerNanos) {
         reader = null;
         return true;
       }
@@ -172,7 +209,7 @@ final class Listener {
             session = Session.open(dataSource, channel);
           } catch (SQLException | RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "cannot listen on " + channel + " yet", e);
-            Thread.sleep(backoff);
+            pause(backoff);
             backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
             continue;
           }
@@ -219,6 +256,19 @@ final class Listener {
       if (session != null) {
         session.close();
       }
+    }
+  }
+
+  /** Sleeps {@code millis} between two attempts to listen, or until {@link #close}. */
+  private void pause(long millis) throws InterruptedException {
+    lock.lock();
+    try {
+      long left = TimeUnit.MILLISECONDS.toNanos(millis);
+      while (!closed && left > 0) {
+        left = closing.awaitNanos(left);
+      }
+    } finally {
+      lock.unlock();
     }
   }
 

@@ -38,6 +38,9 @@ public interface PostgresComponent {
   /** Asks the server about synchronous standbys. */
   ReplicationProbe replication();
 
+  /** The wake-ups' listening connection and thread, closed with the handle. */
+  Listener listener();
+
   /** Installs the schema. */
   SchemaSetup schemaSetup();
 

@@ -5,12 +5,13 @@ import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.spring.FencedWorkers;
 import dev.fencing.spring.FencingProperties;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
@@ -19,23 +20,30 @@ import org.springframework.core.env.Environment;
  * The fenced queue on the application's {@link DataSource}, through {@link PostgresFencing}; the
  * workers that run each queue's {@link dev.fencing.spring.QueueHandler}; meters in the
  * application's registry when it has one. Each bean backs off when the application defines its own
- * of that type.
+ * of that type. Without one {@link DataSource} (none configured, or several and none primary) the
+ * context fails saying what to add ({@link MissingDataSourceException}), rather than backing off
+ * and leaving the application's injection of {@link FencedQueue} to fail.
  */
 @AutoConfiguration(
     afterName = {
       "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
       "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"
     })
-@ConditionalOnSingleCandidate(DataSource.class)
 @EnableConfigurationProperties(FencingProperties.class)
 public class FencingAutoConfiguration {
 
-  /** Builds the PostgreSQL door on the application's data source, installing the schema if set. */
+  /**
+   * Builds the PostgreSQL door on the application's data source, installing the schema if set.
+   * Closed by the workers' stop, and by the context (idempotently) when it has no workers.
+   */
   @Bean
   @ConditionalOnMissingBean
-  PostgresFencing postgresFencing(DataSource dataSource, FencingProperties properties) {
+  PostgresFencing postgresFencing(
+      ObjectProvider<DataSource> dataSources,
+      ConfigurableListableBeanFactory beans,
+      FencingProperties properties) {
     PostgresFencing.Builder builder =
-        PostgresFencing.builder(dataSource)
+        PostgresFencing.builder(dataSource(dataSources, beans))
             .schema(properties.schema())
             .install(properties.install())
             .engine(properties.engine());
@@ -43,6 +51,26 @@ public class FencingAutoConfiguration {
       builder.maxAttempts(properties.maxAttempts());
     }
     return builder.build();
+  }
+
+  /**
+   * Returns the application's one data source.
+   *
+   * @throws MissingDataSourceException if it has none, or several and none is primary
+   */
+  private static DataSource dataSource(
+      ObjectProvider<DataSource> dataSources, ConfigurableListableBeanFactory beans) {
+    List<String> names = List.of(beans.getBeanNamesForType(DataSource.class));
+    if (names.isEmpty()) {
+      throw MissingDataSourceException.none(null);
+    }
+    // a provider records no dependency: without one the context could close a pool before us
+    names.forEach(name -> beans.registerDependentBean(name, "postgresFencing"));
+    DataSource dataSource = dataSources.getIfUnique();
+    if (dataSource == null) {
+      throw MissingDataSourceException.several(names);
+    }
+    return dataSource;
   }
 
   @Bean

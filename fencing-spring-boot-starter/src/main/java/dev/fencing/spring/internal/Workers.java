@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -26,7 +27,8 @@ import org.springframework.context.SmartLifecycle;
  * start to its close. Its phase is below the web server's, so it starts before the server takes
  * requests and stops after the server has finished them; the data source closes only after every
  * lifecycle bean has stopped, and {@link #stop()} returns only when each runtime has drained (or
- * its drain timeout passed and it released what was left).
+ * its drain timeout passed and it released what was left) and the {@link PostgresFencing} handle
+ * has given back its listening connection.
  */
 final class Workers implements FencedWorkers, SmartLifecycle {
 
@@ -46,6 +48,7 @@ final class Workers implements FencedWorkers, SmartLifecycle {
   private final boolean virtualThreads;
   private final String owner;
   private volatile Map<String, Running> running = Map.of();
+  private boolean stopped;
 
   Workers(
       FencedQueue queue,
@@ -87,10 +90,20 @@ final class Workers implements FencedWorkers, SmartLifecycle {
     return names;
   }
 
+  /**
+   * Starts a runtime per queue with a handler.
+   *
+   * @throws IllegalStateException if the context is started again after a stop: the stop closed the
+   *     {@link PostgresFencing} handle's listening, so the workers do not restart
+   */
   @Override
   public synchronized void start() {
     if (!running.isEmpty()) {
       return;
+    }
+    if (stopped) {
+      throw new IllegalStateException(
+          "the fencing workers of owner " + owner + " were stopped and do not restart");
     }
     Map<String, QueueHandler> handlers = handlersByQueue();
     TreeSet<String> watched = new TreeSet<>(properties.queues().keySet());
@@ -198,13 +211,50 @@ final class Workers implements FencedWorkers, SmartLifecycle {
   /**
    * Stops every runtime at once: each stops claiming, releases what has not started, lets its
    * handlers finish within {@code fencing.drain-timeout}, commits their results, then cancels and
-   * releases the rest. Returns when all have stopped.
+   * releases the rest. Then closes the {@link PostgresFencing} handle, which gives back its
+   * listening connection, and logs one line saying what the drain did. Returns when all is done.
    */
   @Override
   public synchronized void stop() {
     Map<String, Running> stopping = running;
     running = Map.of();
+    stopped = true;
+    long start = System.nanoTime();
+    Map<String, FencedRuntime.Stats> before = new LinkedHashMap<>();
+    stopping.forEach((name, r) -> before.put(name, r.runtime().stats()));
     stopAll(stopping);
+    fencing.close();
+    LOG.log(System.Logger.Level.INFO, drained(stopping, before, System.nanoTime() - start));
+  }
+
+  /** The line that says what the drain of {@code stopped} did in {@code nanos}. */
+  private String drained(
+      Map<String, Running> stopped, Map<String, FencedRuntime.Stats> before, long nanos) {
+    long completed = 0;
+    long released = 0;
+    long failed = 0;
+    for (Map.Entry<String, Running> e : stopped.entrySet()) {
+      FencedRuntime.Stats b = before.get(e.getKey());
+      FencedRuntime.Stats a = e.getValue().runtime().stats();
+      completed += a.completed() - b.completed();
+      released += a.released() - b.released();
+      failed += a.failed() - b.failed();
+    }
+    return "fencing: owner "
+        + owner
+        + " drained "
+        + stopped.size()
+        + (stopped.size() == 1 ? " runtime " : " runtimes ")
+        + stopped.keySet()
+        + " in "
+        + TimeUnit.NANOSECONDS.toMillis(nanos)
+        + " ms: "
+        + completed
+        + " jobs completed, "
+        + released
+        + " released, "
+        + failed
+        + " failed during the drain; the listening connection is closed";
   }
 
   private void stopAll(Map<String, Running> stopping) {

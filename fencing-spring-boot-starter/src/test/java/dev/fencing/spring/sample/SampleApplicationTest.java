@@ -33,8 +33,9 @@ class SampleApplicationTest {
   @Test
   void theSampleRunsAJobEnqueuedThroughSignup() throws IOException {
     PostgresFixture.Database db = Apps.db();
-    List<String> props = new ArrayList<>(Apps.dataSource(db.jdbcUrl(), db.user(), db.password()));
-    props.addAll(sampleProperties().lines().toList());
+    // the sample's own, then the test database's, which win (a later property overrides)
+    List<String> props = new ArrayList<>(sampleProperties().lines().toList());
+    props.addAll(Apps.dataSource(db.jdbcUrl(), db.user(), db.password()));
     props.add("fencing.schema=" + db.freshSchema("sample"));
     try (ConfigurableApplicationContext app =
         new SpringApplicationBuilder(SampleApplication.class)
@@ -67,6 +68,18 @@ class SampleApplicationTest {
   }
 
   @Test
+  void theSpringDocShowsThisCompleteSample() throws IOException {
+    String pom = section("docs/SPRING.md", "spring sample pom");
+    assertThat(fenced(pom, "xml"))
+        .contains("<artifactId>fencing-spring-boot-starter</artifactId>")
+        .contains("<artifactId>spring-boot-starter-actuator</artifactId>");
+    assertThat(fenced(section("docs/SPRING.md", "spring sample properties"), "properties"))
+        .isEqualTo(sampleProperties());
+    assertThat(fenced(section("docs/SPRING.md", "spring sample java"), "java"))
+        .isEqualTo(marked("SampleApplication", "README sample"));
+  }
+
+  @Test
   void theReadmeShowsTheScheduleCode() throws IOException {
     String section = readmeSection("starter schedule sample");
     assertThat(fenced(section, "java"))
@@ -76,7 +89,12 @@ class SampleApplicationTest {
 
   /** Returns the README between {@code <!-- begin: name -->} and {@code <!-- end: name -->}. */
   private static String readmeSection(String name) throws IOException {
-    String readme = Files.readString(ROOT.resolve("README.md"));
+    return section("README.md", name);
+  }
+
+  /** Returns {@code file} between {@code <!-- begin: name -->} and {@code <!-- end: name -->}. */
+  private static String section(String file, String name) throws IOException {
+    String readme = Files.readString(ROOT.resolve(file));
     String begin = "<!-- begin: " + name + " -->";
     String end = "<!-- end: " + name + " -->";
     assertThat(readme).contains(begin, end);
