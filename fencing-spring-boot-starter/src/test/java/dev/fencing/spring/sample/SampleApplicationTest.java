@@ -68,18 +68,6 @@ class SampleApplicationTest {
   }
 
   @Test
-  void theSpringDocShowsThisCompleteSample() throws IOException {
-    String pom = section("docs/SPRING.md", "spring sample pom");
-    assertThat(fenced(pom, "xml"))
-        .contains("<artifactId>fencing-spring-boot-starter</artifactId>")
-        .contains("<artifactId>spring-boot-starter-actuator</artifactId>");
-    assertThat(fenced(section("docs/SPRING.md", "spring sample properties"), "properties"))
-        .isEqualTo(sampleProperties());
-    assertThat(fenced(section("docs/SPRING.md", "spring sample java"), "java"))
-        .isEqualTo(marked("SampleApplication", "README sample"));
-  }
-
-  @Test
   void theReadmeShowsTheScheduleCode() throws IOException {
     String section = readmeSection("starter schedule sample");
     assertThat(fenced(section, "java"))
