@@ -86,8 +86,6 @@ public final class BenchmarksMain {
               .measurementIterations(settings.quick() ? 1 : 3)
               .measurementTime(TimeValue.seconds(settings.quick() ? 1 : 5))
               .jvmArgsAppend(
-                  "-Dorg.jooq.no-logo=true",
-                  "-Dorg.jooq.no-tips=true",
                   "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                   "-Dbench.out=" + System.getProperty("bench.out", "target/bench"))
               .shouldFailOnError(true);

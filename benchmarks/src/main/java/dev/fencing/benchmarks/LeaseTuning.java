@@ -57,12 +57,6 @@ public final class LeaseTuning {
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     }
-    System.setProperty("org.jooq.no-logo", "true");
-    System.setProperty("org.jooq.no-tips", "true");
-    // jOOQ warns that PostgreSQL 15 is older than its dialect; the queue does not care
-    System.setProperty(
-        "org.slf4j.simpleLogger.log.org.jooq.impl.DefaultExecuteContext.logVersionSupport",
-        "error");
   }
 
   /**

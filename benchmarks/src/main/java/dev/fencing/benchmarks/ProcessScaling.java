@@ -128,8 +128,6 @@ final class ProcessScaling {
     List<String> command =
         List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Dorg.jooq.no-logo=true",
-            "-Dorg.jooq.no-tips=true",
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
             "-cp",
             System.getProperty("java.class.path"),

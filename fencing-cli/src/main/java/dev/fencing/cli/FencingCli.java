@@ -85,10 +85,8 @@ public final class FencingCli implements Runnable {
   }
 
   private static void quietLogs() {
-    // jOOQ prints a logo and tips on first use; a CLI's output is its tables only
-    System.setProperty("org.jooq.no-logo", "true");
-    System.setProperty("org.jooq.no-tips", "true");
-    // slf4j-api comes with Resilience4j and no logger is bound: without this, SLF4J warns of that
+    // slf4j-api comes with fencing-postgres and no logger is bound: without this, SLF4J warns of
+    // that
     // on every run. Nothing in a one-shot command is worth logging beyond what it prints.
     if (System.getProperty("slf4j.internal.verbosity") == null) {
       System.setProperty("slf4j.internal.verbosity", "ERROR");

@@ -70,8 +70,6 @@ final class ChaosWorker implements AutoCloseable {
             "-XX:TieredStopAtLevel=1",
             "-Xss512k",
             "-Xmx256m",
-            "-Dorg.jooq.no-logo=true",
-            "-Dorg.jooq.no-tips=true",
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
             "-Dorg.slf4j.simpleLogger.log.com.zaxxer.hikari=error",
             "-cp",

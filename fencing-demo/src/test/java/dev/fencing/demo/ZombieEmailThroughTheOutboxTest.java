@@ -129,7 +129,7 @@ class ZombieEmailThroughTheOutboxTest {
     PostgresFixture.Database db = schema.database();
     return JavaProcess.start(
         "zombie",
-        List.of("-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true"),
+        List.of(),
         RuntimeEmailWorkerMain.class,
         List.of(
             db.jdbcUrl(),

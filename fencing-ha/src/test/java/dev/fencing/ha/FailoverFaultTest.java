@@ -359,8 +359,6 @@ class FailoverFaultTest {
         JavaProcess.start(
             name,
             List.of(
-                "-Dorg.jooq.no-logo=true",
-                "-Dorg.jooq.no-tips=true",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-Dorg.slf4j.simpleLogger.log.com.zaxxer.hikari=error"),
             FailoverWorkerMain.class,

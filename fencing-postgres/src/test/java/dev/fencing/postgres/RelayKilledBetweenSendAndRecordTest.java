@@ -53,7 +53,7 @@ class RelayKilledBetweenSendAndRecordTest {
     try (JavaProcess relay =
         JavaProcess.start(
             "relay",
-            List.of("-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true"),
+            List.of(),
             RelayProcess.class,
             List.of(db.jdbcUrl(), db.user(), db.password(), schema.name(), "ledger"))) {
       int sent = relay.await(0, line -> line.startsWith("SENT "), WAIT);
@@ -108,7 +108,7 @@ class RelayKilledBetweenSendAndRecordTest {
     try (JavaProcess relay =
         JavaProcess.start(
             "relay",
-            List.of("-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true"),
+            List.of(),
             RelayProcess.class,
             List.of(db.jdbcUrl(), db.user(), db.password(), schema.name(), "payments", "keyed"))) {
       int sent = relay.await(0, line -> line.startsWith("SENT "), WAIT);

@@ -47,13 +47,41 @@ class ReadmeTest {
     List<String> managed = coordinates(child(shown, "dependencyManagement"));
     List<String> used = coordinates(shown);
     assertThat(managed).containsExactly("dev.fencing:fencing-bom:" + version + ":pom:import");
-    assertThat(used).containsExactly("dev.fencing:fencing-postgres:::");
+    assertThat(used)
+        .containsExactly(
+            "dev.fencing:fencing-postgres:::",
+            "dev.fencing:fencing-runtime:::",
+            "com.zaxxer:HikariCP:::",
+            "org.slf4j:slf4j-simple:::runtime");
     assertThat(coordinates(child(pom, "dependencyManagement"))).containsAll(managed);
-    assertThat(coordinates(pom)).containsAll(used);
+    assertThat(coordinates(pom).stream().filter(c -> !c.endsWith(":test")).toList())
+        .isEqualTo(used);
 
     assertThat(fenced(readme, "kotlin"))
         .contains("platform(\"dev.fencing:fencing-bom:" + version + "\")")
-        .contains("\"dev.fencing:fencing-postgres\"");
+        .contains("implementation(\"dev.fencing:fencing-postgres\")")
+        .contains("implementation(\"dev.fencing:fencing-runtime\")")
+        .contains("implementation(\"com.zaxxer:HikariCP\")")
+        .contains("runtimeOnly(\"org.slf4j:slf4j-simple\")");
+  }
+
+  @Test
+  void theSampleIsTheReadmesWholeFile() throws IOException {
+    assertThat(fenced(marked(read(ROOT.resolve("README.md")), "sample"), "java"))
+        .isEqualTo(read(HERE.resolve("src/main/java/example/Sample.java")));
+  }
+
+  @Test
+  void theBomGivesTheVersionsTheLibraryIsBuiltWith() throws Exception {
+    Element properties = child(parse(read(ROOT.resolve("pom.xml"))), "properties");
+    List<String> managed =
+        coordinates(child(parse(read(ROOT.resolve("fencing-bom/pom.xml"))), "dependencyManagement"));
+    assertThat(managed)
+        .contains(
+            "org.slf4j:slf4j-bom:" + text(properties, "slf4j.version") + ":pom:import",
+            "io.micrometer:micrometer-bom:" + text(properties, "micrometer.version") + ":pom:import",
+            "org.postgresql:postgresql:" + text(properties, "postgresql.version") + "::",
+            "com.zaxxer:HikariCP:" + text(properties, "hikaricp.version") + "::");
   }
 
   @Test

@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -20,7 +22,10 @@ import org.springframework.context.SmartLifecycle;
  */
 final class Schedules implements SmartLifecycle, HealthDetails {
 
-  private static final System.Logger LOG = System.getLogger(Schedules.class.getName());
+  // Spring's logging, not System.Logger: Spring Boot disconnects java.util.logging (where
+  // System.Logger goes) from its own logging when the context starts to close, before the
+  // lifecycle stops, so a line logged during stop() through it was never seen
+  private static final Log LOG = LogFactory.getLog(Schedules.class);
 
   /** Starts after the workers, stops before them. */
   static final int PHASE = Workers.PHASE + 1;
@@ -82,8 +87,7 @@ final class Schedules implements SmartLifecycle, HealthDetails {
     started = true;
     scheduler.start();
     running = true;
-    LOG.log(
-        System.Logger.Level.INFO,
+    LOG.info(
         "fencing: scheduler "
             + scheduler.name()
             + " runs schedules "

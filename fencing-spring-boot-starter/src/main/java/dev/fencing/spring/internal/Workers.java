@@ -18,6 +18,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
@@ -32,7 +34,10 @@ import org.springframework.context.SmartLifecycle;
  */
 final class Workers implements FencedWorkers, SmartLifecycle {
 
-  private static final System.Logger LOG = System.getLogger(Workers.class.getName());
+  // Spring's logging, not System.Logger: Spring Boot disconnects java.util.logging (where
+  // System.Logger goes) from its own logging when the context starts to close, before the
+  // lifecycle stops, so a line logged during stop() through it was never seen
+  private static final Log LOG = LogFactory.getLog(Workers.class);
 
   /** Below the web server's graceful shutdown ({@code DEFAULT_PHASE - 1024}) and stop (- 2048). */
   static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
@@ -121,8 +126,7 @@ final class Workers implements FencedWorkers, SmartLifecycle {
       throw e;
     }
     running = Collections.unmodifiableMap(started);
-    LOG.log(
-        System.Logger.Level.INFO,
+    LOG.info(
         "fencing: owner "
             + owner
             + " runs queues "
@@ -224,7 +228,7 @@ final class Workers implements FencedWorkers, SmartLifecycle {
     stopping.forEach((name, r) -> before.put(name, r.runtime().stats()));
     stopAll(stopping);
     fencing.close();
-    LOG.log(System.Logger.Level.INFO, drained(stopping, before, System.nanoTime() - start));
+    LOG.info(drained(stopping, before, System.nanoTime() - start));
   }
 
   /** The line that says what the drain of {@code stopped} did in {@code nanos}. */
@@ -278,8 +282,7 @@ final class Workers implements FencedWorkers, SmartLifecycle {
   private void stop(String name, Running r) {
     boolean drained = r.runtime().shutdown(properties.drainTimeout());
     if (!drained) {
-      LOG.log(
-          System.Logger.Level.WARNING,
+      LOG.warn(
           "fencing: queue "
               + name
               + " did not drain within "

@@ -82,8 +82,7 @@ public final class WorkerProcess implements AutoCloseable {
   /** The queue the warm-up worker claims from: no test enqueues on it. */
   static final String WARM_UP_QUEUE = "fencing_testkit_warm_up";
 
-  private static final List<String> JVM_OPTIONS =
-      List.of("-Xss512k", "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true");
+  private static final List<String> JVM_OPTIONS = List.of("-Xss512k");
 
   private static List<String> arguments(
       Class<? extends FencingBackend> backend, PostgresFixture.Database database, String schema) {

@@ -101,7 +101,13 @@ class ApplicationIT {
     assertThat(output)
         .as("what the application printed")
         .contains("Started Application")
-        .doesNotContain(" WARN ", " ERROR ", "\tat ", "Exception");
+        .doesNotContain(" WARN ", " ERROR ", "\tat ", "Exception", "jOOQ", "@@@@");
+    assertThat(output.lines().filter(l -> l.contains(" INFO ") && l.contains("fencing: owner ")))
+        .as("the starter's lines: one when the runtimes started, one when they had drained")
+        .hasSize(2)
+        .last()
+        .asString()
+        .contains(" drained 1 runtime [emails] in ", "the listening connection is closed");
   }
 
   private JobDetails awaitCompleted(PostgresFixture.Database db, String schema, long id)
