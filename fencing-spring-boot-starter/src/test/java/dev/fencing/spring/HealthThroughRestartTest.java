@@ -3,15 +3,9 @@ package dev.fencing.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.FencedQueue;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.fencing.testkit.process.PostgresServer;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.WebApplicationType;
@@ -31,12 +25,8 @@ class HealthThroughRestartTest {
 
   @Test
   void downWhileTheDatabaseIsStoppedAndUpWhenItReturns() throws Exception {
-    Path data = Files.createTempDirectory("fencing-health-pg");
-    int port = freePort();
-    EmbeddedPostgres pg = start(data, port);
-    try {
-      List<String> props =
-          new java.util.ArrayList<>(Apps.dataSource(pg.getJdbcUrl("postgres", "postgres"), "", ""));
+    try (PostgresServer pg = PostgresServer.start()) {
+      List<String> props = new java.util.ArrayList<>(Apps.dataSource(pg.jdbcUrl(), "", ""));
       props.addAll(
           List.of(
               "fencing.schema=health",
@@ -56,7 +46,7 @@ class HealthThroughRestartTest {
         Apps.await("the job started", Duration.ofSeconds(10), () -> slow.started.contains(id));
         assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
 
-        pg.close();
+        pg.stop();
         Apps.await(
             "DOWN with the renewals failing",
             Duration.ofSeconds(30),
@@ -67,15 +57,14 @@ class HealthThroughRestartTest {
                   && List.of("slow").equals(h.getDetails().get("renewalsFailing"));
             });
 
-        pg = start(data, port);
+        pg.restart();
         Apps.await(
             "UP again",
             Duration.ofSeconds(30),
             () -> indicator.health().getStatus().equals(Status.UP));
 
         // a server that takes connections and never answers: the check's own timeout says DOWN
-        List<Long> server = serverProcesses(data);
-        signal("STOP", server);
+        pg.freeze();
         try {
           long asked = System.nanoTime();
           Health hung = indicator.health();
@@ -84,49 +73,13 @@ class HealthThroughRestartTest {
               .containsEntry("error", "the database did not answer within PT2S");
           assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(4));
         } finally {
-          signal("CONT", server);
+          pg.thaw();
         }
         Apps.await(
             "UP once the server runs again",
             Duration.ofSeconds(30),
             () -> indicator.health().getStatus().equals(Status.UP));
       }
-    } finally {
-      pg.close();
-      try (Stream<Path> files = Files.walk(data)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
-  }
-
-  private static EmbeddedPostgres start(Path data, int port) throws IOException {
-    return EmbeddedPostgres.builder()
-        .setDataDirectory(data)
-        .setCleanDataDirectory(false)
-        .setPort(port)
-        .start();
-  }
-
-  /** The server's postmaster (first: it spawns no backend while stopped) and its children. */
-  private static List<Long> serverProcesses(Path data) throws IOException {
-    long postmaster =
-        Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).getFirst().strip());
-    return Stream.concat(
-            Stream.of(postmaster),
-            ProcessHandle.of(postmaster).orElseThrow().descendants().map(ProcessHandle::pid))
-        .toList();
-  }
-
-  private static void signal(String signal, List<Long> pids) throws Exception {
-    List<String> command = new java.util.ArrayList<>(List.of("kill", "-" + signal));
-    pids.forEach(pid -> command.add(String.valueOf(pid)));
-    Process kill = new ProcessBuilder(command).inheritIO().start();
-    assertThat(kill.waitFor()).as(String.join(" ", command)).isZero();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }

@@ -19,7 +19,16 @@ final class Signals {
    * @param name how messages call the process
    */
   static void send(Process process, String signal, String name) {
-    long pid = process.pid();
+    send(process.pid(), signal, name);
+  }
+
+  /**
+   * Sends {@code SIG<signal>} to the process {@code pid}; for {@code STOP}, returns once the kernel
+   * reports it stopped.
+   *
+   * @param name how messages call the process
+   */
+  static void send(long pid, String signal, String name) {
     try {
       Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
       if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {

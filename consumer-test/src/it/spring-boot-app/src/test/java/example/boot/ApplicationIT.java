@@ -7,7 +7,7 @@ import com.jayway.jsonpath.JsonPath;
 import dev.fencing.JobState;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.process.PostgresServer;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -22,13 +22,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
  * Runs the application of docs/SPRING.md as a user deploys it: its Spring Boot jar in a JVM of its
  * own, on this project's Spring Boot line (whose dependency management wins, as in any Boot
- * application), against a real PostgreSQL. It must start, run a job through its handler bean,
- * answer health with {@code fencing} UP, and stop on SIGTERM without a warning, an error or a stack
+ * application), against a PostgreSQL this test owns (so that it can freeze it). It must start, run
+ * a job through its handler bean, answer health with {@code fencing} UP, answer its readiness probe
+ * DOWN within the fencing indicator's timeout while PostgreSQL is frozen (Spring's {@code db}
+ * indicator, left out of the group, would wait for HikariCP's 30 s), be ready again when PostgreSQL
+ * runs again, and stop on SIGTERM with its drain line and without a warning, an error or a stack
  * trace.
  */
 class ApplicationIT {
@@ -40,30 +44,18 @@ class ApplicationIT {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @Test
-  void startsRunsAJobThroughTheHandlerBeanIsHealthyAndStopsCleanly() throws Exception {
-    PostgresFixture.Database db = PostgresFixture.urlOrEmbedded();
+  void startsRunsAJobIsHealthyIsUnreadyWhileTheDatabaseHangsAndStopsCleanly() throws Exception {
     String line = System.getProperty("boot.line");
-    String schema = db.freshSchema("boot_" + line.replace('.', '_'));
-    int port = freePort();
+    PostgresServer pg = PostgresServer.start();
     Path log = Path.of(System.getProperty("app.log"));
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-jar");
-    command.add(System.getProperty("app.jar"));
-    command.add("--server.port=" + port);
-    command.add("--spring.datasource.url=" + db.jdbcUrl());
-    command.add("--spring.datasource.username=" + db.user());
-    command.add("--spring.datasource.password=" + db.password());
-    command.add("--fencing.schema=" + schema);
-    Process app =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+    int port = freePort();
+    Process app = start(port, pg.jdbcUrl(), log);
+    URI base = URI.create("http://127.0.0.1:" + port);
     String output;
+    int frozeAt;
+    int stoppedAt;
     try {
       awaitLine(app, log, "Started Application");
-      URI base = URI.create("http://127.0.0.1:" + port);
 
       HttpResponse<String> signup =
           http.send(
@@ -74,46 +66,75 @@ class ApplicationIT {
       assertThat(signup.statusCode()).as(signup.body()).isEqualTo(200);
       long id = Long.parseLong(signup.body().strip());
 
-      JobDetails job = awaitCompleted(db, schema, id);
+      JobDetails job = awaitCompleted(pg.dataSource(), id);
       assertThat(job.result()).contains("\"sent\"");
       assertThat(job.epoch()).isEqualTo(1);
 
       HttpResponse<String> health = get(base.resolve("/actuator/health"));
       assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
-      assertThat(JsonPath.<String>read(health.body(), "$.components.fencing.status"))
-          .as(health.body())
-          .isEqualTo("UP");
-      HttpResponse<String> readiness = get(base.resolve("/actuator/health/readiness"));
-      assertThat(readiness.statusCode()).as(readiness.body()).isEqualTo(200);
-      assertThat(JsonPath.<String>read(readiness.body(), "$.components.fencing.status"))
-          .as(readiness.body())
-          .isEqualTo("UP");
+      assertThat(fencing(health)).isEqualTo("UP");
+      assertThat(ready(base)).as("readiness").isEqualTo(200);
+
+      // a server that holds its connections and never answers: the readiness group has no `db`
+      frozeAt = read(log).length();
+      pg.freeze();
+      try {
+        long asked = System.nanoTime();
+        HttpResponse<String> frozen = get(base.resolve("/actuator/health/readiness"));
+        Duration took = Duration.ofNanos(System.nanoTime() - asked);
+        System.out.println("readiness with PostgreSQL frozen answered in " + took);
+        assertThat(frozen.statusCode()).as(frozen.body()).isEqualTo(503);
+        assertThat(fencing(frozen)).isEqualTo("DOWN");
+        assertThat(frozen.body()).contains("the database did not answer within PT5S");
+      } finally {
+        pg.thaw();
+      }
+      awaitReady(base);
     } finally {
+      stoppedAt = read(log).length();
       app.destroy(); // SIGTERM, as an orchestrator stops it
       if (!app.waitFor(STOP.toSeconds(), TimeUnit.SECONDS)) {
         app.destroyForcibly();
         fail("the application did not stop within %s of SIGTERM:%n%s", STOP, read(log));
       }
       output = read(log);
-      db.dropSchema(schema);
+      pg.close();
     }
     System.out.println("Spring Boot " + line + " application printed:\n" + output);
-    assertThat(output)
-        .as("what the application printed")
-        .contains("Started Application")
-        .doesNotContain(" WARN ", " ERROR ", "\tat ", "Exception", "jOOQ", "@@@@");
-    assertThat(output.lines().filter(l -> l.contains(" INFO ") && l.contains("fencing: owner ")))
-        .as("the starter's lines: one when the runtimes started, one when they had drained")
-        .hasSize(2)
-        .last()
+    String beforeTheFreeze = output.substring(0, frozeAt);
+    String theStop = output.substring(stoppedAt);
+    for (String part : List.of(beforeTheFreeze, theStop)) {
+      assertThat(part)
+          .as("what the application printed up to the freeze, and from SIGTERM on")
+          .doesNotContain(" WARN ", " ERROR ", "\tat ", "Exception", "jOOQ", "@@@@");
+    }
+    assertThat(beforeTheFreeze).contains("Started Application");
+    assertThat(theStop.lines().filter(l -> l.contains(" INFO ") && l.contains("fencing: owner ")))
+        .as("the starter's line when the runtimes had drained")
+        .singleElement()
         .asString()
         .contains(" drained 1 runtime [emails] in ", "the listening connection is closed");
   }
 
-  private JobDetails awaitCompleted(PostgresFixture.Database db, String schema, long id)
-      throws InterruptedException {
+  private static Process start(int port, String jdbcUrl, Path log) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-jar");
+    command.add(System.getProperty("app.jar"));
+    command.add("--server.port=" + port);
+    command.add("--spring.datasource.url=" + jdbcUrl);
+    command.add("--spring.datasource.username=postgres");
+    command.add("--spring.datasource.password=");
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+  }
+
+  private JobDetails awaitCompleted(DataSource dataSource, long id) throws InterruptedException {
+    // the application's schema, from its application.properties
     PostgresFencing fencing =
-        PostgresFencing.builder(db.dataSource()).schema(schema).install(false).build();
+        PostgresFencing.builder(dataSource).schema("jobs").install(false).build();
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     Optional<JobDetails> job = Optional.empty();
     while (System.nanoTime() < deadline) {
@@ -126,9 +147,27 @@ class ApplicationIT {
     return fail("job %d did not complete within 30 s: %s", id, job);
   }
 
+  private void awaitReady(URI base) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (ready(base) != 200) {
+      if (System.nanoTime() > deadline) {
+        fail("not ready again within 30 s of PostgreSQL running again");
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private int ready(URI base) throws IOException, InterruptedException {
+    return get(base.resolve("/actuator/health/readiness")).statusCode();
+  }
+
+  private static String fencing(HttpResponse<String> health) {
+    return JsonPath.read(health.body(), "$.components.fencing.status");
+  }
+
   private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
     return http.send(
-        HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
+        HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
