@@ -21,9 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The test kit's heavy libraries are optional dependencies, so a user adds only those of the parts
  * they use: only the property engine reaches QuickTheories, and only the fixture's class of each
  * route names embedded PostgreSQL or Testcontainers (the fixture loads that class only on its
- * route). Reads the kit's main sources: a class names a library when its code (not its comments)
- * names one of the library's packages, and reaches it when a kit class it refers to, directly or
- * not, names it.
+ * route), besides {@code PostgresServer}, which names embedded PostgreSQL for the tests that start
+ * a server of their own. Reads the kit's main sources: a class names a library when its code (not
+ * its comments) names one of the library's packages, and reaches it when a kit class it refers to,
+ * directly or not, names it.
  */
 class TestKitOptionalDependenciesTest {
 
@@ -45,8 +46,10 @@ class TestKitOptionalDependenciesTest {
 
   @Test
   void eachRouteOfTheFixtureNamesItsLibraryInOneClass() {
+    // and PostgresServer, a server of the test's own, which only a test that starts one loads
     assertThat(classesNaming(KIT, "io.zonky."))
-        .containsExactly("dev.fencing.testkit.db.EmbeddedStart");
+        .containsExactlyInAnyOrder(
+            "dev.fencing.testkit.db.EmbeddedStart", "dev.fencing.testkit.process.PostgresServer");
     assertThat(classesNaming(KIT, "org.testcontainers."))
         .containsExactly("dev.fencing.testkit.db.Containers");
   }
