@@ -1,5 +1,6 @@
 package dev.fencing.benchmarks;
 
+import dev.fencing.testkit.db.PostgresFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,5 +40,28 @@ final class Args {
       Files.createDirectories(path.getParent());
       Files.writeString(path, report);
     }
+  }
+
+  /**
+   * Prints {@code section}, writes it to the file of {@code --out} if given, and puts it into the
+   * file of {@code --doc} if given, in place of the section of the same title (or at its end).
+   */
+  static void report(String section, String[] args) throws IOException {
+    printAndWrite(section, stringArg(args, "--out", null));
+    String doc = stringArg(args, "--doc", null);
+    if (doc != null) {
+      Path file = Path.of(doc);
+      Files.writeString(file, OtherSections.replaced(file, section));
+      System.out.println("written into " + file.toAbsolutePath());
+    }
+  }
+
+  /** The database of a worker JVM's {@code --url}, {@code --user} and {@code --password}. */
+  static PostgresFixture.Database database(String[] args) {
+    return new PostgresFixture.Database(
+        stringArg(args, "--url", null),
+        stringArg(args, "--user", ""),
+        stringArg(args, "--password", ""),
+        "url");
   }
 }

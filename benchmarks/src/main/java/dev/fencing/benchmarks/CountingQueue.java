@@ -14,13 +14,15 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A {@link FencedQueue} that passes every call on and counts the batch claims that returned
- * nothing, which the runtime's own counters do not tell apart from full ones.
+ * A {@link FencedQueue} that passes every call on (its wake-ups included) and counts the batch
+ * claims that returned nothing, which the runtime's own counters do not tell apart from full ones,
+ * and times each batch claim.
  */
 final class CountingQueue implements FencedQueue {
 
   private final FencedQueue queue;
   private final AtomicLong emptyClaims = new AtomicLong();
+  private LatencyRecorder claimTimes = new LatencyRecorder(); // guarded by this
 
   CountingQueue(FencedQueue queue) {
     this.queue = queue;
@@ -31,13 +33,35 @@ final class CountingQueue implements FencedQueue {
     return emptyClaims.get();
   }
 
+  /** Returns the time of every {@link #claimBatch} call since the last call of this method. */
+  synchronized LatencyRecorder takeClaimTimes() {
+    LatencyRecorder taken = claimTimes;
+    claimTimes = new LatencyRecorder();
+    return taken;
+  }
+
   @Override
   public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
+    long start = System.nanoTime();
     List<Job> jobs = this.queue.claimBatch(queue, owner, leaseLength, batchSize);
+    long took = System.nanoTime() - start;
+    synchronized (this) {
+      claimTimes.record(took);
+    }
     if (jobs.isEmpty()) {
       emptyClaims.incrementAndGet();
     }
     return jobs;
+  }
+
+  @Override
+  public boolean awaitWork(String queue, Duration timeout) throws InterruptedException {
+    return this.queue.awaitWork(queue, timeout);
+  }
+
+  @Override
+  public boolean signalsWork() {
+    return queue.signalsWork();
   }
 
   @Override

@@ -107,13 +107,7 @@ public final class EngineBenchmark {
             workers,
             depthRows,
             rateRow);
-    Args.printAndWrite(section, Args.stringArg(args, "--out", null));
-    String doc = Args.stringArg(args, "--doc", null);
-    if (doc != null) {
-      Path file = Path.of(doc);
-      Files.writeString(file, OtherSections.replaced(file, section));
-      System.out.println("written into " + file.toAbsolutePath());
-    }
+    Args.report(section, args);
   }
 
   /**
@@ -159,7 +153,7 @@ public final class EngineBenchmark {
   }
 
   /** The CPU's model name from /proc/cpuinfo, or "unknown CPU" where there is none. */
-  private static String cpuModel() {
+  static String cpuModel() {
     try {
       return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
           .filter(l -> l.startsWith("model name"))

@@ -28,6 +28,11 @@ final class LatencyRecorder {
     return size;
   }
 
+  /** Returns the {@code index}-th sample kept, in nanoseconds. */
+  long sample(int index) {
+    return samples[index];
+  }
+
   /** Returns the {@code p}-th percentile in milliseconds, or NaN without samples. */
   double percentileMillis(double p) {
     if (size == 0) {

@@ -170,9 +170,8 @@ public final class LoadBenchmark {
   static List<String> runChild(String label, List<String> args) {
     System.err.println("load run: " + label + " " + args);
     // JavaProcess starts small test JVMs (C1 only, serial GC): this one runs as a service would
-    List<String> jvm =
-        List.of("-XX:TieredStopAtLevel=4", "-XX:-UseSerialGC", "-XX:+UseG1GC", "-Xmx1g");
-    try (JavaProcess child = JavaProcess.start("load", jvm, LoadRun.class, args)) {
+    try (JavaProcess child =
+        JavaProcess.start("load", WorkerProcesses.SERVICE_JVM, LoadRun.class, args)) {
       int code = child.awaitExit(Duration.ofMinutes(10));
       List<String> lines = child.lines();
       for (String line : lines) {

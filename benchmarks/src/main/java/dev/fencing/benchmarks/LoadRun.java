@@ -100,12 +100,7 @@ public final class LoadRun {
 
   /** Runs one load; see {@link LoadBenchmark} and {@link EngineBenchmark} for the arguments. */
   public static void main(String[] args) throws Exception {
-    PostgresFixture.Database db =
-        new PostgresFixture.Database(
-            Args.stringArg(args, "--url", null),
-            Args.stringArg(args, "--user", ""),
-            Args.stringArg(args, "--password", ""),
-            "url");
+    PostgresFixture.Database db = Args.database(args);
     Settings settings = Settings.parse(args);
     boolean fresh = List.of(args).contains("--fresh");
     if (fresh) {

@@ -25,11 +25,34 @@ final class PgObserver implements AutoCloseable {
 
   /** What happened in the window. {@code waits} counts samples by "type:event". */
   record Window(
-      long transactions,
-      long backendCpuNanos,
-      long samples,
-      long active,
-      Map<String, Long> waits) {}
+      long transactions, long backendCpuNanos, long samples, long active, Map<String, Long> waits) {
+
+    /** Samples of backends waiting on a lock (heavyweight or lightweight), of all samples. */
+    long lockWaitSamples() {
+      return waits.entrySet().stream()
+          .filter(e -> e.getKey().startsWith("Lock:") || e.getKey().startsWith("LWLock:"))
+          .mapToLong(Map.Entry::getValue)
+          .sum();
+    }
+
+    /**
+     * The three most frequent waits of any kind with their samples, as {@code "(a 3, b 2, c 1) "},
+     * or empty when nothing waited.
+     */
+    String topWaits() {
+      StringBuilder s = new StringBuilder();
+      waits.entrySet().stream()
+          .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+          .limit(3)
+          .forEach(
+              e ->
+                  s.append(s.isEmpty() ? "(" : ", ")
+                      .append(e.getKey())
+                      .append(' ')
+                      .append(e.getValue()));
+      return s.isEmpty() ? "" : s.append(") ").toString();
+    }
+  }
 
   private final Connection connection;
   private final long startXacts;

@@ -4,10 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.testkit.db.PostgresFixture;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 
 /**
  * One worker process of {@link ProcessScaling}: a {@link FencedRuntime} with handler threads doing
@@ -35,11 +32,7 @@ public final class PoolWorkerMain {
       CountingQueue queue =
           new CountingQueue(
               PostgresFencing.builder(ds).schema(args[3]).install(false).build().queue());
-      BufferedReader in =
-          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-      System.out.println("ready");
-      System.out.flush();
-      if (!"go".equals(in.readLine())) {
+      if (!WorkerProcesses.readyForGo()) {
         return;
       }
       long[] window;
@@ -84,7 +77,8 @@ public final class PoolWorkerMain {
     };
   }
 
-  private static long cpuNanos() {
+  /** This JVM's CPU time in nanoseconds, all threads, user and system. */
+  static long cpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }

@@ -2,17 +2,8 @@ package dev.fencing.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.testkit.db.PostgresFixture;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Several worker processes on one queue, each a {@code FencedRuntime}: the total rate of committed
@@ -59,10 +50,7 @@ final class ProcessScaling {
 
     /** Samples of backends waiting on a lock (heavyweight or lightweight), of all samples. */
     long lockWaitSamples() {
-      return pg.waits().entrySet().stream()
-          .filter(e -> e.getKey().startsWith("Lock:") || e.getKey().startsWith("LWLock:"))
-          .mapToLong(Map.Entry::getValue)
-          .sum();
+      return pg.lockWaitSamples();
     }
   }
 
@@ -77,30 +65,31 @@ final class ProcessScaling {
    */
   static Row run(
       PostgresFixture.Database db, int processes, int threads, int batch, long millis, long warmup)
-      throws IOException, InterruptedException, SQLException {
+      throws InterruptedException, SQLException {
     BenchDatabase.freshQueueSchema(db, SCHEMA);
     try (HikariDataSource ds = BenchDatabase.pool(db, 2)) {
       // deep enough that no row runs dry: well above the fastest rate seen on this machine
       BenchDatabase.seed(ds, SCHEMA, QUEUE, (int) Math.max(20_000, (millis + warmup) * 60));
     }
-    List<Process> started = new ArrayList<>();
-    try (HikariDataSource observed = BenchDatabase.pool(db, 1)) {
+    try (WorkerProcesses workers = new WorkerProcesses();
+        HikariDataSource observed = BenchDatabase.pool(db, 1)) {
       for (int p = 0; p < processes; p++) {
-        started.add(start(db, "proc" + p, threads, batch, millis, warmup));
+        workers.start(
+            PoolWorkerMain.class,
+            WorkerProcesses.SERVICE_JVM,
+            List.of(
+                db.jdbcUrl(),
+                db.user(),
+                db.password(),
+                SCHEMA,
+                QUEUE,
+                "proc" + p,
+                Integer.toString(threads),
+                Integer.toString(batch),
+                Long.toString(millis),
+                Long.toString(warmup)));
       }
-      List<BufferedReader> outputs = new ArrayList<>();
-      for (Process process : started) {
-        BufferedReader out =
-            new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        expect(out, "ready");
-        outputs.add(out);
-      }
-      for (Process process : started) {
-        Writer in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        in.write("go\n");
-        in.flush();
-      }
+      workers.go();
       Thread.sleep(warmup);
       PgObserver.Window pg;
       try (PgObserver observer = PgObserver.start(observed)) {
@@ -108,8 +97,8 @@ final class ProcessScaling {
         pg = observer.stop();
       }
       long[] sum = new long[9];
-      for (BufferedReader out : outputs) {
-        String[] done = expect(out, "done").trim().split(" ");
+      for (String line : workers.await("done")) {
+        String[] done = line.trim().split(" ");
         for (int i = 0; i < sum.length; i++) {
           sum[i] += Long.parseLong(done[i + 1]);
         }
@@ -117,45 +106,6 @@ final class ProcessScaling {
       return new Row(
           processes, threads, batch, millis, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6],
           sum[7], sum[8], pg);
-    } finally {
-      started.forEach(Process::destroyForcibly);
     }
-  }
-
-  private static Process start(
-      PostgresFixture.Database db, String owner, int threads, int batch, long millis, long warmup)
-      throws IOException {
-    List<String> command =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-            "-cp",
-            System.getProperty("java.class.path"),
-            PoolWorkerMain.class.getName(),
-            db.jdbcUrl(),
-            db.user(),
-            db.password(),
-            SCHEMA,
-            QUEUE,
-            owner,
-            Integer.toString(threads),
-            Integer.toString(batch),
-            Long.toString(millis),
-            Long.toString(warmup));
-    List<String> withAgent = new ArrayList<>(command);
-    String agent = System.getenv("FENCING_WORKER_JVM_ARGS");
-    if (agent != null && !agent.isBlank()) {
-      withAgent.addAll(1, List.of(agent.trim().split("\\s+")));
-    }
-    return new ProcessBuilder(withAgent).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-  }
-
-  private static String expect(BufferedReader out, String prefix) throws IOException {
-    for (String line = out.readLine(); line != null; line = out.readLine()) {
-      if (line.startsWith(prefix)) {
-        return line;
-      }
-    }
-    throw new IOException("a worker process ended before printing '" + prefix + "'");
   }
 }

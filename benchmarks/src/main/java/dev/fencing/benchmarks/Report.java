@@ -2,7 +2,6 @@ package dev.fencing.benchmarks;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalDouble;
 
 /** Formats benchmark results as Markdown tables, with ratios and the targets. */
@@ -189,23 +188,9 @@ final class Report {
               r.cpuPerThousand(r.pg().backendCpuNanos()),
               r.lockWaitSamples(),
               r.pg().active(),
-              topWaits(r.pg().waits())));
+              r.pg().topWaits()));
     }
     return md.toString();
-  }
-
-  private static String topWaits(Map<String, Long> waits) {
-    StringBuilder s = new StringBuilder();
-    waits.entrySet().stream()
-        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-        .limit(3)
-        .forEach(
-            e ->
-                s.append(s.isEmpty() ? "(" : ", ")
-                    .append(e.getKey())
-                    .append(' ')
-                    .append(e.getValue()));
-    return s.isEmpty() ? "" : s.append(") ").toString();
   }
 
   static String targets(

@@ -1,0 +1,90 @@
+package dev.fencing.benchmarks;
+
+import dev.fencing.testkit.db.PostgresFixture;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Many {@code FencedRuntime}s on one queue, as a deployment of many pods runs them (issue 33): rows
+ * of 1, 4, 16 and 64 runtimes, each with a small pool of its own, spread over several worker JVMs
+ * ({@link ScaleOutRun}); a shallow queue kept at a depth target and a deep one seeded before the
+ * row; both engines, alternating at each row in one run; the largest row again through PgBouncer in
+ * transaction mode. Per row: jobs/s, PostgreSQL and JVM CPU per job, claim p50/p99, lock waits and
+ * empty claims ({@link ScaleOutReport}).
+ *
+ * <p>Prints a Markdown section; {@code --out FILE} also writes it alone, {@code --doc FILE} puts it
+ * into FILE in place of the section of the same title (or at its end). {@code --quick} is the smoke
+ * form ({@link ScaleOutSettings#parse}); its numbers mean nothing. Nothing here asserts a time. The
+ * CPU of the database's backends is read from /proc: only for a server on this machine.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar dev.fencing.benchmarks.ScaleOutBenchmark [--quick]
+ *   [--runtimes 1,4,16,64] [--jvms 4] [--threads 4] [--pool 3] [--prefetch N] [--depth 4000]
+ *   [--deep N] [--warmup-ms 3000] [--millis 10000] [--engines update,append]
+ *   [--pgbouncer on|off] [--pgbouncer-pool 16] [--out FILE] [--doc FILE]
+ * </pre>
+ */
+public final class ScaleOutBenchmark {
+
+  static final String TITLE = ScaleOutReport.TITLE;
+
+  private ScaleOutBenchmark() {}
+
+  /** Runs the rows; see the class comment for the arguments. */
+  public static void main(String[] args) throws Exception {
+    long begin = System.nanoTime();
+    ScaleOutSettings s = ScaleOutSettings.parse(args);
+    PostgresFixture.Database db = BenchDatabase.database();
+    List<ScaleOutRow> rows = new ArrayList<>();
+    int point = 0;
+    for (boolean deep : s.deep() > 0 ? new boolean[] {false, true} : new boolean[] {false}) {
+      List<Integer> counts = new ArrayList<>(s.runtimes());
+      for (int runtimes : counts) {
+        rows.addAll(pair(db, s, deep, runtimes, false, point++));
+      }
+      if (s.bouncer()) {
+        rows.addAll(pair(db, s, deep, Collections.max(counts), true, point++));
+      }
+    }
+    String section =
+        ScaleOutReport.section(
+            new ScaleOutReport.Header(
+                String.join(" ", args),
+                LocalDate.now(ZoneOffset.UTC),
+                BenchDatabase.machine(db.dataSource()).strip(),
+                EngineBenchmark.cpuModel(),
+                (System.nanoTime() - begin) / 60e9),
+            s,
+            rows);
+    Args.report(section, args);
+  }
+
+  /** Runs every engine at one point, the order turned round at every other point. */
+  private static List<ScaleOutRow> pair(
+      PostgresFixture.Database db,
+      ScaleOutSettings s,
+      boolean deep,
+      int runtimes,
+      boolean bouncer,
+      int point)
+      throws Exception {
+    List<String> engines = new ArrayList<>(s.engines());
+    if (point % 2 == 1) {
+      Collections.reverse(engines);
+    }
+    List<ScaleOutRow> rows = new ArrayList<>();
+    for (String engine : engines) {
+      ScaleOutRun.Point p = new ScaleOutRun.Point(engine, deep, runtimes, bouncer);
+      System.err.println("scale-out row: " + p);
+      ScaleOutRow row = ScaleOutRun.run(db, s, p);
+      System.err.printf(
+          "  %,.0f jobs/s, %,d empty claims, claim p99 %.1f ms%n",
+          row.jobsPerSecond(), row.emptyClaims(), row.claimP99());
+      rows.add(row);
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,110 @@
+package dev.fencing.benchmarks;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.testkit.db.PostgresFixture;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One worker JVM of {@link ScaleOutBenchmark}, standing for several pods: {@code --runtimes} {@code
+ * FencedRuntime}s on one queue, each with its own owner name, its own {@code PostgresFencing}
+ * handle and its own HikariCP pool of {@code --pool} connections, {@code --threads} handler threads
+ * and 1 ms handlers, everything else the runtime's defaults. Prints {@code ready}, starts the
+ * runtimes on the line {@code go}, runs {@code --warmup-ms}, measures {@code --millis}, then prints
+ * {@code done} followed by what changed over the measured window, summed over its runtimes:
+ * completed jobs, claim statements, claimed jobs, claims that returned nothing, and this JVM's CPU
+ * time in nanoseconds; then {@code claims} followed by the time of every claim call in the window,
+ * in microseconds.
+ *
+ * <p>Options: {@code --url --user --password --schema --queue --owner --engine update|append
+ * --notifications on|off --runtimes --threads --pool --prefetch --warmup-ms --millis}.
+ */
+public final class ScaleOutWorkerMain {
+
+  private ScaleOutWorkerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    PostgresFixture.Database db = Args.database(args);
+    int runtimes = Args.intArg(args, "--runtimes", 1);
+    int threads = Args.intArg(args, "--threads", 4);
+    int prefetch = Args.intArg(args, "--prefetch", 0);
+    String owner = Args.stringArg(args, "--owner", "scale");
+    String queueName = Args.stringArg(args, "--queue", "bench");
+    PostgresFencing.Engine engine = ScaleOutRun.engine(Args.stringArg(args, "--engine", "update"));
+    List<HikariDataSource> pools = new ArrayList<>();
+    List<CountingQueue> queues = new ArrayList<>();
+    List<FencedRuntime> started = new ArrayList<>();
+    try {
+      for (int i = 0; i < runtimes; i++) {
+        HikariDataSource pool = BenchDatabase.pool(db, Args.intArg(args, "--pool", 3));
+        pools.add(pool);
+        queues.add(
+            new CountingQueue(
+                PostgresFencing.builder(pool)
+                    .schema(Args.stringArg(args, "--schema", "bench_scale"))
+                    .engine(engine)
+                    .notifications(Args.stringArg(args, "--notifications", "on").equals("on"))
+                    .install(false)
+                    .build()
+                    .queue()));
+      }
+      if (!WorkerProcesses.readyForGo()) {
+        return;
+      }
+      for (int i = 0; i < runtimes; i++) {
+        FencedRuntime.Builder builder =
+            FencedRuntime.builder(queues.get(i), AcceptingReceiver.INSTANCE)
+                .queue(queueName)
+                .owner(owner + "-" + i)
+                .concurrency(threads)
+                .handler(
+                    (job, cancellation) -> {
+                      Thread.sleep(1);
+                      return "{}";
+                    });
+        started.add((prefetch > 0 ? builder.prefetch(prefetch) : builder).start());
+      }
+      Thread.sleep(Args.intArg(args, "--warmup-ms", 0));
+      long[] before = sample(started, queues);
+      queues.forEach(CountingQueue::takeClaimTimes);
+      Thread.sleep(Args.intArg(args, "--millis", 1_000));
+      long[] after = sample(started, queues);
+      StringBuilder claims = new StringBuilder("claims");
+      for (CountingQueue queue : queues) {
+        LatencyRecorder times = queue.takeClaimTimes();
+        for (int k = 0; k < times.count(); k++) {
+          claims.append(' ').append(times.sample(k) / 1_000);
+        }
+      }
+      started.forEach(FencedRuntime::close);
+      started.clear();
+      StringBuilder done = new StringBuilder("done");
+      for (int k = 0; k < before.length; k++) {
+        done.append(' ').append(after[k] - before[k]);
+      }
+      System.out.println(done);
+      System.out.println(claims);
+      System.out.flush();
+    } finally {
+      started.forEach(FencedRuntime::close);
+      pools.forEach(HikariDataSource::close);
+    }
+  }
+
+  private static long[] sample(List<FencedRuntime> runtimes, List<CountingQueue> queues) {
+    long[] sum = new long[5];
+    for (FencedRuntime runtime : runtimes) {
+      FencedRuntime.Stats s = runtime.stats();
+      sum[0] += s.completed();
+      sum[1] += s.claimStatements();
+      sum[2] += s.claimed();
+    }
+    for (CountingQueue queue : queues) {
+      sum[3] += queue.emptyClaims();
+    }
+    sum[4] = PoolWorkerMain.cpuNanos();
+    return sum;
+  }
+}
