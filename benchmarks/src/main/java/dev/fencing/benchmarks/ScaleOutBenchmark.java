@@ -77,7 +77,7 @@ public final class ScaleOutBenchmark {
     }
     List<ScaleOutRow> rows = new ArrayList<>();
     for (String engine : engines) {
-      ScaleOutRun.Point p = new ScaleOutRun.Point(engine, deep, runtimes, bouncer);
+      ScaleOutPoint p = new ScaleOutPoint(engine, deep, runtimes, bouncer);
       System.err.println("scale-out row: " + p);
       ScaleOutRow row = ScaleOutRun.run(db, s, p);
       System.err.printf(

@@ -79,7 +79,7 @@ final class ScaleOutReport {
             + " lock-wait samples / active | pending at end |\n");
     md.append("|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
     for (ScaleOutRow r : rows) {
-      ScaleOutRun.Point p = r.point();
+      ScaleOutPoint p = r.point();
       md.append(
           String.format(
               Locale.ROOT,
@@ -119,7 +119,7 @@ final class ScaleOutReport {
       StringBuilder md, ScaleOutSettings s, List<ScaleOutRow> rows, String engine) {
     StringBuilder lines = new StringBuilder();
     for (boolean deep : new boolean[] {false, true}) {
-      Optional<ScaleOutRow> best = best(rows, new ScaleOutRun.Point(engine, deep, 0, false));
+      Optional<ScaleOutRow> best = best(rows, new ScaleOutPoint(engine, deep, 0, false));
       if (best.isEmpty()) {
         continue;
       }
@@ -136,7 +136,7 @@ final class ScaleOutReport {
               best.get().point().runtimes(),
               top));
       for (ScaleOutRow r : rows) {
-        ScaleOutRun.Point p = r.point();
+        ScaleOutPoint p = r.point();
         if (p.engine().equals(engine) && p.deep() == deep && (p.runtimes() >= 16 || p.bouncer())) {
           double ratio = r.jobsPerSecond() / top;
           lines.append(
@@ -196,7 +196,7 @@ final class ScaleOutReport {
   }
 
   /** The direct row of {@code like}'s engine and queue with the most jobs/s. */
-  private static Optional<ScaleOutRow> best(List<ScaleOutRow> rows, ScaleOutRun.Point like) {
+  private static Optional<ScaleOutRow> best(List<ScaleOutRow> rows, ScaleOutPoint like) {
     return rows.stream()
         .filter(r -> r.point().engine().equals(like.engine()) && r.point().deep() == like.deep())
         .filter(r -> !r.point().bouncer())

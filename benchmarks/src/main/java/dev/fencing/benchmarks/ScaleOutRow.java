@@ -10,7 +10,7 @@ package dev.fencing.benchmarks;
  * @param pendingAtEnd jobs pending when the window ended (a deep row that reached 0 ran dry)
  */
 record ScaleOutRow(
-    ScaleOutRun.Point point,
+    ScaleOutPoint point,
     int jvms,
     long millis,
     long completed,

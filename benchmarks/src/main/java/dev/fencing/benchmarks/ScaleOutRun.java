@@ -18,22 +18,10 @@ final class ScaleOutRun {
 
   private static final String QUEUE = "bench";
 
-  /** What a row runs: an engine ("update" or "append"), a queue, a count of runtimes, a path. */
-  record Point(String engine, boolean deep, int runtimes, boolean bouncer) {
-
-    String queueLabel() {
-      return deep ? "deep" : "shallow";
-    }
-
-    String engineLabel() {
-      return engine.equals("append") ? "append-only" : "update in place";
-    }
-  }
-
   private ScaleOutRun() {}
 
   /** Runs {@code point} as {@code s} says; see the class comment. */
-  static ScaleOutRow run(PostgresFixture.Database db, ScaleOutSettings s, Point point)
+  static ScaleOutRow run(PostgresFixture.Database db, ScaleOutSettings s, ScaleOutPoint point)
       throws Exception {
     String schema = "bench_scale_" + point.engine();
     BenchDatabase.freshQueueSchema(db, schema);
@@ -43,7 +31,7 @@ final class ScaleOutRun {
       FencedQueue queue =
           PostgresFencing.builder(ds)
               .schema(schema)
-              .engine(engine(point.engine()))
+              .engine(ScaleOutPoint.engine(point.engine()))
               .install(false)
               .build()
               .queue();
@@ -119,7 +107,7 @@ final class ScaleOutRun {
 
   private static List<String> args(
       ScaleOutSettings s,
-      Point point,
+      ScaleOutPoint point,
       PostgresFixture.Database through,
       String schema,
       int jvm,
@@ -161,14 +149,7 @@ final class ScaleOutRun {
     return args;
   }
 
-  /** The engine an option names: "append" is the append-only one, anything else the default. */
-  static PostgresFencing.Engine engine(String name) {
-    return name.equals("append")
-        ? PostgresFencing.Engine.APPEND_ONLY
-        : PostgresFencing.Engine.UPDATE_IN_PLACE;
-  }
-
-  private static AgedTables tables(Point point) {
+  private static AgedTables tables(ScaleOutPoint point) {
     return point.engine().equals("append")
         ? new AppendOnlyTables(RetentionSettings.parse(new String[] {"--engine", "append"}))
         : new UpdateInPlaceTables();

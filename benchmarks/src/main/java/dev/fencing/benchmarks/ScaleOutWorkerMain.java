@@ -32,7 +32,8 @@ public final class ScaleOutWorkerMain {
     int prefetch = Args.intArg(args, "--prefetch", 0);
     String owner = Args.stringArg(args, "--owner", "scale");
     String queueName = Args.stringArg(args, "--queue", "bench");
-    PostgresFencing.Engine engine = ScaleOutRun.engine(Args.stringArg(args, "--engine", "update"));
+    PostgresFencing.Engine engine =
+        ScaleOutPoint.engine(Args.stringArg(args, "--engine", "update"));
     List<HikariDataSource> pools = new ArrayList<>();
     List<CountingQueue> queues = new ArrayList<>();
     List<FencedRuntime> started = new ArrayList<>();
