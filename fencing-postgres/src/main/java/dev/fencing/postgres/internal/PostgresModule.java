@@ -25,10 +25,9 @@ abstract class PostgresModule {
 
   static {
     // The jar carries jOOQ relocated, and it is no concern of the user's: its logo, its tips and
-    // its
-    // warning that PostgreSQL 15 is "older than what dialect POSTGRES supports" (we test on 15 and
-    // 17) would only alarm them. This sets the threshold of the relocated copy, never of a jOOQ
-    // the application uses itself; jOOQ's errors still reach the log.
+    // its warning that PostgreSQL 15 is "older than what dialect POSTGRES supports" (we test on 15
+    // and 17) would only alarm them. This sets the threshold of the relocated copy, never of a
+    // jOOQ the application uses itself; jOOQ's errors still reach the log.
     JooqLogger.globalThreshold(Log.Level.ERROR);
   }
 
