@@ -22,7 +22,7 @@ import java.util.List;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.fencing.benchmarks.ScaleOutBenchmark [--quick]
- *   [--runtimes 1,4,16,64] [--jvms 4] [--threads 4] [--pool 3] [--prefetch N] [--depth 4000]
+ *   [--runtimes 1,4,16,64] [--jvms 4] [--threads 4] [--pool 3] [--prefetch N] [--commit-delay-ms N] [--depth 4000]
  *   [--deep N] [--warmup-ms 3000] [--millis 10000] [--engines update,append]
  *   [--pgbouncer on|off] [--pgbouncer-pool 16] [--out FILE] [--doc FILE]
  * </pre>

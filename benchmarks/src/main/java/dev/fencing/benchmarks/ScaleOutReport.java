@@ -56,7 +56,7 @@ final class ScaleOutReport {
                 + "Per row: committed jobs/s over the window; PostgreSQL CPU (utime + stime of"
                 + " the database's client backends, `/proc`, the producer's included) and the"
                 + " worker JVMs' CPU per job (PgBouncer's own in its column); claim p50/p99: the"
-                + " time of each `claimBatch` call in the workers; claims per job and empty claims"
+                + " time of each `claimBatch` call in the workers; claim and commit statements per job, empty claims"
                 + " (claims that returned nothing, of all claims); lock-wait samples:"
                 + " `pg_stat_activity` every %d ms, active backends waiting on a Lock or LWLock,"
                 + " of all active backends sampled (the three most frequent waits of any kind in"
@@ -75,15 +75,15 @@ final class ScaleOutReport {
             PgObserver.SAMPLE_MILLIS));
     md.append(
         "| queue | runtimes | JVMs | engine | path | jobs/s | vs best | PG CPU µs/job | JVM CPU"
-            + " µs/job | PgBouncer µs/job | claim p50 / p99 (ms) | claims / job | empty claims |"
+            + " µs/job | PgBouncer µs/job | claim p50 / p99 (ms) | claims / job | commits / job | empty claims |"
             + " lock-wait samples / active | pending at end |\n");
-    md.append("|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
+    md.append("|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
     for (ScaleOutRow r : rows) {
       ScaleOutPoint p = r.point();
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %d | %s | %s | %,.0f | %.2f | %,.1f | %,.1f | %s | %.1f / %.1f | %.3f |"
+              "| %s | %d | %d | %s | %s | %,.0f | %.2f | %,.1f | %,.1f | %s | %.1f / %.1f | %.3f | %.3f |"
                   + " %,d (%.0f %%) | %,d / %,d %s| %,d |%n",
               p.queueLabel(),
               p.runtimes(),
@@ -100,6 +100,7 @@ final class ScaleOutReport {
               r.claimP50(),
               r.claimP99(),
               r.claimsPerJob(),
+              r.commitsPerJob(),
               r.emptyClaims(),
               100 * r.emptyShare(),
               r.pg().lockWaitSamples(),

@@ -16,6 +16,7 @@ record ScaleOutRow(
     long completed,
     long claimStatements,
     long claimed,
+    long commitStatements,
     long emptyClaims,
     long workerCpuNanos,
     long bouncerCpuNanos,
@@ -36,6 +37,11 @@ record ScaleOutRow(
   /** Claim statements per completed job. */
   double claimsPerJob() {
     return completed == 0 ? Double.NaN : (double) claimStatements / completed;
+  }
+
+  /** Commit statements per completed job. */
+  double commitsPerJob() {
+    return completed == 0 ? Double.NaN : (double) commitStatements / completed;
   }
 
   /** Of all claim statements, the share that returned nothing. */

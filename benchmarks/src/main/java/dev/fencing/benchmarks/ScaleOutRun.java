@@ -69,7 +69,7 @@ final class ScaleOutRun {
           bouncerCpu = bouncer.cpuNanos() - bouncerCpu;
         }
         long pending = queue.depth(QUEUE).pending();
-        long[] sum = new long[5];
+        long[] sum = new long[6];
         for (String line : workers.await("done")) {
           String[] done = line.trim().split(" ");
           for (int i = 0; i < sum.length; i++) {
@@ -90,6 +90,7 @@ final class ScaleOutRun {
             sum[0],
             sum[1],
             sum[2],
+            sum[5],
             sum[3],
             sum[4],
             bouncerCpu,
@@ -142,6 +143,8 @@ final class ScaleOutRun {
             Integer.toString(s.pool()),
             "--prefetch",
             Integer.toString(s.prefetch()),
+            "--commit-delay-ms",
+            Integer.toString(s.commitDelayMillis()),
             "--warmup-ms",
             Long.toString(s.warmupMillis()),
             "--millis",

@@ -10,6 +10,7 @@ import java.util.List;
  * @param threads handler threads per runtime
  * @param pool connections per runtime (its own HikariCP pool)
  * @param prefetch the runtime's prefetch, or 0 for its default (as many as {@code threads})
+ * @param commitDelayMillis the runtime's {@code maxCommitDelay} in ms, or -1 for its default
  * @param depth the shallow rows' depth target: jobs enqueued and not yet claimed
  * @param deep jobs seeded for each deep row, 0 for no deep rows
  * @param warmupMillis work before each measured window
@@ -25,6 +26,7 @@ record ScaleOutSettings(
     int threads,
     int pool,
     int prefetch,
+    int commitDelayMillis,
     int depth,
     int deep,
     long warmupMillis,
@@ -71,6 +73,7 @@ record ScaleOutSettings(
         positive("--threads", Args.intArg(args, "--threads", 4)),
         positive("--pool", Args.intArg(args, "--pool", 3)),
         Args.intArg(args, "--prefetch", 0),
+        Args.intArg(args, "--commit-delay-ms", -1),
         positive("--depth", Args.intArg(args, "--depth", quick ? 500 : 4_000)),
         deep,
         warmup,

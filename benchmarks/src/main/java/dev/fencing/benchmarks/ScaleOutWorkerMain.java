@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.testkit.db.PostgresFixture;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +20,8 @@ import java.util.List;
  * in microseconds.
  *
  * <p>Options: {@code --url --user --password --schema --queue --owner --engine update|append
- * --notifications on|off --runtimes --threads --pool --prefetch --warmup-ms --millis}.
+ * --notifications on|off --runtimes --threads --pool --prefetch --commit-delay-ms --warmup-ms
+ * --millis}.
  */
 public final class ScaleOutWorkerMain {
 
@@ -30,6 +32,7 @@ public final class ScaleOutWorkerMain {
     int runtimes = Args.intArg(args, "--runtimes", 1);
     int threads = Args.intArg(args, "--threads", 4);
     int prefetch = Args.intArg(args, "--prefetch", 0);
+    int commitDelay = Args.intArg(args, "--commit-delay-ms", -1);
     String owner = Args.stringArg(args, "--owner", "scale");
     String queueName = Args.stringArg(args, "--queue", "bench");
     PostgresFencing.Engine engine =
@@ -65,7 +68,13 @@ public final class ScaleOutWorkerMain {
                       Thread.sleep(1);
                       return "{}";
                     });
-        started.add((prefetch > 0 ? builder.prefetch(prefetch) : builder).start());
+        if (prefetch > 0) {
+          builder.prefetch(prefetch);
+        }
+        if (commitDelay >= 0) {
+          builder.maxCommitDelay(Duration.ofMillis(commitDelay));
+        }
+        started.add(builder.start());
       }
       Thread.sleep(Args.intArg(args, "--warmup-ms", 0));
       long[] before = sample(started, queues);
@@ -95,12 +104,13 @@ public final class ScaleOutWorkerMain {
   }
 
   private static long[] sample(List<FencedRuntime> runtimes, List<CountingQueue> queues) {
-    long[] sum = new long[5];
+    long[] sum = new long[6];
     for (FencedRuntime runtime : runtimes) {
       FencedRuntime.Stats s = runtime.stats();
       sum[0] += s.completed();
       sum[1] += s.claimStatements();
       sum[2] += s.claimed();
+      sum[5] += s.commitStatements();
     }
     for (CountingQueue queue : queues) {
       sum[3] += queue.emptyClaims();

@@ -12,8 +12,10 @@ import dev.fencing.testkit.property.ScheduleRunner;
 import dev.fencing.testkit.property.Step;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,8 +85,13 @@ class ScheduleRunnerFailuresTest {
     }
   }
 
+  /**
+   * Waits, up to 60 s, until a job of the schedule is running; the schema and its table appear only
+   * when the runner's setup has made them, which can take seconds on a loaded machine.
+   */
   private static void awaitAClaim(PostgresFixture.Database db) {
-    for (int i = 0; i < 500; i++) {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < end) {
       try (Connection c = db.dataSource().getConnection();
           ResultSet r =
               c.createStatement()
@@ -94,9 +101,14 @@ class ScheduleRunnerFailuresTest {
         if (r.getInt(1) > 0) {
           return;
         }
-        Thread.sleep(5);
-      } catch (Exception e) {
+      } catch (SQLException e) {
         // the table may not exist yet
+      }
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
       }
     }
   }

@@ -63,6 +63,8 @@ final class CommitLoop implements Runnable {
         for (Pipeline.Result r : batch) {
           p.resolve(r.claim(), new WorkOutcome.Abandoned(r.claim().job, "the runtime failed", t));
         }
+      } finally {
+        p.commitRoom.release(batch.size());
       }
       batch.clear();
     }

@@ -40,16 +40,18 @@ import org.jspecify.annotations.Nullable;
  *     .start();
  * }</pre>
  *
- * <p>A claimer thread claims in batches, only as many jobs as there are free slots. Each job runs
- * on one of {@code concurrency} handler threads (platform threads, or virtual threads with {@link
- * Builder#virtualThreads}); its result is delivered to the receiver, if there is one, with the
- * job's id and epoch, then committed with other results in one compare-and-set statement, together
- * with their outbox messages. A heartbeat renews every {@code heartbeatInterval} (default a third
- * of the lease) each lease in flight taken or last renewed more than half an interval ago; a lease
- * that is lost, or that could not be renewed before it ran out by this worker's clock, cancels its
- * handler (see {@link Cancellation}) and its result is neither delivered nor committed. No job is
- * handed to a handler with less than {@code minLeaseLeft} of its lease left. Every job claimed ends
- * in exactly one {@link WorkOutcome}.
+ * <p>A claimer thread claims in batches, only as many jobs as there are free slots ({@code
+ * concurrency + prefetch}; a job's slot is free again once its handler is done, so claims go out
+ * while the last results are committed). Each job runs on one of {@code concurrency} handler
+ * threads (platform threads, or virtual threads with {@link Builder#virtualThreads}); its result is
+ * delivered to the receiver, if there is one, with the job's id and epoch, then committed with
+ * other results in one compare-and-set statement, together with their outbox messages. A heartbeat
+ * renews every {@code heartbeatInterval} (default a third of the lease) each lease in flight taken
+ * or last renewed more than half an interval ago; a lease that is lost, or that could not be
+ * renewed before it ran out by this worker's clock, cancels its handler (see {@link Cancellation})
+ * and its result is neither delivered nor committed. No job is handed to a handler with less than
+ * {@code minLeaseLeft} of its lease left. Every job claimed ends in exactly one {@link
+ * WorkOutcome}.
  *
  * <p>Thread-safe. {@link #close()} stops claiming, releases jobs not yet started, lets running
  * handlers finish within the drain timeout and commits their results, then cancels and releases
@@ -436,9 +438,11 @@ public final class FencedRuntime implements AutoCloseable {
 
     /**
      * Claimed jobs that may wait for a free handler thread, 0 to 10,000; default as many as {@code
-     * concurrency}. Waiting jobs are renewed like running ones. Every claim holds a slot until its
-     * outcome, its commit included; for throughput with short handlers raise this to a few batches,
-     * so that the next batch is claimed while one commits (see docs/BENCHMARKS.md).
+     * concurrency}. Waiting jobs are renewed like running ones. A claim holds its slot until its
+     * handler is done; its commit does not hold one (up to two batches of results, or as many as
+     * there are slots, may wait for their commit while the next claims go out, and handler threads
+     * wait to hand over beyond that). For throughput with short handlers raise this to a few
+     * batches (see docs/BENCHMARKS.md).
      */
     public Builder prefetch(int prefetch) {
       this.prefetch = prefetch;

@@ -101,7 +101,7 @@ final class HandlerLoop implements Runnable {
   private void deliver(InFlight claim, HandlerResult result) {
     if (p.receiver == null) {
       claim.stage(InFlight.Stage.COMMITTING);
-      p.results.add(new Pipeline.Result(claim, result, null));
+      p.toCommit(new Pipeline.Result(claim, result, null));
       return;
     }
     FencedOutcome delivery;
@@ -121,7 +121,7 @@ final class HandlerLoop implements Runnable {
               claim, new WorkOutcome.FencedOff(claim.job, WorkOutcome.Stage.DELIVER, refused));
       case FencedOutcome.Accepted accepted -> {
         claim.stage(InFlight.Stage.COMMITTING);
-        p.results.add(new Pipeline.Result(claim, result, accepted));
+        p.toCommit(new Pipeline.Result(claim, result, accepted));
       }
     }
   }

@@ -29,6 +29,7 @@ final class InFlight implements Cancellation {
   private volatile boolean shutdown;
   private @Nullable Thread handlerThread;
   private final AtomicBoolean resolved = new AtomicBoolean();
+  private final AtomicBoolean slotFreed = new AtomicBoolean();
 
   /**
    * @param sentNanos {@link System#nanoTime()} before the claim was sent: the database set the
@@ -105,6 +106,11 @@ final class InFlight implements Cancellation {
   /** Returns true exactly once: to the caller that reports this claim's outcome. */
   boolean resolve() {
     return resolved.compareAndSet(false, true);
+  }
+
+  /** Marks this claim's slot free; true only the first time. */
+  boolean freeSlot() {
+    return slotFreed.compareAndSet(false, true);
   }
 
   boolean isResolved() {

@@ -36,6 +36,14 @@ final class Pipeline {
   final Counters counters = new Counters();
   final ConcurrentHashMap<InFlight.Key, InFlight> inFlight = new ConcurrentHashMap<>();
   final Semaphore slots;
+
+  /**
+   * Room for results waiting for, or in, a commit. A result hands its slot back when it enters this
+   * room, so the next claim goes out while the last results are still being committed; when the
+   * store commits slowly the room fills, handler threads wait to hand over, and claiming stops.
+   */
+  final Semaphore commitRoom;
+
   final LinkedBlockingQueue<InFlight> ready = new LinkedBlockingQueue<>();
   final LinkedBlockingQueue<Result> results = new LinkedBlockingQueue<>();
   private final Consumer<WorkOutcome> listener;
@@ -55,6 +63,33 @@ final class Pipeline {
     this.handler = handler;
     this.listener = listener;
     this.slots = new Semaphore(settings.capacity());
+    this.commitRoom = new Semaphore(commitRoom(settings));
+  }
+
+  /**
+   * How many results may wait for, or be in, a commit: two batches, and never fewer than the slots.
+   */
+  static int commitRoom(Settings settings) {
+    return Math.max(2 * settings.batchSize(), settings.capacity());
+  }
+
+  /**
+   * Hands a handled claim's result to the committer and frees its slot; waits while the commit room
+   * is full.
+   */
+  void toCommit(Result result) {
+    commitRoom.acquireUninterruptibly();
+    results.add(result);
+    freeSlot(result.claim());
+  }
+
+  /**
+   * Frees a claim's slot once, whichever comes first: its hand-over to the committer or its end.
+   */
+  private void freeSlot(InFlight claim) {
+    if (claim.freeSlot()) {
+      slots.release();
+    }
   }
 
   /** Takes in a claim whose slot the claimer already holds. */
@@ -69,7 +104,7 @@ final class Pipeline {
       return;
     }
     inFlight.remove(InFlight.Key.of(claim.job.lease()), claim);
-    slots.release();
+    freeSlot(claim);
     counters.count(outcome);
     try {
       listener.accept(outcome);
