@@ -64,7 +64,11 @@ class ClaimsOverlapCommitsTest {
             .start()) {
       // One slot, batches of one, room for two results: the first commits (and hangs), the second
       // waits for it, the third job's handler is done and waits to hand over, holding the slot.
-      Thread.sleep(1_500);
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (handled.get() < 3 && System.nanoTime() < end) {
+        Thread.sleep(10);
+      }
+      Thread.sleep(500); // a fourth job, if the room did not bound the hand-over, starts by now
       assertThat(handled).hasValue(3);
       commitsMayGo.countDown();
       assertThat(outcomes.await(WorkOutcome.Completed.class, 6, Duration.ofSeconds(10))).hasSize(6);
