@@ -25,10 +25,15 @@ import java.util.List;
  * form (4 workers, 1 s windows, 1 s warm-up, 2 s measured, depth 500, 200 jobs/s); its numbers mean
  * nothing. Nothing here asserts a time.
  *
+ * <p>{@code --baseline JAR} adds today's engine: the update-in-place engine as an earlier build of
+ * this module (its {@code benchmarks.jar}) runs it, each point in the same run as this build's two
+ * engines, with the CPU time each run's JVM and the database's backends spent; the section is then
+ * {@link HarnessReport}'s.
+ *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.fencing.benchmarks.EngineBenchmark [--quick]
  *   [--warmup S] [--seconds S] [--rate-seconds S] [--workers 4,16,64,128] [--depth D] [--rate R]
- *   [--only depth|rate] [--out FILE] [--doc FILE]
+ *   [--only depth|rate] [--baseline EARLIER-BENCHMARKS-JAR] [--out FILE] [--doc FILE]
  * </pre>
  */
 public final class EngineBenchmark {
@@ -36,6 +41,9 @@ public final class EngineBenchmark {
   static final String TITLE = EngineReport.TITLE;
 
   private static final String[] ENGINES = {"update", "append"};
+
+  /** With {@code --baseline}: today's engine (update in place, from the earlier jar) first. */
+  private static final String[] WITH_BASELINE = {"today", "update", "append"};
 
   private EngineBenchmark() {}
 
@@ -51,8 +59,12 @@ public final class EngineBenchmark {
     int rate = Args.intArg(args, "--rate", quick ? 200 : 800);
     String only = Args.stringArg(args, "--only", "");
     List<Integer> workers = workers(Args.stringArg(args, "--workers", quick ? "4" : "4,16,64,128"));
+    String baselineArg = Args.stringArg(args, "--baseline", "");
+    Path baseline = baselineArg.isEmpty() ? null : Path.of(baselineArg);
+    String[] engines = baseline == null ? ENGINES : WITH_BASELINE;
 
     PostgresFixture.Database db = BenchDatabase.database();
+    Points points = new Points(engines, baseline, db);
     List<String> common = new ArrayList<>(LoadBenchmark.childArgs(db, window));
     common.add("--harness");
     List<EngineResult[]> depthRows = new ArrayList<>();
@@ -71,7 +83,7 @@ public final class EngineBenchmark {
                 Integer.toString(warmup + seconds),
                 "--warmup",
                 Integer.toString(warmup));
-        depthRows.add(pair(common, shape, "depth, " + n + " workers", i % 2 == 1));
+        depthRows.add(points.run(common, shape, "depth, " + n + " workers", i));
       }
     }
     EngineResult[] rateRow = null;
@@ -88,45 +100,57 @@ public final class EngineBenchmark {
               Integer.toString(rateSeconds),
               "--warmup",
               "0");
-      rateRow = pair(common, shape, "rate " + rate + "/s, cold", false);
+      rateRow = points.run(common, shape, "rate " + rate + "/s, cold", 0);
     }
+    EngineReport.Settings settings =
+        new EngineReport.Settings(
+            String.join(" ", args),
+            LocalDate.now(ZoneOffset.UTC),
+            BenchDatabase.machine(db.dataSource()).strip(),
+            cpuModel(),
+            window,
+            warmup,
+            seconds,
+            rateSeconds,
+            depth,
+            rate,
+            (System.nanoTime() - begin) / 60e9);
     String section =
-        EngineReport.section(
-            new EngineReport.Settings(
-                String.join(" ", args),
-                LocalDate.now(ZoneOffset.UTC),
-                BenchDatabase.machine(db.dataSource()).strip(),
-                cpuModel(),
-                window,
-                warmup,
-                seconds,
-                rateSeconds,
-                depth,
-                rate,
-                (System.nanoTime() - begin) / 60e9),
-            workers,
-            depthRows,
-            rateRow);
+        baseline == null
+            ? EngineReport.section(settings, workers, depthRows, rateRow)
+            : HarnessReport.section(settings, workers, depthRows, rateRow);
     Args.report(section, args);
   }
 
-  /**
-   * Runs both engines at one point, each on a fresh schema in a fresh JVM; the update-in-place
-   * engine first unless {@code appendFirst}.
-   */
-  private static EngineResult[] pair(
-      List<String> common, List<String> shape, String label, boolean appendFirst) {
-    EngineResult[] results = new EngineResult[2];
-    for (int k = 0; k < 2; k++) {
-      int e = appendFirst ? 1 - k : k;
-      List<String> args = new ArrayList<>(common);
-      args.addAll(shape);
-      args.addAll(
-          List.of("--engine", ENGINES[e], "--fresh", "--schema", "bench_engine_" + ENGINES[e]));
-      String run = label + ", " + ENGINES[e];
-      results[e] = EngineResult.of(ENGINES[e], LoadBenchmark.runChild(run, args));
+  /** The engines of one benchmark run, and how each point runs them. */
+  private record Points(String[] engines, Path baseline, PostgresFixture.Database db) {
+
+    /**
+     * Runs every engine at one point, each on a fresh schema in a fresh JVM, in the order of {@code
+     * engines} turned by {@code turn} places (so that which goes first changes from point to
+     * point); returns the results in the order of {@code engines}.
+     */
+    EngineResult[] run(List<String> common, List<String> shape, String label, int turn) {
+      EngineResult[] results = new EngineResult[engines.length];
+      for (int k = 0; k < engines.length; k++) {
+        int e = (k + turn) % engines.length;
+        String engine = engines[e];
+        boolean today = engine.equals("today");
+        List<String> args = new ArrayList<>(common);
+        args.addAll(shape);
+        args.addAll(
+            List.of(
+                "--engine",
+                today ? "update" : engine,
+                "--fresh",
+                "--schema",
+                "bench_engine_" + engine));
+        EngineChild.Ran ran =
+            EngineChild.run(label + ", " + engine, args, db.dataSource(), today ? baseline : null);
+        results[e] = EngineResult.of(engine, ran.lines(), ran.cpu());
+      }
+      return results;
     }
-    return results;
   }
 
   /**

@@ -32,14 +32,7 @@ final class EngineReport {
   static String section(
       Settings s, List<Integer> workers, List<EngineResult[]> depthRows, EngineResult[] rateRow) {
     StringBuilder md = new StringBuilder(TITLE).append("\n\n");
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "Measured %s. %s CPU: %s. The whole run took %.1f minutes.%n%n",
-            s.date(),
-            s.machine(),
-            s.cpu(),
-            s.minutes()));
+    md.append(measured(s));
     md.append("```\n./mvnw -q -pl benchmarks -am package -DskipTests\n")
         .append("FENCING_JDBC_URL='jdbc:postgresql://localhost:5432/bench_engines")
         .append("?user=postgres&password=postgres' \\\n")
@@ -84,21 +77,7 @@ final class EngineReport {
     if (rateRow != null) {
       rateTable(md, s, rateRow);
     }
-    md.append("### Every run's outcome\n\n");
-    md.append(
-        "Completed jobs/s of each window from the start (the warm-up's first; † where the engine's"
-            + " tables were analyzed during the window, by autovacuum or a maintenance round), then"
-            + " what became of every claim.\n\n");
-    for (int i = 0; i < depthRows.size(); i++) {
-      for (EngineResult r : depthRows.get(i)) {
-        outcome(md, "depth, " + workers.get(i) + " workers", r, s.window());
-      }
-    }
-    if (rateRow != null) {
-      for (EngineResult r : rateRow) {
-        outcome(md, "rate " + s.rate() + "/s", r, s.window());
-      }
-    }
+    outcomes(md, s, workers, depthRows, rateRow);
     return md.toString();
   }
 
@@ -205,11 +184,51 @@ final class EngineReport {
     }
   }
 
+  /** The line of when, where and how long, with the blank line after it. */
+  static String measured(Settings s) {
+    return String.format(
+        Locale.ROOT,
+        "Measured %s. %s CPU: %s. The whole run took %.1f minutes.%n%n",
+        s.date(),
+        s.machine(),
+        s.cpu(),
+        s.minutes());
+  }
+
+  /** Writes the subsection of every run's windows and outcome, the engines of each row in turn. */
+  static void outcomes(
+      StringBuilder md,
+      Settings s,
+      List<Integer> workers,
+      List<EngineResult[]> depthRows,
+      EngineResult[] rateRow) {
+    md.append("### Every run's outcome\n\n");
+    md.append(
+        "Completed jobs/s of each window from the start (the warm-up's first; † where the engine's"
+            + " tables were analyzed during the window, by autovacuum or a maintenance round), then"
+            + " what became of every claim.\n\n");
+    for (int i = 0; i < depthRows.size(); i++) {
+      for (EngineResult r : depthRows.get(i)) {
+        outcome(md, "depth, " + workers.get(i) + " workers", r, s.window());
+      }
+    }
+    if (rateRow != null) {
+      for (EngineResult r : rateRow) {
+        outcome(md, "rate " + s.rate() + "/s", r, s.window());
+      }
+    }
+  }
+
   private static void outcome(StringBuilder md, String run, EngineResult r, int window) {
     md.append("- ")
         .append(run)
         .append(", ")
-        .append(r.engine().equals("append") ? "append-only" : "update in place")
+        .append(
+            switch (r.engine()) {
+              case "append" -> "append-only";
+              case "today" -> "today's engine (update in place, the earlier build)";
+              default -> "update in place";
+            })
         .append(": ");
     String analyzes = "0";
     for (String[] w : r.windows()) {

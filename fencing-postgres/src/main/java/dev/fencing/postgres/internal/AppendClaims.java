@@ -95,21 +95,21 @@ final class AppendClaims {
   AppendClaims(Jdbc jdbc) {
     this.jdbc = jdbc;
     DSLContext dsl = jdbc.dsl();
-    RenderedSql.Plan each = RenderedSql.Plan.EACH_TIME;
+    RenderedSql.Plan indexed = RenderedSql.Plan.INDEXED;
     RenderedSql.Parameters p = new RenderedSql.Parameters();
-    this.windowSql = new RenderedSql(dsl, windowQuery(dsl, p), p, each);
+    this.windowSql = new RenderedSql(dsl, windowQuery(dsl, p), p, indexed);
     p = new RenderedSql.Parameters();
-    this.freshSql = new RenderedSql(dsl, freshQuery(dsl, p), p, each);
+    this.freshSql = new RenderedSql(dsl, freshQuery(dsl, p), p, indexed);
     p = new RenderedSql.Parameters();
-    this.requeuedSql = new RenderedSql(dsl, requeuedQuery(dsl, p), p, each);
+    this.requeuedSql = new RenderedSql(dsl, requeuedQuery(dsl, p), p, indexed);
     p = new RenderedSql.Parameters();
-    this.expiredSql = new RenderedSql(dsl, expiredQuery(dsl, p), p, each);
+    this.expiredSql = new RenderedSql(dsl, expiredQuery(dsl, p), p, indexed);
     p = new RenderedSql.Parameters();
-    this.claimSql = new RenderedSql(dsl, claimQuery(dsl, p), p, each);
+    this.claimSql = new RenderedSql(dsl, claimQuery(dsl, p), p, indexed);
     p = new RenderedSql.Parameters();
-    this.moveSql = new RenderedSql(dsl, moveQuery(dsl, p), p, each);
+    this.moveSql = new RenderedSql(dsl, moveQuery(dsl, p), p, indexed);
     p = new RenderedSql.Parameters();
-    this.unqueueSql = new RenderedSql(dsl, unqueueQuery(dsl, p), p, each);
+    this.unqueueSql = new RenderedSql(dsl, unqueueQuery(dsl, p), p, indexed);
   }
 
   List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
@@ -221,7 +221,7 @@ final class AppendClaims {
     Move move = move(window, fresh, f, inWindow, n, next);
     if (move != null && chosen.isEmpty()) {
       try (PreparedStatement s = moveSql.prepare(connection, move.values(queue))) {
-        s.executeUpdate();
+        moveSql.update(s);
       }
     }
     if (!takenOver.isEmpty()) {
@@ -234,7 +234,7 @@ final class AppendClaims {
         unqueued[i] = requeued.get(i).jobId();
       }
       try (PreparedStatement s = unqueueSql.prepare(connection, Map.of("ids", unqueued))) {
-        s.executeUpdate();
+        unqueueSql.update(s);
       }
     }
     if (chosen.isEmpty()) {
@@ -253,7 +253,7 @@ final class AppendClaims {
 
   private @Nullable Window lockWindow(Connection connection, String queue) throws SQLException {
     try (PreparedStatement s = windowSql.prepare(connection, Map.of("queue", queue));
-        ResultSet r = s.executeQuery()) {
+        ResultSet r = windowSql.query(s)) {
       return r.next()
           ? new Window(r.getString(1), r.getString(2), r.getLong(3), r.getLong(4))
           : null;
@@ -304,7 +304,7 @@ final class AppendClaims {
                     "afterXid", positionXid,
                     "afterId", positionId,
                     "limit", limit));
-        ResultSet r = s.executeQuery()) {
+        ResultSet r = freshSql.query(s)) {
       while (r.next()) {
         items.add(
             new Item(
@@ -363,7 +363,7 @@ final class AppendClaims {
     List<Item> items = new ArrayList<>();
     try (PreparedStatement s =
             requeuedSql.prepare(connection, Map.of("queue", queue, "limit", limit));
-        ResultSet r = s.executeQuery()) {
+        ResultSet r = requeuedSql.query(s)) {
       while (r.next()) {
         items.add(
             new Item(
@@ -420,7 +420,7 @@ final class AppendClaims {
     List<Long> claims = new ArrayList<>();
     try (PreparedStatement s =
             expiredSql.prepare(connection, Map.of("queue", queue, "limit", limit));
-        ResultSet r = s.executeQuery()) {
+        ResultSet r = expiredSql.query(s)) {
       while (r.next()) {
         claims.add(r.getLong(1));
       }
@@ -639,7 +639,7 @@ final class AppendClaims {
     Long[] given;
     Instant expiresAt;
     try (PreparedStatement s = claimSql.prepare(connection, values);
-        ResultSet r = s.executeQuery()) {
+        ResultSet r = claimSql.query(s)) {
       r.next();
       given = (Long[]) r.getArray(1).getArray();
       long expiry = r.getLong(2);

@@ -109,19 +109,19 @@ final class AppendWrites {
     this.jdbc = jdbc;
     this.config = config;
     DSLContext dsl = jdbc.dsl();
-    RenderedSql.Plan each = RenderedSql.Plan.EACH_TIME;
+    RenderedSql.Plan indexed = RenderedSql.Plan.INDEXED;
     RenderedSql.Parameters p = new RenderedSql.Parameters();
-    this.lockSql = new RenderedSql(dsl, lockQuery(dsl, p), p, each);
+    this.lockSql = new RenderedSql(dsl, lockQuery(dsl, p), p, indexed);
     p = new RenderedSql.Parameters();
-    this.ownedSql = new RenderedSql(dsl, ownedQuery(dsl, p), p, each);
+    this.ownedSql = new RenderedSql(dsl, ownedQuery(dsl, p), p, indexed);
     p = new RenderedSql.Parameters();
-    this.doneSql = new RenderedSql(dsl, doneQuery(dsl, p), p, each);
+    this.doneSql = new RenderedSql(dsl, doneQuery(dsl, p), p, indexed);
     p = new RenderedSql.Parameters();
-    this.requeueSql = new RenderedSql(dsl, requeueQuery(dsl, p), p, each);
+    this.requeueSql = new RenderedSql(dsl, requeueQuery(dsl, p), p, indexed);
     p = new RenderedSql.Parameters();
-    this.countOffSql = new RenderedSql(dsl, countOffQuery(dsl, p), p, each);
+    this.countOffSql = new RenderedSql(dsl, countOffQuery(dsl, p), p, indexed);
     p = new RenderedSql.Parameters();
-    this.renewSql = new RenderedSql(dsl, renewQuery(dsl, p), p, each);
+    this.renewSql = new RenderedSql(dsl, renewQuery(dsl, p), p, indexed);
     this.outbox = outbox;
     this.notifier = notifier;
   }
@@ -160,14 +160,14 @@ final class AppendWrites {
     }
     Map<String, Object> leases = Map.of("ids", ids, "epochs", epochs, "owners", owners);
     try (PreparedStatement s = lockSql.prepare(connection, leases);
-        ResultSet r = s.executeQuery()) {
+        ResultSet r = lockSql.query(s)) {
       while (r.next()) {
         // locked, in id order
       }
     }
     Owned[] owned = new Owned[n];
     try (PreparedStatement s = ownedSql.prepare(connection, leases);
-        ResultSet r = s.executeQuery()) {
+        ResultSet r = ownedSql.query(s)) {
       while (r.next()) {
         if (r.getBoolean(6)) {
           owned[r.getInt(1) - 1] =
@@ -231,7 +231,7 @@ final class AppendWrites {
       // a job that already has its end (a repeat of a commit that landed) inserts nothing here,
       // and is explained afterwards
       try (PreparedStatement s = doneSql.prepare(connection, done.values());
-          ResultSet r = s.executeQuery()) {
+          ResultSet r = doneSql.query(s)) {
         while (r.next()) {
           ended.add(r.getLong(1));
         }
@@ -275,7 +275,7 @@ final class AppendWrites {
               renewSql.prepare(
                   connection,
                   Map.of("claims", renewing.toArray(Long[]::new), "micros", renewMicros));
-          ResultSet r = s.executeQuery()) {
+          ResultSet r = renewSql.query(s)) {
         while (r.next()) {
           long micros = r.getLong(2);
           extended.put(
@@ -305,7 +305,7 @@ final class AppendWrites {
   private static void execute(Connection connection, RenderedSql sql, Map<String, Object> values)
       throws SQLException {
     try (PreparedStatement s = sql.prepare(connection, values)) {
-      s.executeUpdate();
+      sql.update(s);
     }
   }
 

@@ -66,7 +66,7 @@ final class Claims {
     RenderedSql.Parameters parameters = new RenderedSql.Parameters();
     this.claimSql =
         new RenderedSql(
-            jdbc.dsl(), claimQuery(jdbc, parameters), parameters, RenderedSql.Plan.EACH_TIME);
+            jdbc.dsl(), claimQuery(jdbc, parameters), parameters, RenderedSql.Plan.INDEXED);
   }
 
   List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
@@ -90,7 +90,7 @@ final class Claims {
               return jdbc.run(
                   c -> {
                     try (PreparedStatement s = claimSql.prepare(c, values);
-                        ResultSet r = s.executeQuery()) {
+                        ResultSet r = claimSql.query(s)) {
                       List<Job> claimed = new ArrayList<>(batchSize);
                       while (r.next()) {
                         if (r.getBoolean(6)) {

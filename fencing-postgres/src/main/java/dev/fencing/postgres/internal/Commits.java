@@ -77,8 +77,7 @@ final class Commits {
     this.completeSql = new RenderedSql(jdbc.dsl(), completeQuery(jdbc, one), one);
     RenderedSql.Parameters batch = new RenderedSql.Parameters();
     this.completeAllSql =
-        new RenderedSql(
-            jdbc.dsl(), completeAllQuery(jdbc, batch), batch, RenderedSql.Plan.EACH_TIME);
+        new RenderedSql(jdbc.dsl(), completeAllQuery(jdbc, batch), batch, RenderedSql.Plan.INDEXED);
   }
 
   FencedOutcome.Accepted complete(Lease lease, String result) {
@@ -280,7 +279,7 @@ final class Commits {
         c -> {
           Set<Integer> committed = new HashSet<>();
           try (PreparedStatement s = completeAllSql.prepare(c, values);
-              ResultSet r = s.executeQuery()) {
+              ResultSet r = completeAllSql.query(s)) {
             while (r.next()) {
               committed.add(items.get((int) r.getLong(1) - 1));
             }

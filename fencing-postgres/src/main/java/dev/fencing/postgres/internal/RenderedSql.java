@@ -2,6 +2,7 @@ package dev.fencing.postgres.internal;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +17,6 @@ import org.jooq.Query;
 import org.jooq.conf.ParamType;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
-import org.postgresql.PGStatement;
 
 /**
  * A hot statement, built with jOOQ's type-safe DSL and rendered once with indexed parameters, then
@@ -28,13 +28,21 @@ import org.postgresql.PGStatement;
  * jOOQ reports names the parameter behind every {@code ?}.
  *
  * <p>A statement that joins the table to a set (the claim, the batched commit and renewal) is
- * {@linkplain Plan#EACH_TIME planned at every execution}: the driver sends it as an unnamed
- * statement, which PostgreSQL plans with the values bound and the table's current statistics. A
- * named statement would let the server cache a generic plan, and one cached while the table was
- * nearly empty (a fresh install, before the first analyze) scans the whole table for every call
- * once it has grown: a claim took 234 ms at 46,000 rows instead of 0.14 ms (docs/BENCHMARKS.md). It
- * also keeps these statements working behind a pooler in transaction mode, which cannot follow
- * named statements from one server connection to another.
+ * {@linkplain Plan#INDEXED planned with sequential scans priced out}. PostgreSQL caches a generic
+ * plan for a named statement, and one cached while the table was nearly empty (a fresh install,
+ * before the first analyze) joined the batch to a sequential scan of the whole table, for every
+ * call once the table had grown: a claim took 234 ms at 46,000 rows instead of 0.14 ms
+ * (docs/BENCHMARKS.md). Planned with {@code enable_seqscan} off, the cached plan reaches the rows
+ * through their indexes whatever the statistics said when it was made, and stays right as the table
+ * grows. The setting is changed for that statement only: {@code set enable_seqscan = off}, the
+ * statement and {@code reset enable_seqscan} go in one round trip and one transaction, so when the
+ * statement fails the transaction's abort undoes the {@code set} as well. Planning and parsing are
+ * then paid once per connection instead of at every execution, which halved the server's CPU per
+ * job with small batches (docs/BENCHMARKS.md). The {@code reset} returns the setting to the role's
+ * or database's default, so a session-level {@code SET enable_seqscan} a user made on the
+ * connection is lost (the README says so). Behind a pooler in transaction mode the driver is told
+ * {@code prepareThreshold=0} (docs/HA.md): the statements go unnamed and are planned at every
+ * execution, with the same setting.
  */
 final class RenderedSql {
 
@@ -44,9 +52,15 @@ final class RenderedSql {
      * As the driver decides: after a few executions, a named statement whose plan may be cached.
      */
     CACHED,
-    /** Planned anew at every execution, with the values bound (an unnamed statement). */
-    EACH_TIME
+    /**
+     * As {@link #CACHED}, planned with {@code enable_seqscan} off: every plan, cached or not,
+     * reaches the table through an index. Execute it with {@link #query} or {@link #update}.
+     */
+    INDEXED
   }
+
+  private static final String PRICE_OUT_SEQUENTIAL_SCANS = "set enable_seqscan = off; ";
+  private static final String RESTORE_SEQUENTIAL_SCANS = "; reset enable_seqscan";
 
   private final String sql;
   private final List<Parameter> order;
@@ -58,7 +72,11 @@ final class RenderedSql {
 
   RenderedSql(DSLContext dsl, Query query, Parameters parameters, Plan plan) {
     this.plan = plan;
-    this.sql = dsl.renderContext().paramType(ParamType.INDEXED).render(query);
+    String rendered = dsl.renderContext().paramType(ParamType.INDEXED).render(query);
+    this.sql =
+        plan == Plan.INDEXED
+            ? PRICE_OUT_SEQUENTIAL_SCANS + rendered + RESTORE_SEQUENTIAL_SCANS
+            : rendered;
     List<Parameter> found = new ArrayList<>();
     for (Object value : dsl.extractBindValues(query)) {
       Parameter parameter = parameters.byPlaceholder.get(Parameters.key(value));
@@ -79,9 +97,6 @@ final class RenderedSql {
   PreparedStatement prepare(Connection connection, Map<String, Object> values) throws SQLException {
     PreparedStatement statement = connection.prepareStatement(sql);
     try {
-      if (plan == Plan.EACH_TIME && statement.isWrapperFor(PGStatement.class)) {
-        statement.unwrap(PGStatement.class).setPrepareThreshold(0);
-      }
       for (int i = 0; i < order.size(); i++) {
         Parameter parameter = order.get(i);
         Object value = values.get(parameter.name);
@@ -100,6 +115,36 @@ final class RenderedSql {
       statement.close();
       throw e;
     }
+  }
+
+  /**
+   * Executes a statement this prepared and returns the result rows of the statement itself (of an
+   * {@link Plan#INDEXED} one, not of the setting around it).
+   */
+  ResultSet query(PreparedStatement statement) throws SQLException {
+    if (plan != Plan.INDEXED) {
+      return statement.executeQuery();
+    }
+    boolean rows = statement.execute(); // the set
+    if (!rows) {
+      rows = statement.getMoreResults();
+    }
+    if (!rows) {
+      throw new IllegalStateException("no result rows from " + sql);
+    }
+    return statement.getResultSet();
+  }
+
+  /** Executes a statement this prepared and returns the rows the statement itself changed. */
+  int update(PreparedStatement statement) throws SQLException {
+    if (plan != Plan.INDEXED) {
+      return statement.executeUpdate();
+    }
+    statement.execute(); // the set
+    if (statement.getMoreResults()) {
+      throw new IllegalStateException("result rows from " + sql);
+    }
+    return statement.getUpdateCount();
   }
 
   @Override

@@ -45,7 +45,7 @@ final class Renewals {
     RenderedSql.Parameters parameters = new RenderedSql.Parameters();
     this.renewAllSql =
         new RenderedSql(
-            jdbc.dsl(), renewAllQuery(jdbc, parameters), parameters, RenderedSql.Plan.EACH_TIME);
+            jdbc.dsl(), renewAllQuery(jdbc, parameters), parameters, RenderedSql.Plan.INDEXED);
   }
 
   Lease renew(Lease lease, Duration leaseLength) {
@@ -95,7 +95,7 @@ final class Renewals {
                 jdbc.run(
                     c -> {
                       try (PreparedStatement s = renewAllSql.prepare(c, values);
-                          ResultSet r = s.executeQuery()) {
+                          ResultSet r = renewAllSql.query(s)) {
                         Instant[] renewed = new Instant[n];
                         while (r.next()) {
                           long micros = r.getLong(2);
