@@ -32,7 +32,9 @@ final class HarnessReport {
     md.append(
         "```\n"
             + "git worktree add /tmp/today 93a0993   # main when issue 33 was filed\n"
-            + "(cd /tmp/today && ./mvnw -q -pl benchmarks -am package -DskipTests)\n"
+            + "(cd /tmp/today && ./mvnw -q -pl benchmarks -am package -DskipTests \\\n"
+            + "  && cp benchmarks/target/benchmarks.jar /tmp/today-benchmarks.jar)\n"
+            + "git worktree remove --force /tmp/today\n"
             + "./mvnw -q -pl benchmarks -am package -DskipTests\n"
             + "FENCING_JDBC_URL='jdbc:postgresql://localhost:5432/postgres"
             + "?user=postgres&password=postgres' \\\n"
