@@ -12,8 +12,9 @@ import javax.sql.DataSource;
 /**
  * Watches one database of a PostgreSQL server on this machine over a measured window: committed
  * transactions ({@code pg_stat_database.xact_commit}), the CPU time of the database's client
- * backends (utime + stime from {@code /proc/<pid>/stat}), and what its active backends wait on
- * ({@code pg_stat_activity}, sampled every {@link #SAMPLE_MILLIS} ms).
+ * backends ({@link RunCpu}: utime + stime from {@code /proc/<pid>/stat}, a backend that connects
+ * during the window counted from zero, one that ends keeping its last reading), and what its active
+ * backends wait on ({@code pg_stat_activity}, sampled every {@link #SAMPLE_MILLIS} ms).
  *
  * <p>Only the backends of this database are counted, so that other databases on a shared server do
  * not show up; the server's background processes (WAL writer, checkpointer, autovacuum) are left
@@ -56,7 +57,7 @@ final class PgObserver implements AutoCloseable {
 
   private final Connection connection;
   private final long startXacts;
-  private final Map<Integer, Long> startCpu;
+  private final RunCpu cpu;
   private final Thread sampler;
   private final Map<String, Long> waits = new TreeMap<>();
   private long samples;
@@ -68,7 +69,7 @@ final class PgObserver implements AutoCloseable {
     this.connection = ds.getConnection();
     this.connection.setAutoCommit(true);
     this.startXacts = xacts();
-    this.startCpu = backendCpu();
+    this.cpu = RunCpu.watchBackends(connection);
     this.sampler = Thread.ofPlatform().name("pg-observer").daemon().start(this::sampleLoop);
   }
 
@@ -81,28 +82,23 @@ final class PgObserver implements AutoCloseable {
   Window stop() throws SQLException, InterruptedException {
     running = false;
     sampler.join();
-    Map<Integer, Long> endCpu = backendCpu();
-    long cpuNanos = 0;
-    boolean local = !startCpu.isEmpty();
-    for (Map.Entry<Integer, Long> e : endCpu.entrySet()) {
-      Long before = startCpu.get(e.getKey());
-      if (before != null && before >= 0 && e.getValue() >= 0) {
-        cpuNanos += e.getValue() - before;
-      } else if (e.getValue() < 0) {
-        local = false;
-      }
-    }
+    cpu.poll();
+    long cpuNanos = cpu.stop().pgNanos();
     // the sampler's and this observer's own statements are transactions too
-    long transactions = xacts() - startXacts - ownQueries - 2;
+    long transactions = xacts() - startXacts - ownQueries - cpu.queries() - 2;
     synchronized (waits) {
-      return new Window(transactions, local ? cpuNanos : -1, samples, active, Map.copyOf(waits));
+      return new Window(transactions, cpuNanos, samples, active, Map.copyOf(waits));
     }
   }
 
   private void sampleLoop() {
-    while (running) {
+    long every = RunCpu.POLL_MILLIS / SAMPLE_MILLIS;
+    for (long n = 1; running; n++) {
       try {
         sampleOnce();
+        if (n % every == 0) {
+          cpu.poll(); // on this thread, the one that uses the connection while it runs
+        }
         Thread.sleep(SAMPLE_MILLIS);
       } catch (SQLException e) {
         throw new IllegalStateException("sampling pg_stat_activity: " + e, e);
@@ -145,25 +141,6 @@ final class PgObserver implements AutoCloseable {
       r.next();
       return r.getLong(1);
     }
-  }
-
-  /**
-   * CPU nanoseconds per client backend of this database; -1 for one whose /proc entry is
-   * unreadable.
-   */
-  private Map<Integer, Long> backendCpu() throws SQLException {
-    Map<Integer, Long> cpu = new HashMap<>();
-    try (Statement s = connection.createStatement();
-        ResultSet r =
-            s.executeQuery(
-                "select pid from pg_stat_activity where datname = current_database()"
-                    + " and backend_type = 'client backend' and pid <> pg_backend_pid()")) {
-      while (r.next()) {
-        int pid = r.getInt(1);
-        cpu.put(pid, ProcStat.cpuNanos(pid));
-      }
-    }
-    return cpu;
   }
 
   @Override

@@ -28,35 +28,55 @@ final class RunCpu implements AutoCloseable {
   private final long pid;
   private final Timestamp began;
   private final Map<Integer, long[]> backends = new HashMap<>(); // pid -> {base, last}
-  private final Thread poller;
+  private final Thread poller; // null when the owner of the connection polls
   private volatile boolean running = true;
   private long jvmLast;
   private long backendsRead;
   private long backendsUnread;
+  private long queries;
 
-  private RunCpu(DataSource ds, long pid) throws SQLException {
-    this.connection = ds.getConnection();
-    this.connection.setAutoCommit(true);
+  private RunCpu(Connection connection, long pid, boolean polling) throws SQLException {
+    this.connection = connection;
     this.pid = pid;
     try (Statement s = connection.createStatement();
         ResultSet r = s.executeQuery("select now()")) {
       r.next();
       this.began = r.getTimestamp(1);
+      queries++;
     }
-    pollOnce();
-    this.poller = Thread.ofPlatform().name("run-cpu").daemon().start(this::pollLoop);
+    poll();
+    this.poller =
+        polling ? Thread.ofPlatform().name("run-cpu").daemon().start(this::pollLoop) : null;
   }
 
   /** Starts watching process {@code pid} and the backends of the database {@code ds} reaches. */
   static RunCpu watch(DataSource ds, long pid) throws SQLException {
-    return new RunCpu(ds, pid);
+    Connection connection = ds.getConnection();
+    try {
+      connection.setAutoCommit(true);
+      return new RunCpu(connection, pid, true);
+    } catch (SQLException | RuntimeException e) {
+      connection.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Watches the backends of {@code connection}'s database (no process: 0 for it) on that
+   * connection, which the caller owns and closes: it calls {@link #poll} itself, from the one
+   * thread that uses the connection, at least every {@link #POLL_MILLIS} ms.
+   */
+  static RunCpu watchBackends(Connection connection) throws SQLException {
+    return new RunCpu(connection, 0, false);
   }
 
   /** Stops watching (after the child ended) and returns what was spent. */
   Spent stop() throws InterruptedException {
     running = false;
-    poller.interrupt();
-    poller.join();
+    if (poller != null) {
+      poller.interrupt();
+      poller.join();
+    }
     synchronized (backends) {
       long pg = 0;
       for (long[] b : backends.values()) {
@@ -67,11 +87,21 @@ final class RunCpu implements AutoCloseable {
     }
   }
 
+  /**
+   * The statements this watch ran so far, each a transaction of the watched database ({@code
+   * pg_stat_database.xact_commit} counts them).
+   */
+  long queries() {
+    synchronized (backends) {
+      return queries;
+    }
+  }
+
   private void pollLoop() {
     while (running) {
       try {
         Thread.sleep(POLL_MILLIS);
-        pollOnce();
+        poll();
       } catch (InterruptedException e) {
         return;
       } catch (SQLException e) {
@@ -80,8 +110,9 @@ final class RunCpu implements AutoCloseable {
     }
   }
 
-  private void pollOnce() throws SQLException {
-    long jvm = ProcStat.cpuNanos(pid);
+  /** Reads the CPU time of the process and of every backend now. */
+  void poll() throws SQLException {
+    long jvm = pid > 0 ? ProcStat.cpuNanos(pid) : 0;
     try (Statement s = connection.createStatement();
         ResultSet r =
             s.executeQuery(
@@ -89,6 +120,7 @@ final class RunCpu implements AutoCloseable {
                     + " where datname = current_database() and backend_type = 'client backend'"
                     + " and pid <> pg_backend_pid()")) {
       synchronized (backends) {
+        queries++;
         if (jvm >= 0) {
           jvmLast = jvm;
         }
@@ -115,7 +147,9 @@ final class RunCpu implements AutoCloseable {
   @Override
   public void close() throws SQLException {
     running = false;
-    poller.interrupt();
-    connection.close();
+    if (poller != null) {
+      poller.interrupt();
+      connection.close();
+    }
   }
 }
