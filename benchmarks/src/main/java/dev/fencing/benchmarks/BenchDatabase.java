@@ -36,8 +36,14 @@ public final class BenchDatabase {
 
   /** Drops and recreates {@code schema}, and installs the fencing job table in it. */
   public static void freshQueueSchema(PostgresFixture.Database db, String schema) {
+    freshQueueSchema(db, schema, PostgresFencing.Engine.UPDATE_IN_PLACE);
+  }
+
+  /** Drops and reinstalls {@code schema}, recording {@code engine} as its engine. */
+  public static void freshQueueSchema(
+      PostgresFixture.Database db, String schema, PostgresFencing.Engine engine) {
     db.recreateSchema(schema);
-    PostgresFencing.builder(db.dataSource()).schema(schema).build().queue();
+    PostgresFencing.builder(db.dataSource()).schema(schema).engine(engine).build().queue();
   }
 
   /**

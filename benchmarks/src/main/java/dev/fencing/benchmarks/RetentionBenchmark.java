@@ -5,6 +5,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.Maintenance;
 import dev.fencing.internal.Validate;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.postgres.PostgresMaintenance;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.nio.file.Files;
@@ -132,6 +133,10 @@ public final class RetentionBenchmark {
     RetentionSettings settings = RetentionSettings.parse(args);
     AgedTables tables =
         settings.append() ? new AppendOnlyTables(settings) : new UpdateInPlaceTables();
+    PostgresFencing.Engine engine =
+        settings.append()
+            ? PostgresFencing.Engine.APPEND_ONLY
+            : PostgresFencing.Engine.UPDATE_IN_PLACE;
     PostgresFixture.Database db = BenchDatabase.database();
     List<Row> rows = new ArrayList<>();
     List<String> notes = new ArrayList<>();
@@ -141,7 +146,7 @@ public final class RetentionBenchmark {
       machine = BenchDatabase.machine(pool);
 
       String fresh = tables.names().schemaPrefix() + "_fresh";
-      BenchDatabase.freshQueueSchema(db, fresh);
+      BenchDatabase.freshQueueSchema(db, fresh, engine);
       tables.topUp(pool, fresh, QUEUE, settings.backlog());
       checkpoint(pool, notes);
       measure(
@@ -153,7 +158,7 @@ public final class RetentionBenchmark {
       for (RetentionVariant v : tables.names().variants()) {
         String schema = tables.names().schemaPrefix() + v.suffix;
         String variant = v.label;
-        BenchDatabase.freshQueueSchema(db, schema);
+        BenchDatabase.freshQueueSchema(db, schema, engine);
         tables.prepare(pool, schema, v);
         MaintenanceLoop loop = null;
         if (v.maintained) {
@@ -216,7 +221,7 @@ public final class RetentionBenchmark {
       }
 
       // the same fresh tables again, to show how much the machine drifted over the run
-      BenchDatabase.freshQueueSchema(db, fresh);
+      BenchDatabase.freshQueueSchema(db, fresh, engine);
       tables.topUp(pool, fresh, QUEUE, settings.backlog());
       checkpoint(pool, notes);
       add(rows, measure(pool, tables, fresh, "fresh, at the end", "-", false, false, settings));

@@ -24,7 +24,7 @@ final class ScaleOutRun {
   static ScaleOutRow run(PostgresFixture.Database db, ScaleOutSettings s, ScaleOutPoint point)
       throws Exception {
     String schema = "bench_scale_" + point.engine();
-    BenchDatabase.freshQueueSchema(db, schema);
+    BenchDatabase.freshQueueSchema(db, schema, ScaleOutPoint.engine(point.engine()));
     int jvms = Math.min(s.jvms(), point.runtimes());
     try (HikariDataSource ds = BenchDatabase.pool(db, 2);
         HikariDataSource observed = BenchDatabase.pool(db, 1)) {

@@ -323,6 +323,34 @@ class FencingCliTest {
             "ticks +1 +ticks +every 15m +Z +run all \\(cap 4\\) +\\S+Z +\\S+:[0-4][05]:00Z \\S+Z");
   }
 
+  @Test
+  void onASchemaOfTheAppendOnlyEngineTheCommandsReadAndChangeItsTables(TestSchema schema) {
+    FencedQueue queue =
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .engine(PostgresFencing.Engine.APPEND_ONLY)
+            .maxAttempts(1)
+            .build()
+            .queue();
+    queue.enqueueAll("mail", List.of("{}", "{}"));
+    long failed = queue.enqueue("pdf", "{}");
+    queue.claim("mail", "w1", Duration.ofMinutes(1)).orElseThrow();
+    Job pdf = queue.claim("pdf", "w1", Duration.ofMinutes(1)).orElseThrow();
+    queue.fail(pdf.lease(), "x", Duration.ZERO);
+
+    assertThat(run(schema, "queues").out())
+        .isEqualTo(
+            """
+            QUEUE  PENDING  RUNNING  FAILED
+            mail         1        1       0
+            pdf          0        0       1
+            """);
+    assertThat(run(schema, "requeue", Long.toString(failed)).code()).isZero();
+    Job again = queue.claim("pdf", "w2", Duration.ofMinutes(1)).orElseThrow();
+    assertThat(again.epoch().value()).isGreaterThan(pdf.epoch().value());
+    assertThat(run(schema, "job", Long.toString(failed)).out()).contains("w2");
+  }
+
   private static Run run(TestSchema schema, String... args) {
     PostgresFixture.Database db = schema.database();
     List<String> all = new ArrayList<>(List.of(args));

@@ -60,6 +60,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class FailoverFaultTest {
 
   private static final Duration WAIT = Duration.ofSeconds(60);
+
+  /**
+   * How much WAL the replica must lack at a kill, if the workers write it within {@link #MAX_LAG}.
+   */
+  private static final long MIN_LAG_BYTES = 64 * 1024;
+
+  /** How much longer than the lag the WAL sender may stay stopped, waiting for those bytes. */
+  private static final Duration MAX_LAG = Duration.ofSeconds(5);
+
   private static final String QUEUE = "failover";
 
   /** The owner of worker {@code i}: the first two share a name, as two replicas of one service. */
@@ -395,14 +404,20 @@ class FailoverFaultTest {
       long sender = Long.parseLong(cluster.query(leader, "select pid from pg_stat_replication"));
       OsProcesses.signal(sender, "STOP");
       try {
-        OsProcesses.pause(settings.lag());
-        lagBytes =
-            Long.parseLong(
-                cluster.query(
-                    leader,
-                    "select pg_wal_lsn_diff(pg_current_wal_lsn(), '"
-                        + cluster.query(replica, "select pg_last_wal_receive_lsn()")
-                        + "')::bigint"));
+        // at least the lag, and until the replica lacks a few pages of the workers' writes: on a
+        // loaded machine one second of them can be nothing, and then no check can fail
+        long until = System.nanoTime() + settings.lag().toNanos();
+        long latest = until + MAX_LAG.toNanos();
+        String received = cluster.query(replica, "select pg_last_wal_receive_lsn()");
+        do {
+          OsProcesses.pause(Duration.ofMillis(100));
+          lagBytes =
+              Long.parseLong(
+                  cluster.query(
+                      leader,
+                      "select pg_wal_lsn_diff(pg_current_wal_lsn(), '" + received + "')::bigint"));
+        } while (System.nanoTime() < latest
+            && (System.nanoTime() < until || lagBytes < MIN_LAG_BYTES));
         start = System.currentTimeMillis();
         killed = cluster.killLeader();
       } finally {

@@ -13,7 +13,9 @@ import org.jspecify.annotations.Nullable;
  * @param epoch the current epoch, 0 if never claimed
  * @param expiries how many times a lease on the job ran out
  * @param lastEvent the last write to the row: enqueued, claimed, renewed, completed, retry, failed,
- *     released, requeued or admin_failed
+ *     released, requeued or admin_failed; on the append-only engine also expired (a claim took the
+ *     job's expired lease over and put it back), and never renewed (a renewal extends the claim,
+ *     not the job)
  * @param settledEpochs the epochs whose owners gave the job back: +epoch for a fail, -epoch for a
  *     release
  * @param history who held which epoch, for the last 16 claims, oldest first; claims made before the

@@ -13,7 +13,10 @@ import dev.fencing.postgres.internal.Installer;
 import dev.fencing.postgres.internal.PostgresComponent;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The PostgreSQL backend's one front door: the queue, receivers, resource ownership, the outbox
@@ -56,22 +59,109 @@ public final class PostgresFencing implements AutoCloseable {
   /** The schema used when none is given. */
   public static final String DEFAULT_SCHEMA = "fencing";
 
+  /** The graph of the engine the builder named (else the default): the parts no engine owns. */
   private final PostgresComponent graph;
+
   private final Config config;
   private final Boundary boundary;
+  private final Function<Engine, PostgresComponent> graphs;
+  private final @Nullable Engine named;
   private final FencedQueue queue;
   private final ResourceOwnership ownership;
   private final FencedOutbox outbox;
   private final ScheduleStore schedules;
 
-  private PostgresFencing(PostgresComponent graph, Config config) {
+  /** The engine's graph, once the schema's record was read; null before. */
+  private volatile @Nullable Resolved resolved;
+
+  /** The engine a handle runs on, with its graph, or why it may not run. */
+  private record Resolved(Engine engine, PostgresComponent graph, @Nullable String refusal) {}
+
+  private PostgresFencing(
+      PostgresComponent graph,
+      Config config,
+      Function<Engine, PostgresComponent> graphs,
+      @Nullable Engine named) {
     this.graph = graph;
     this.config = config;
+    this.graphs = graphs;
+    this.named = named;
     this.boundary = Boundary.of(config);
-    this.queue = boundary.guard(FencedQueue.class, graph.queue());
+    this.queue =
+        boundary.guard(
+            FencedQueue.class, boundary.deferred(FencedQueue.class, () -> engineGraph().queue()));
     this.ownership = boundary.guard(ResourceOwnership.class, graph.ownership());
     this.outbox = boundary.guard(FencedOutbox.class, graph.outbox());
-    this.schedules = boundary.guard(ScheduleStore.class, graph.schedules());
+    this.schedules =
+        boundary.guard(
+            ScheduleStore.class,
+            boundary.deferred(ScheduleStore.class, () -> engineGraph().schedules()));
+  }
+
+  /**
+   * Returns the graph of the engine the schema records, reading the record at the first call that
+   * needs it; throws {@link IllegalStateException} at every call if the builder named another.
+   */
+  private PostgresComponent engineGraph() {
+    Resolved r = resolved();
+    if (r.refusal() != null) {
+      throw new IllegalStateException(r.refusal());
+    }
+    return r.graph();
+  }
+
+  private Resolved resolved() {
+    Resolved r = resolved;
+    if (r != null) {
+      return r;
+    }
+    synchronized (this) {
+      if (resolved == null) {
+        Optional<String> recorded =
+            boundary.run("reading the schema's engine", () -> graph.schemaSetup().recordedEngine());
+        resolved = resolve(recorded);
+      }
+      return resolved;
+    }
+  }
+
+  /** The schema's record wins; without one, the builder's engine, else the default. */
+  private Resolved resolve(Optional<String> recorded) {
+    Engine provisional = named != null ? named : Engine.UPDATE_IN_PLACE;
+    Engine engine = recorded.map(PostgresFencing::engineOf).orElse(provisional);
+    String refusal = null;
+    if (named != null && engine != named) {
+      refusal =
+          "schema "
+              + config.schema()
+              + " records engine "
+              + engine
+              + " (table "
+              + config.schema()
+              + ".fencing_schema), but this handle was built with engine(Engine."
+              + named
+              + "): its queues would claim from tables no producer of the schema fills. Build it"
+              + " without engine(...) or with engine(Engine."
+              + engine
+              + "), or use another schema";
+    }
+    return new Resolved(engine, engine == provisional ? graph : graphs.apply(engine), refusal);
+  }
+
+  private static String stored(Engine engine) {
+    return engine == Engine.APPEND_ONLY ? Installer.APPEND_ONLY : Installer.UPDATE_IN_PLACE;
+  }
+
+  private static Engine engineOf(String stored) {
+    return switch (stored) {
+      case Installer.APPEND_ONLY -> Engine.APPEND_ONLY;
+      case Installer.UPDATE_IN_PLACE -> Engine.UPDATE_IN_PLACE;
+      default ->
+          throw new IllegalStateException(
+              "fencing_schema records engine '"
+                  + stored
+                  + "', which this version of the library does not know: upgrade it");
+    };
   }
 
   /**
@@ -172,31 +262,25 @@ public final class PostgresFencing implements AutoCloseable {
    * PostgresMaintenance}).
    */
   public PostgresMaintenance.Builder maintenance() {
-    return new PostgresMaintenance.Builder(graph.retention(), boundary);
+    return new PostgresMaintenance.Builder(() -> engineGraph().retention(), boundary);
   }
 
   /**
    * Returns the operators' view: list queues, show a job with its epoch history, requeue or fail a
-   * job, purge old finished jobs. Of {@link Engine#UPDATE_IN_PLACE} only, for now.
+   * job, purge old finished jobs, on the tables of the engine the schema records.
    *
-   * @throws UnsupportedOperationException if this handle was built with {@link Engine#APPEND_ONLY},
-   *     whose operators' view is not built yet
+   * @throws IllegalStateException if the builder named an engine other than the one the schema
+   *     records
    * @throws SchemaNotInstalledException if the schema has no fencing tables or older ones, saying
    *     how to install them
    * @throws StoreUnavailableException if the database could not be reached or refused
    */
   public PostgresAdmin admin() {
-    if (config.appendOnly()) {
-      // its tables are not fencing_job's: a view of those would show an empty, healthy queue
-      throw new UnsupportedOperationException(
-          "admin() reads the tables of Engine.UPDATE_IN_PLACE, but this handle was built with"
-              + " engine(Engine.APPEND_ONLY), whose operators' view is not built yet; inspect its"
-              + " jobs with queue().find(id) and queue().depth(queue)");
-    }
     return boundary.run(
         "PostgresFencing.admin",
         () -> {
-          var admin = graph.admin();
+          PostgresComponent engineGraph = engineGraph();
+          var admin = engineGraph.admin();
           admin.checkInstalled();
           return new PostgresAdmin(admin, boundary);
         });
@@ -212,11 +296,34 @@ public final class PostgresFencing implements AutoCloseable {
   @Override
   public void close() {
     graph.listener().close();
+    Resolved r = resolved;
+    if (r != null && r.graph() != graph) {
+      r.graph().listener().close();
+    }
+  }
+
+  /**
+   * Returns the engine this handle's queues run on: the one the schema records, else the one the
+   * builder named, else {@link Engine#UPDATE_IN_PLACE}. Reads the schema's record if no call has
+   * yet (a handle built with {@code install(false)} reads it at its first use).
+   *
+   * @throws IllegalStateException if the builder named an engine other than the one the schema
+   *     records
+   * @throws StoreUnavailableException if the record could not be read
+   */
+  public Engine engine() {
+    engineGraph();
+    return resolved().engine();
   }
 
   @Override
   public String toString() {
-    return "PostgresFencing[schema=" + config.schema() + "]";
+    Resolved r = resolved;
+    return "PostgresFencing[schema="
+        + config.schema()
+        + ", engine="
+        + (r == null ? "not read yet" : r.engine())
+        + "]";
   }
 
   /**
@@ -235,8 +342,8 @@ public final class PostgresFencing implements AutoCloseable {
      * Jobs inserted once and never updated; a claim appends one row per batch (which carries the
      * lease) and one hand-out per job; a commit appends the job's end. Fewer dead rows and less
      * index upkeep per job, so more jobs a second on the same server. Idempotency keys, schedules'
-     * slot advances, retention and archive work on it as on the other; not yet supported on it: the
-     * operators' {@link #admin()} and the CLI built on it.
+     * slot advances, retention, archive and the operators' {@link PostgresFencing#admin()} work on
+     * it as on the other.
      */
     APPEND_ONLY
   }
@@ -253,7 +360,7 @@ public final class PostgresFencing implements AutoCloseable {
     private Duration listenerLinger = Config.DEFAULT_LINGER;
     private DataSource listenerDataSource;
     private boolean synchronousReplication;
-    private Engine engine = Engine.UPDATE_IN_PLACE;
+    private @Nullable Engine engine;
 
     private Builder(DataSource dataSource) {
       this.dataSource = dataSource;
@@ -368,9 +475,13 @@ public final class PostgresFencing implements AutoCloseable {
     }
 
     /**
-     * How the queue stores its jobs; default {@link Engine#UPDATE_IN_PLACE}. Both engines' tables
-     * are installed in every schema, and each queue of the handle uses the one chosen here: jobs
-     * enqueued under one engine are claimed only under it. See docs/ENGINE.md for what each costs.
+     * How the queue stores its jobs. Both engines' tables are installed in every schema, and the
+     * schema records one engine (table {@code fencing_schema}): the first install that finds none
+     * records this one, or, in a schema installed before engines were recorded, the engine whose
+     * tables hold jobs. Without this call the handle takes the engine the schema records ({@link
+     * Engine#UPDATE_IN_PLACE} when it records none); with it, {@link #build()} refuses a schema
+     * that records the other, so a worker never claims from tables no producer fills. See
+     * docs/ENGINE.md for what each costs.
      *
      * @throws NullPointerException if {@code engine} is null
      */
@@ -380,38 +491,56 @@ public final class PostgresFencing implements AutoCloseable {
     }
 
     /**
-     * Returns the handle, after installing the schema if asked to.
+     * Returns the handle, after installing the schema if asked to, on the engine the schema records
+     * (see {@link #engine}). With {@code install(false)} it touches no database, so it can be built
+     * while the database is down: the queue, the schedules, maintenance and admin read the schema's
+     * record at their first call, and a mismatched engine is refused there.
      *
      * @throws IllegalArgumentException naming the first setting out of range; nothing is written
-     * @throws StoreUnavailableException if the schema could not be installed (the database could
-     *     not be reached, or refused)
+     * @throws IllegalStateException if {@link #engine} named an engine other than the one the
+     *     schema records, saying which it records (with {@code install(false)}: at the first call
+     *     of the queue, the schedules, maintenance or admin, and at every one after it)
+     * @throws StoreUnavailableException if the schema could not be installed or read (the database
+     *     could not be reached, or refused)
      */
     public PostgresFencing build() {
-      Config config =
-          new Config(
-              schema,
-              maxAttempts,
-              transientRetries,
-              retryWait,
-              notifications,
-              listenerLinger,
-              synchronousReplication,
-              engine == Engine.APPEND_ONLY);
-      PostgresComponent graph = PostgresComponent.create(dataSource, listenerDataSource, config);
+      Engine provisional = engine != null ? engine : Engine.UPDATE_IN_PLACE;
+      Function<Engine, PostgresComponent> graphs =
+          e -> PostgresComponent.create(dataSource, listenerDataSource, config(e));
+      Config config = config(provisional);
+      PostgresFencing fencing =
+          new PostgresFencing(graphs.apply(provisional), config, graphs, engine);
       if (install) {
-        Boundary.of(config)
-            .run(
-                "installing the schema",
-                () -> {
-                  graph.schemaSetup().install();
-                  return null;
-                });
+        fencing.resolved =
+            fencing.resolve(
+                Boundary.of(config)
+                    .run(
+                        "installing the schema",
+                        () -> {
+                          fencing
+                              .graph
+                              .schemaSetup()
+                              .install(engine == null ? null : stored(engine));
+                          return fencing.graph.schemaSetup().recordedEngine();
+                        }));
+        fencing.engineGraph();
       }
-      PostgresFencing fencing = new PostgresFencing(graph, config);
       if (synchronousReplication) {
         warnWithoutStandby(fencing);
       }
       return fencing;
+    }
+
+    private Config config(Engine engine) {
+      return new Config(
+          schema,
+          maxAttempts,
+          transientRetries,
+          retryWait,
+          notifications,
+          listenerLinger,
+          synchronousReplication,
+          engine == Engine.APPEND_ONLY);
     }
 
     /** Says so when no synchronous standby is attached: every write would wait. */

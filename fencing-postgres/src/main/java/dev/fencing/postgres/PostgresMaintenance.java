@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Retention and storage upkeep for a PostgreSQL queue, from {@link PostgresFencing#maintenance()},
@@ -55,7 +56,7 @@ public final class PostgresMaintenance implements Maintenance {
   /** The pause between this instance's VACUUMs when not set: 10 s. */
   public static final Duration DEFAULT_VACUUM_EVERY = Duration.ofSeconds(10);
 
-  private final Retention retention;
+  private final Supplier<Retention> retention;
   private final Boundary boundary;
   private final Duration keepFinished;
   private final boolean archive;
@@ -89,9 +90,9 @@ public final class PostgresMaintenance implements Maintenance {
   }
 
   private Report round() {
-    Retention.Batch batch = retention.batch(keepFinished, null, batchSize, archive);
+    Retention.Batch batch = retention.get().batch(keepFinished, null, batchSize, archive);
     if (vacuumDue()) {
-      retention.vacuum();
+      retention.get().vacuum();
     }
     return new Report(batch.jobs(), batch.archived(), batch.messages(), batch.jobs() == batchSize);
   }
@@ -129,7 +130,7 @@ public final class PostgresMaintenance implements Maintenance {
 
   /** Configures {@link PostgresMaintenance}; {@link #build()} checks every setting. */
   public static final class Builder {
-    private final Retention retention;
+    private final Supplier<Retention> retention;
     private final Boundary boundary;
     private Duration keepFinished = DEFAULT_KEEP_FINISHED;
     private boolean archive;
@@ -137,7 +138,7 @@ public final class PostgresMaintenance implements Maintenance {
     private Duration vacuumEvery = DEFAULT_VACUUM_EVERY;
     private LongSupplier nanoClock = System::nanoTime;
 
-    Builder(Retention retention, Boundary boundary) {
+    Builder(Supplier<Retention> retention, Boundary boundary) {
       this.retention = retention;
       this.boundary = boundary;
     }

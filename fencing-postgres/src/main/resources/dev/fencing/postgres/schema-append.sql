@@ -80,7 +80,7 @@ CREATE TABLE IF NOT EXISTS fencing_append_handout (
     claim_id         bigint        NOT NULL,
     -- attempts counted with this one (a release gives its attempt back)
     attempt          integer       NOT NULL,
-    -- how the job got here: fresh | fail | release | expired
+    -- how the job got here: fresh | fail | release | expired | requeued (by an operator)
     came_from        varchar(16)   NOT NULL,
     -- the error of the failed attempt before it, if any
     last_error       varchar(4000),
@@ -121,13 +121,28 @@ CREATE TABLE IF NOT EXISTS fencing_append_requeue (
     owner            varchar(200)  NOT NULL,
     -- attempts used so far
     attempts         integer       NOT NULL,
-    -- fail | release | expired
+    -- fail | release | expired | requeued (by an operator, PostgresFencing.admin())
     reason           varchar(16)   NOT NULL,
     last_error       varchar(4000),
     CONSTRAINT fencing_append_requeue_pk PRIMARY KEY (job_id)
 );
 
 CREATE INDEX IF NOT EXISTS fencing_append_requeue_ready_ix ON fencing_append_requeue (queue, ready_at, job_id);
+
+-- What an operator last did to a job (PostgresFencing.admin()): failed it, or requeued it after it failed,
+-- and at which epoch. One row per job, replaced by the next change. The window skips a fresh job that has
+-- one: an operator failed it before any claim took it (and if it was requeued since, its requeue row hands
+-- it out). Written by the admin only, never on the hot path; a claim's only cost is one probe of this
+-- nearly empty table per fresh job.
+CREATE TABLE IF NOT EXISTS fencing_append_operated (
+    job_id           bigint        NOT NULL,
+    -- admin_failed | requeued
+    event            varchar(16)   NOT NULL,
+    epoch            bigint        NOT NULL,
+    at               timestamptz   NOT NULL DEFAULT now(),
+    CONSTRAINT fencing_append_operated_pk PRIMARY KEY (job_id),
+    CONSTRAINT fencing_append_operated_event_ck CHECK (event IN ('admin_failed', 'requeued'))
+);
 
 -- Storage settings for the two tables whose indexes every claim scans from their oldest entry
 -- (fencing_append_claim_live_ix for leases run out, fencing_append_requeue_ready_ix for jobs due): a

@@ -172,3 +172,17 @@ CREATE TABLE IF NOT EXISTS fencing_schedule (
     CONSTRAINT fencing_schedule_pk PRIMARY KEY (name),
     CONSTRAINT fencing_schedule_revision_ck CHECK (revision >= 1)
 );
+
+-- What the schema is: one row, written by the first install that finds none, never changed by the
+-- library. engine is how the schema's queues store their jobs (PostgresFencing.Engine, lower case):
+-- a handle built with another engine is refused at build(), one built without an engine follows it.
+-- A schema installed by running this file by hand has no row until a handle installs it (or an
+-- INSERT INTO fencing_schema (engine) VALUES ('append_only') names the engine).
+CREATE TABLE IF NOT EXISTS fencing_schema (
+    one              boolean       NOT NULL DEFAULT true,
+    engine           varchar(32)   NOT NULL,
+    installed_at     timestamptz   NOT NULL DEFAULT now(),
+    CONSTRAINT fencing_schema_pk PRIMARY KEY (one),
+    CONSTRAINT fencing_schema_one_ck CHECK (one),
+    CONSTRAINT fencing_schema_engine_ck CHECK (engine IN ('update_in_place', 'append_only'))
+);

@@ -45,18 +45,17 @@ class PostgresFencingTest {
   }
 
   @Test
-  void theAdminOfTheAppendOnlyEngineIsRefusedRatherThanShowingAnotherEnginesTables(
-      TestSchema schema) {
+  void theAdminOfTheAppendOnlyEngineShowsItsOwnTablesNotTheOthers(TestSchema schema) {
     PostgresFencing fencing =
         PostgresFencing.builder(schema.dataSource())
             .schema(schema.name())
             .engine(PostgresFencing.Engine.APPEND_ONLY)
             .build();
-    fencing.queue().enqueue("q", "{}");
-    assertThatThrownBy(fencing::admin)
-        .isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("Engine.APPEND_ONLY")
-        .hasMessageContaining("queue().find(id)");
+    long id = fencing.queue().enqueue("q", "{}");
+    PostgresAdmin admin =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().admin();
+    assertThat(admin.queues(false)).containsExactly(new QueueSummary("q", 1, 0, 0, null));
+    assertThat(admin.job(id).orElseThrow().state()).isEqualTo(dev.fencing.JobState.PENDING);
   }
 
   @Test

@@ -26,7 +26,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param schema the schema of every table, a plain identifier; default fencing
  * @param install whether the schema is installed (idempotently) when the context starts; default
  *     true
- * @param engine how jobs are stored: update-in-place or append-only; default update-in-place
+ * @param engine how jobs are stored: update-in-place or append-only; default the engine the schema
+ *     records (update-in-place when it records none); a schema that records the other is refused at
+ *     start
  * @param owner the owner name this process claims as; default the host name and the process id
  * @param maxAttempts claims a job gets before a failure is terminal, 1 to 1,000; default 5
  * @param drainTimeout how long the context's shutdown lets running handlers finish, up to 24 h;
@@ -49,7 +51,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record FencingProperties(
     @DefaultValue(PostgresFencing.DEFAULT_SCHEMA) String schema,
     @DefaultValue("true") boolean install,
-    @DefaultValue("update-in-place") PostgresFencing.Engine engine,
+    PostgresFencing.@Nullable Engine engine,
     @Nullable String owner,
     @Nullable Integer maxAttempts,
     @DefaultValue("30s") Duration drainTimeout,

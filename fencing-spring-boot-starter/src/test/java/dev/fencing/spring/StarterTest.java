@@ -108,6 +108,24 @@ class StarterTest {
     }
   }
 
+  @Test
+  void withoutFencingEngineTheApplicationFollowsTheSchemaAndTheOtherEngineIsRefusedAtStart() {
+    String schema = Apps.db().freshSchema("starter");
+    try (ConfigurableApplicationContext first =
+        Apps.start(OneHandler.class, schema, "fencing.engine=append-only")) {
+      assertThat(first.getBean(PostgresFencing.class).engine())
+          .isEqualTo(PostgresFencing.Engine.APPEND_ONLY);
+    }
+    try (ConfigurableApplicationContext next = Apps.start(OneHandler.class, schema)) {
+      assertThat(next.getBean(PostgresFencing.class).engine())
+          .isEqualTo(PostgresFencing.Engine.APPEND_ONLY);
+    }
+    assertThatThrownBy(() -> Apps.start(OneHandler.class, schema, "fencing.engine=update-in-place"))
+        .rootCause()
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("records engine APPEND_ONLY");
+  }
+
   /** Counts the jobs in the append-only engine's table: where the chosen engine put them. */
   private static long appendOnlyJobs(String schema) throws SQLException {
     try (Connection c = Apps.db().dataSource().getConnection();

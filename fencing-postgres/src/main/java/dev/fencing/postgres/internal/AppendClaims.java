@@ -4,6 +4,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_WINDOW;
 import static org.jooq.impl.DSL.any;
@@ -336,6 +337,11 @@ final class AppendClaims {
         .and(row(j.XID, j.ID).gt(p.bigint("afterXid"), p.bigint("afterId")))
         .and(visible(j.XID, hi))
         .and(not(visible(j.XID, lo)))
+        // failed by an operator before any claim took it
+        .andNotExists(
+            selectOne()
+                .from(FENCING_APPEND_OPERATED)
+                .where(FENCING_APPEND_OPERATED.JOB_ID.eq(j.ID)))
         .orderBy(j.XID, j.ID)
         .limit(p.integer("limit"));
   }

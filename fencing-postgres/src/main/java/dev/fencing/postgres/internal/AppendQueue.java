@@ -3,6 +3,7 @@ package dev.fencing.postgres.internal;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_WINDOW;
 import static org.jooq.impl.DSL.coalesce;
@@ -13,6 +14,7 @@ import static org.jooq.impl.DSL.not;
 import static org.jooq.impl.DSL.or;
 import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.sum;
 import static org.jooq.impl.DSL.val;
 
@@ -266,13 +268,19 @@ public final class AppendQueue implements FencedQueue {
                           .from(w)
                           .where(w.QUEUE.eq(queue))
                           .fetchOne();
+                  // a fresh job failed by an operator is in done; one requeued since, in requeue
+                  var operated =
+                      selectOne()
+                          .from(FENCING_APPEND_OPERATED)
+                          .where(FENCING_APPEND_OPERATED.JOB_ID.eq(j.ID));
                   Field<Long> fresh;
                   if (window == null) {
                     fresh =
                         field(
                             select(count().cast(SQLDataType.BIGINT))
                                 .from(j)
-                                .where(j.QUEUE.eq(queue)));
+                                .where(j.QUEUE.eq(queue))
+                                .andNotExists(operated));
                   } else {
                     String lo = window.value1();
                     String hi = window.value2();
@@ -288,7 +296,8 @@ public final class AppendQueue implements FencedQueue {
                                 .and(
                                     or(
                                         not(AppendClaims.visible(j.XID, val(hi))),
-                                        row(j.XID, j.ID).gt(window.value3(), window.value4()))));
+                                        row(j.XID, j.ID).gt(window.value3(), window.value4())))
+                                .andNotExists(operated));
                   }
                   Field<Long> requeued =
                       field(

@@ -4,6 +4,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
 import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
@@ -23,6 +24,7 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendOperated;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendRequeue;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -435,6 +437,24 @@ final class AppendWrites {
   }
 
   /**
+   * Whether an operator failed the job while {@code lease} held it (the end is not the lease's).
+   */
+  private boolean failedByAnOperator(Lease lease) {
+    FencingAppendOperated o = FENCING_APPEND_OPERATED;
+    return jdbc.guarded(
+        () ->
+            jdbc.run(
+                c ->
+                    jdbc.on(c)
+                        .fetchExists(
+                            o,
+                            o.JOB_ID
+                                .eq(lease.jobId())
+                                .and(o.EVENT.eq(inline("admin_failed")))
+                                .and(o.EPOCH.eq(lease.epoch().value())))));
+  }
+
+  /**
    * Whether this lease's fail (or release) landed: the job waits in {@code requeue} (or failed for
    * good) with this lease's epoch, owner and error, or the job's next hand-out says it came from
    * such a write of this lease.
@@ -454,7 +474,8 @@ final class AppendWrites {
       return reason.equals("fail")
           && state.state() == JobState.FAILED
           && error != null
-          && error.equals(state.doneError());
+          && error.equals(state.doneError())
+          && !failedByAnOperator(lease);
     }
     if (!(refused instanceof FencedOutcome.Superseded)) {
       return false;

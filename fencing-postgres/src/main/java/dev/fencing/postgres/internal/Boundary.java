@@ -45,6 +45,25 @@ public final class Boundary {
     return api.cast(Proxy.newProxyInstance(api.getClassLoader(), new Class<?>[] {api}, handler));
   }
 
+  /**
+   * Returns {@code api} calling, at each call, the object {@code target} supplies then; wrap it in
+   * {@link #guard} to translate what the supplier throws as well.
+   */
+  public <T> T deferred(Class<T> api, Supplier<T> target) {
+    InvocationHandler handler =
+        (proxy, method, args) -> {
+          if (method.getDeclaringClass() == Object.class) {
+            return method.invoke(this, args);
+          }
+          try {
+            return method.invoke(target.get(), args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        };
+    return api.cast(Proxy.newProxyInstance(api.getClassLoader(), new Class<?>[] {api}, handler));
+  }
+
   private @Nullable Object invoke(
       Object proxy, String api, Object target, Method method, @Nullable Object @Nullable [] args)
       throws Throwable {

@@ -1,11 +1,18 @@
 package dev.fencing.postgres.internal;
 
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_SCHEMA;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
 
 /** Installs the schema SQL resource into the configured schema, idempotently. */
 public final class Installer {
@@ -35,7 +42,12 @@ public final class Installer {
     return sql.toString();
   }
 
-  static void install(DSLContext dsl, String schema) {
+  /**
+   * Creates what is missing and, when the schema records no engine yet, records one: the engine
+   * whose tables hold jobs when only one engine's do (a schema installed before engines were
+   * recorded), else {@code requested}, else {@link #UPDATE_IN_PLACE}.
+   */
+  static void install(DSLContext dsl, String schema, @Nullable String requested) {
     String sql = schemaSql().replaceAll("--[^\n]*", "");
     dsl.transaction(
         tx -> {
@@ -49,6 +61,48 @@ public final class Installer {
               t.execute(statement);
             }
           }
+          record(t, requested);
         });
+  }
+
+  /** The stored name of {@code PostgresFencing.Engine.UPDATE_IN_PLACE}. */
+  public static final String UPDATE_IN_PLACE = "update_in_place";
+
+  /** The stored name of {@code PostgresFencing.Engine.APPEND_ONLY}. */
+  public static final String APPEND_ONLY = "append_only";
+
+  /** Inside the install's transaction, under its lock, search_path set to the schema. */
+  private static void record(DSLContext t, @Nullable String requested) {
+    if (t.fetchExists(FENCING_SCHEMA)) {
+      return;
+    }
+    boolean updateJobs = t.fetchExists(FENCING_JOB);
+    boolean appendJobs = t.fetchExists(FENCING_APPEND_JOB);
+    String engine;
+    if (appendJobs && !updateJobs) {
+      engine = APPEND_ONLY;
+    } else if (updateJobs && !appendJobs) {
+      engine = UPDATE_IN_PLACE;
+    } else {
+      engine = requested != null ? requested : UPDATE_IN_PLACE;
+    }
+    t.insertInto(FENCING_SCHEMA, FENCING_SCHEMA.ENGINE).values(engine).execute();
+  }
+
+  /**
+   * Returns the engine {@code schema} records, or empty when it records none: not installed, or
+   * installed before engines were recorded, or by running {@link #schemaSql()} by hand.
+   */
+  static Optional<String> recordedEngine(DSLContext dsl, String schema) {
+    // schema passed Validate.identifier, and to_regclass takes it as a bound value
+    Object table =
+        dsl.fetchValue(
+            DSL.field(
+                "to_regclass({0})", Object.class, DSL.val("\"" + schema + "\".fencing_schema")));
+    if (table == null) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(
+        dsl.select(FENCING_SCHEMA.ENGINE).from(FENCING_SCHEMA).fetchOne(FENCING_SCHEMA.ENGINE));
   }
 }

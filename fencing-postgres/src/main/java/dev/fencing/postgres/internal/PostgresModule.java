@@ -39,6 +39,14 @@ abstract class PostgresModule {
     return config.appendOnly() ? appendOnly.get() : updateInPlace.get();
   }
 
+  /** The operators' view of the same engine's tables. */
+  @Provides
+  @Singleton
+  static Admin admin(
+      Config config, Provider<InPlaceAdmin> updateInPlace, Provider<AppendAdmin> appendOnly) {
+    return config.appendOnly() ? appendOnly.get() : updateInPlace.get();
+  }
+
   @Binds
   abstract FencedOutbox outbox(JooqOutbox outbox);
 

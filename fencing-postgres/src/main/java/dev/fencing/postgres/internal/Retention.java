@@ -4,6 +4,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB_ARCHIVE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
@@ -138,7 +139,7 @@ public final class Retention {
                     String tables =
                         config.appendOnly()
                             ? "fencing_append_job, fencing_append_handout, fencing_append_done,"
-                                + " fencing_append_claim, fencing_append_requeue, fencing_outbox"
+                                + " fencing_append_claim, fencing_append_requeue, fencing_append_operated, fencing_outbox"
                             : "fencing_job, fencing_outbox";
                     s.execute(
                         "vacuum (skip_locked) "
@@ -268,6 +269,7 @@ public final class Retention {
     int messages =
         dsl.deleteFrom(o).where(o.JOB_ID.in(ids)).and(o.DELIVERED_AT.isNotNull()).execute();
     dsl.deleteFrom(FENCING_APPEND_HANDOUT).where(FENCING_APPEND_HANDOUT.JOB_ID.in(ids)).execute();
+    dsl.deleteFrom(FENCING_APPEND_OPERATED).where(FENCING_APPEND_OPERATED.JOB_ID.in(ids)).execute();
     dsl.deleteFrom(d).where(d.JOB_ID.in(ids)).execute();
     int jobs = dsl.deleteFrom(j).where(j.ID.in(ids)).execute();
     return new Batch(jobs, archived, messages);

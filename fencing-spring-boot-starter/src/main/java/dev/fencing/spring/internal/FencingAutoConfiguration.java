@@ -45,8 +45,11 @@ public class FencingAutoConfiguration {
     PostgresFencing.Builder builder =
         PostgresFencing.builder(dataSource(dataSources, beans))
             .schema(properties.schema())
-            .install(properties.install())
-            .engine(properties.engine());
+            .install(properties.install());
+    PostgresFencing.Engine engine = properties.engine();
+    if (engine != null) {
+      builder.engine(engine);
+    }
     if (properties.maxAttempts() != null) {
       builder.maxAttempts(properties.maxAttempts());
     }

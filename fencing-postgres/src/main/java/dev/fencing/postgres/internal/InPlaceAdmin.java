@@ -1,0 +1,298 @@
+package dev.fencing.postgres.internal;
+
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.val;
+
+import dev.fencing.JobState;
+import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.StoreUnavailableException;
+import dev.fencing.internal.Validate;
+import dev.fencing.postgres.AdminChange;
+import dev.fencing.postgres.EpochOwner;
+import dev.fencing.postgres.JobDetails;
+import dev.fencing.postgres.OutboxEntry;
+import dev.fencing.postgres.QueueSummary;
+import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.jooq.DSLContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The operators' view of the update-in-place engine (see {@link Admin}). Every change is one
+ * conditional UPDATE on the job's state, so it cannot race a claim or a commit into a state it
+ * would have refused; the epoch is never changed here, so a later claim still takes a larger one.
+ */
+final class InPlaceAdmin implements Admin {
+
+  private final Jdbc jdbc;
+  private final Config config;
+  private final Retention retention;
+
+  @Inject
+  InPlaceAdmin(Jdbc jdbc, Config config, Retention retention) {
+    this.jdbc = jdbc;
+    this.config = config;
+    this.retention = retention;
+  }
+
+  /** Returns the schema this admin reads and changes. */
+  @Override
+  public String schema() {
+    return config.schema();
+  }
+
+  /**
+   * Checks that the schema holds the job table with every column this jar reads.
+   *
+   * @throws SchemaNotInstalledException if it does not, saying how to install
+   * @throws StoreUnavailableException if the database could not be reached or refused
+   */
+  @Override
+  public void checkInstalled() {
+    AdminSupport.checkInstalled(
+        jdbc,
+        config.schema(),
+        "select column_name from information_schema.columns"
+            + " where table_schema = ? and table_name = 'fencing_job'",
+        FENCING_JOB.OWNERS.getName(),
+        "no owners column");
+  }
+
+  /**
+   * Returns every queue that has pending, running or failed jobs, by name. The names are found by
+   * skipping through the three partial indexes (one probe per queue and state), never by reading
+   * completed rows; {@code countCompleted} adds completed counts by one scan of the table.
+   */
+  @Override
+  public List<QueueSummary> queues(boolean countCompleted) {
+    return jdbc.guarded(
+        () ->
+            jdbc.run(
+                c -> {
+                  Map<String, long[]> counts = new TreeMap<>();
+                  DSLContext dsl = jdbc.on(c);
+                  for (String queue : queueNames(dsl)) {
+                    long[] n = new long[4];
+                    n[3] = -1;
+                    counts.put(queue, n);
+                    var depth =
+                        dsl.resultQuery(
+                                "select"
+                                    + " (select count(*) from {0} where queue = {1} and status = 'pending'),"
+                                    + " (select count(*) from {0} where queue = {1} and status = 'running'),"
+                                    + " (select count(*) from {0} where queue = {1} and status = 'failed')",
+                                FENCING_JOB, val(queue))
+                            .fetchOne();
+                    for (int i = 0; i < 3; i++) {
+                      n[i] = depth.get(i, Long.class);
+                    }
+                  }
+                  if (countCompleted) {
+                    countCompleted(dsl, counts);
+                  }
+                  List<QueueSummary> summaries = new ArrayList<>();
+                  counts.forEach(
+                      (q, n) ->
+                          summaries.add(
+                              new QueueSummary(q, n[0], n[1], n[2], n[3] < 0 ? null : n[3])));
+                  return summaries;
+                }));
+  }
+
+  /**
+   * Distinct queue names of unfinished and failed jobs: a recursive probe per partial index, each
+   * step the next name above the last (a loose index scan), so the cost grows with the number of
+   * queues, not of jobs.
+   */
+  private static List<String> queueNames(DSLContext dsl) {
+    String step =
+        "(select queue from {0} where status = '%s' and queue > n.q order by queue limit 1)";
+    String first = "(select queue from {0} where status = '%s' order by queue limit 1)";
+    StringBuilder sql = new StringBuilder("with recursive ");
+    List<String> states = List.of("pending", "running", "failed");
+    for (int i = 0; i < states.size(); i++) {
+      String s = states.get(i);
+      sql.append(i == 0 ? "" : ", ")
+          .append("n")
+          .append(i)
+          .append("(q) as (select ")
+          .append(first.formatted(s))
+          .append(" union all select ")
+          .append(step.formatted(s))
+          .append(" from n")
+          .append(i)
+          .append(" n where n.q is not null)");
+    }
+    sql.append(" select q from n0 where q is not null union select q from n1 where q is not null")
+        .append(" union select q from n2 where q is not null order by 1");
+    return dsl.resultQuery(sql.toString(), FENCING_JOB).fetch(0, String.class);
+  }
+
+  private static void countCompleted(DSLContext dsl, Map<String, long[]> counts) {
+    dsl.resultQuery(
+            "select queue, count(*) from {0} where status = 'completed' group by queue",
+            FENCING_JOB)
+        .forEach(
+            r -> {
+              long[] n = counts.computeIfAbsent(r.get(0, String.class), q -> new long[4]);
+              n[3] = r.get(1, Long.class);
+            });
+    counts.values().forEach(n -> n[3] = Math.max(n[3], 0));
+  }
+
+  /** Returns the job with its epoch history and outbox messages, if there is one with that id. */
+  @Override
+  public Optional<JobDetails> job(long jobId) {
+    Validate.jobId(jobId);
+    return jdbc.guarded(() -> jdbc.run(c -> details(c, jobId)));
+  }
+
+  private Optional<JobDetails> details(Connection c, long jobId) {
+    DSLContext dsl = jdbc.on(c);
+    FencingJobRecord r = dsl.selectFrom(FENCING_JOB).where(FENCING_JOB.ID.eq(jobId)).fetchOne();
+    if (r == null) {
+      return Optional.empty();
+    }
+    List<OutboxEntry> messages = AdminSupport.messages(dsl, jobId);
+    return Optional.of(
+        new JobDetails(
+            r.getId(),
+            r.getQueue(),
+            JobState.fromDbName(r.getStatus()),
+            r.getOwner(),
+            r.getEpoch(),
+            r.getAttempts(),
+            r.getMaxAttempts(),
+            r.getExpiries(),
+            r.getLastError(),
+            r.getLastEvent(),
+            Arrays.asList(r.getSettledEpochs()),
+            r.getCreatedAt().toInstant(),
+            r.getUpdatedAt().toInstant(),
+            r.getRunAt().toInstant(),
+            instant(r.getLeaseExpiresAt()),
+            instant(r.getFinishedAt()),
+            r.getPayload().data(),
+            r.getResult() == null ? null : r.getResult().data(),
+            history(r.getEpoch(), r.getOwners()),
+            messages));
+  }
+
+  /**
+   * Element i of {@code owners} (oldest first) held epoch {@code epoch - owners.length + 1 + i}.
+   */
+  static List<EpochOwner> history(long epoch, String[] owners) {
+    List<EpochOwner> history = new ArrayList<>(owners.length);
+    for (int i = 0; i < owners.length; i++) {
+      history.add(new EpochOwner(epoch - owners.length + 1 + i, owners[i]));
+    }
+    return history;
+  }
+
+  /**
+   * Puts a failed job back to pending, claimable now, with its attempts and expiries counted from
+   * zero. The epoch stays: the next claim bumps it, so it is larger than any lease handed out
+   * before. A running, pending or completed job is refused: a completed job's result and outbox
+   * messages already count, and running it again would repeat its effects.
+   */
+  @Override
+  public AdminChange requeue(long jobId) {
+    Validate.jobId(jobId);
+    FencingJob j = FENCING_JOB;
+    return change(
+        jobId,
+        c ->
+            jdbc.on(c)
+                .update(j)
+                .set(j.STATUS, inline(JobState.PENDING.dbName()))
+                .set(j.RUN_AT, currentOffsetDateTime())
+                .set(j.ATTEMPTS, inline(0))
+                .set(j.EXPIRIES, inline(0))
+                .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
+                .set(j.FINISHED_AT, (OffsetDateTime) null)
+                .set(j.LAST_EVENT, inline("requeued"))
+                .set(j.UPDATED_AT, currentOffsetDateTime())
+                .where(j.ID.eq(jobId))
+                .and(j.STATUS.eq(inline(JobState.FAILED.dbName())))
+                .execute(),
+        AdminSupport.REQUEUE_REFUSAL);
+  }
+
+  /**
+   * Ends a pending or running job failed with {@code reason}. A running job's holder is fenced off:
+   * its later complete, fail, renew or release finds the job no longer running and is refused; its
+   * {@code last_event} ({@code admin_failed}) is one no retried commit of the holder's can take for
+   * its own.
+   *
+   * @throws IllegalArgumentException if {@code reason} is blank; nothing is written
+   */
+  @Override
+  public AdminChange fail(long jobId, String reason) {
+    Validate.jobId(jobId);
+    String kept = AdminSupport.reason(reason);
+    FencingJob j = FENCING_JOB;
+    return change(
+        jobId,
+        c ->
+            jdbc.on(c)
+                .update(j)
+                .set(j.STATUS, inline(JobState.FAILED.dbName()))
+                .set(j.LAST_ERROR, kept)
+                .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
+                .set(j.FINISHED_AT, currentOffsetDateTime())
+                .set(j.LAST_EVENT, inline("admin_failed"))
+                .set(j.UPDATED_AT, currentOffsetDateTime())
+                .where(j.ID.eq(jobId))
+                .and(
+                    j.STATUS.in(
+                        inline(JobState.PENDING.dbName()), inline(JobState.RUNNING.dbName())))
+                .execute(),
+        AdminSupport.FAIL_REFUSAL);
+  }
+
+  /**
+   * Deletes finished jobs older than {@code olderThan} (see {@link Retention}).
+   *
+   * @return how many jobs were deleted
+   */
+  @Override
+  public long purge(java.time.Duration olderThan, @Nullable String queue, int batchSize) {
+    return retention.purge(olderThan, queue, batchSize);
+  }
+
+  /** One conditional update; when it matched no row, says why from the row as it is now. */
+  private AdminChange change(long jobId, Jdbc.Work<Integer> update, String refusal) {
+    // Not retried as a whole: a retry after a lost acknowledgement would see its own change and
+    // call it a refusal. The operator reads the job again to know.
+    return jdbc.transaction(
+        c -> {
+          int updated = update.run(c);
+          Optional<JobDetails> now = details(c, jobId);
+          if (now.isEmpty()) {
+            return new AdminChange.NotFound(jobId, config.schema());
+          }
+          if (updated == 1) {
+            return new AdminChange.Changed(now.get());
+          }
+          JobState state = now.get().state();
+          return new AdminChange.Refused(
+              jobId, state, "job " + jobId + " is " + state.dbName() + "; " + refusal);
+        });
+  }
+
+  private static @Nullable Instant instant(@Nullable OffsetDateTime t) {
+    return t == null ? null : t.toInstant();
+  }
+}

@@ -1,0 +1,234 @@
+package dev.fencing.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fencing.FencedOffException;
+import dev.fencing.FencedQueue;
+import dev.fencing.Job;
+import dev.fencing.JobState;
+import dev.fencing.OutboxMessage;
+import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.TestSchema;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The admin API on a real PostgreSQL, the same on both engines: history, requeue, fail, queues,
+ * purge, schema checks.
+ */
+@FencingDatabase
+abstract class PostgresAdminContract {
+
+  /** The engine under test. */
+  abstract PostgresFencing.Engine engine();
+
+  /** Makes the jobs {@code ids}, finished, look finished {@code days} days ago. */
+  abstract void finishedDaysAgo(TestSchema schema, int days, long... ids) throws Exception;
+
+  private static final Duration SHORT = Duration.ofMillis(150);
+
+  @Test
+  void historyNamesTheOwnerOfEveryEpochAcrossAZombieTakeoverAndARepeatedOwner(TestSchema schema)
+      throws Exception {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    Job w1 = queue.claim("q", "w1", SHORT).orElseThrow();
+    Thread.sleep(300);
+    queue.claim("q", "w2", SHORT).orElseThrow();
+    Thread.sleep(300);
+    Job last = queue.claim("q", "w2", Duration.ofMinutes(1)).orElseThrow();
+    assertThatThrownBy(() -> queue.complete(w1.lease(), "{}"))
+        .isInstanceOf(FencedOffException.class);
+
+    JobDetails job = admin(schema).job(id).orElseThrow();
+    assertThat(job.history())
+        .containsExactly(new EpochOwner(1, "w1"), new EpochOwner(2, "w2"), new EpochOwner(3, "w2"));
+    assertThat(job.epoch()).isEqualTo(last.epoch().value());
+    assertThat(job.expiries()).isEqualTo(2);
+    assertThat(job.lastEvent()).isEqualTo("claimed");
+  }
+
+  @Test
+  void historyKeepsTheLastSixteenClaims(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema, 1000);
+    long id = queue.enqueue("q", "{}");
+    for (int i = 1; i <= 18; i++) {
+      queue.release(queue.claim("q", "w" + i, Duration.ofMinutes(1)).orElseThrow().lease());
+    }
+    List<EpochOwner> history = admin(schema).job(id).orElseThrow().history();
+    assertThat(history).hasSize(16);
+    assertThat(history.getFirst()).isEqualTo(new EpochOwner(3, "w3"));
+    assertThat(history.getLast()).isEqualTo(new EpochOwner(18, "w18"));
+  }
+
+  @Test
+  void requeueOfAFailedJobMakesItClaimableAtOnceWithALargerEpoch(TestSchema schema) {
+    FencedQueue queue = queue(schema, 1);
+    long id = queue.enqueue("q", "{}");
+    Job first = queue.claim("q", "w1", Duration.ofMinutes(1)).orElseThrow();
+    queue.fail(first.lease(), "boom", Duration.ZERO);
+    PostgresAdmin admin = admin(schema);
+    assertThat(admin.job(id).orElseThrow().state()).isEqualTo(JobState.FAILED);
+
+    AdminChange change = admin.requeue(id);
+
+    JobDetails after = ((AdminChange.Changed) change).job();
+    assertThat(after.state()).isEqualTo(JobState.PENDING);
+    assertThat(after.attempts()).isZero();
+    assertThat(after.epoch()).isEqualTo(first.epoch().value());
+    assertThat(after.lastEvent()).isEqualTo("requeued");
+    assertThat(after.lastError()).isEqualTo("boom");
+    Job again = queue.claim("q", "w2", Duration.ofMinutes(1)).orElseThrow();
+    assertThat(again.epoch().value()).isGreaterThan(first.epoch().value());
+    assertThat(again.attempt()).isEqualTo(1);
+    assertThatThrownBy(() -> queue.complete(first.lease(), "{}"))
+        .isInstanceOf(FencedOffException.class);
+    assertThat(queue.complete(again.lease(), "{}").isAccepted()).isTrue();
+  }
+
+  @Test
+  void requeueRefusesRunningPendingAndCompletedJobsAndNamesAnUnknownOne(TestSchema schema) {
+    FencedQueue queue = queue(schema, 5);
+    long running = queue.enqueue("q", "{}");
+    Job lease = queue.claim("q", "w1", Duration.ofMinutes(1)).orElseThrow();
+    long pending = queue.enqueue("q", "{}");
+    PostgresAdmin admin = admin(schema);
+
+    assertThat(admin.requeue(running))
+        .isEqualTo(
+            new AdminChange.Refused(
+                running,
+                JobState.RUNNING,
+                "job "
+                    + running
+                    + " is running; only a failed job can be requeued; enqueue a new job to run a"
+                    + " completed one again"));
+    assertThat(admin.requeue(pending)).isInstanceOf(AdminChange.Refused.class);
+    queue.complete(lease.lease(), "{}");
+    assertThat(((AdminChange.Refused) admin.requeue(running)).state())
+        .isEqualTo(JobState.COMPLETED);
+    assertThat(admin.job(running).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+    assertThat(admin.requeue(999_999)).isEqualTo(new AdminChange.NotFound(999_999, schema.name()));
+    assertThat(((AdminChange.NotFound) admin.requeue(999_999)).message())
+        .isEqualTo("no job 999999 in schema " + schema.name());
+  }
+
+  @Test
+  void failOfARunningJobRefusesTheHoldersRenewAndCommit(TestSchema schema) {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    Job held = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+    PostgresAdmin admin = admin(schema);
+
+    JobDetails failed = ((AdminChange.Changed) admin.fail(id, "poison pill")).job();
+
+    assertThat(failed.state()).isEqualTo(JobState.FAILED);
+    assertThat(failed.lastError()).isEqualTo("poison pill");
+    assertThat(failed.epoch()).isEqualTo(held.epoch().value());
+    assertThatThrownBy(() -> queue.renew(held.lease(), Duration.ofMinutes(5)))
+        .isInstanceOf(FencedOffException.class);
+    assertThatThrownBy(() -> queue.complete(held.lease(), "{\"late\": true}"))
+        .isInstanceOf(FencedOffException.class);
+    assertThatThrownBy(() -> queue.fail(held.lease(), "poison pill", Duration.ZERO))
+        .isInstanceOf(FencedOffException.class);
+    assertThat(admin.job(id).orElseThrow().result()).isNull();
+    assertThat(failed.lastEvent()).isEqualTo("admin_failed");
+    assertThat(admin.fail(id, "again")).isInstanceOf(AdminChange.Refused.class);
+    assertThatThrownBy(() -> admin.fail(id, " "))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("reason must not be blank, but was ' '");
+  }
+
+  @Test
+  void queuesCountEachStateAndCompletedOnlyWhenAsked(TestSchema schema) {
+    FencedQueue queue = queue(schema, 1);
+    queue.enqueueAll("mail", List.of("{}", "{}", "{}"));
+    queue.enqueue("pdf", "{}");
+    queue.enqueue("zip", "{}");
+    Job mail = queue.claim("mail", "w1", Duration.ofMinutes(1)).orElseThrow();
+    queue.complete(queue.claim("pdf", "w1", Duration.ofMinutes(1)).orElseThrow().lease(), "{}");
+    queue.fail(
+        queue.claim("zip", "w1", Duration.ofMinutes(1)).orElseThrow().lease(), "x", Duration.ZERO);
+    PostgresAdmin admin = admin(schema);
+
+    assertThat(admin.queues(false))
+        .containsExactly(
+            new QueueSummary("mail", 2, 1, 0, null), new QueueSummary("zip", 0, 0, 1, null));
+    assertThat(admin.queues(true))
+        .containsExactly(
+            new QueueSummary("mail", 2, 1, 0, 0L),
+            new QueueSummary("pdf", 0, 0, 0, 1L),
+            new QueueSummary("zip", 0, 0, 1, 0L));
+    assertThat(mail.queue()).isEqualTo("mail");
+  }
+
+  @Test
+  void purgeDeletesOldFinishedJobsButKeepsUndeliveredMessagesAndYoungOrUnfinishedJobs(
+      TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema, 5);
+    long old = queue.enqueue("q", "{}");
+    queue.complete(queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "{}");
+    long owed = queue.enqueue("q", "{}");
+    queue.complete(
+        queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(),
+        "{}",
+        List.of(new OutboxMessage("mail", "k", "{}")));
+    long otherQueue = queue.enqueue("r", "{}");
+    queue.complete(queue.claim("r", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "{}");
+    long young = queue.enqueue("q", "{}");
+    queue.complete(queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "{}");
+    long pending = queue.enqueue("q", "{}");
+    finishedDaysAgo(schema, 8, old, owed, otherQueue, pending);
+    PostgresAdmin admin = admin(schema);
+
+    assertThat(admin.purge(Duration.ofDays(7), "q")).isEqualTo(1);
+    assertThat(admin.job(old)).isEmpty();
+    assertThat(admin.job(owed)).isPresent();
+    assertThat(admin.job(young)).isPresent();
+    assertThat(admin.job(pending)).isPresent();
+    assertThat(admin.job(otherQueue)).isPresent();
+    assertThat(admin.purge(Duration.ofDays(7), null)).isEqualTo(1);
+    assertThat(admin.job(otherQueue)).isEmpty();
+    assertThatThrownBy(() -> admin.purge(Duration.ofSeconds(-5), null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("olderThan must be between 1 min and 3650 days, but was PT-5S");
+  }
+
+  @Test
+  void anEmptySchemaIsNamedWithHowToInstall(TestSchema schema) {
+    assertThatThrownBy(() -> admin(schema))
+        .isInstanceOf(SchemaNotInstalledException.class)
+        .hasMessageStartingWith("schema " + schema.name() + " has no fencing tables; install them");
+  }
+
+  FencedQueue queue(TestSchema schema, int maxAttempts) {
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .engine(engine())
+        .maxAttempts(maxAttempts)
+        .build()
+        .queue();
+  }
+
+  PostgresAdmin admin(TestSchema schema) {
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .engine(engine())
+        .install(false)
+        .build()
+        .admin();
+  }
+
+  static void execute(TestSchema schema, String sql) throws Exception {
+    try (Connection c = schema.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("set search_path to \"" + schema.name() + "\"");
+      s.execute(sql);
+    }
+  }
+}
