@@ -63,7 +63,8 @@ public final class LoadRun {
       int warmup,
       int maintenanceSeconds,
       PostgresFencing.Engine engine,
-      boolean harness) {
+      boolean harness,
+      boolean virtualThreads) {
 
     static Settings parse(String[] args) {
       int window = Args.intArg(args, "--window", 5);
@@ -85,7 +86,8 @@ public final class LoadRun {
                 throw new IllegalArgumentException(
                     "--engine must be update or append, but was '" + engine + "'");
           },
-          List.of(args).contains("--harness"));
+          List.of(args).contains("--harness"),
+          List.of(args).contains("--virtual-threads"));
     }
 
     PostgresFencing.Builder fencing(HikariDataSource pool) {
@@ -139,6 +141,7 @@ public final class LoadRun {
             .queue(QUEUE)
             .owner("load-worker")
             .concurrency(settings.threads())
+            .virtualThreads(settings.virtualThreads())
             .batchSize(100)
             .prefetch(400)
             .leaseLength(Duration.ofSeconds(30))
