@@ -51,6 +51,7 @@ public final class LoadRun {
    * (by default the first window). {@code harness}: the producer of hardbyte's harness (plain
    * {@code enqueueAll} batches of at most 128 jobs of about 256 bytes; the depth counted as jobs
    * not yet claimed) instead of keyed batches of up to 1,000 and the depth as jobs not yet started.
+   * {@code virtualThreads} ({@code --virtual-threads}): the handlers on virtual threads.
    */
   private record Settings(
       String schema,
