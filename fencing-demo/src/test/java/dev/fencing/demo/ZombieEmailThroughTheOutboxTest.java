@@ -74,12 +74,14 @@ class ZombieEmailThroughTheOutboxTest {
         PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build().queue();
     FencedOutbox outbox =
         PostgresFencing.builder(schema.pooledDataSource(2)).schema(schema.name()).build().outbox();
-    long id = queue.enqueue(QUEUE, "{\"to\": \"ada@example.com\"}");
     List<FencedOutbox.Envelope> sent = new CopyOnWriteArrayList<>();
+    long id;
     List<String> lines;
     OutcomeLine zombieOutcome;
     try (JavaProcess zombie = start(schema, freezeAt)) {
       zombie.await(0, "ready"::equals, WAIT);
+      // enqueued once the zombie's runtime runs, so its claim is not its JVM's first
+      id = queue.enqueue(QUEUE, "{\"to\": \"ada@example.com\"}");
       String freezeLine = freezeAt.equals("handler") ? "handling " + id + " 1" : "committing";
       zombie.await(0, l -> l.startsWith(freezeLine), WAIT);
       zombie.freeze();
