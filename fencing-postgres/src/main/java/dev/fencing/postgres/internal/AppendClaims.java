@@ -92,10 +92,22 @@ final class AppendClaims {
   private final RenderedSql moveSql;
   private final RenderedSql unqueueSql;
 
+  /**
+   * The function's answer when the claim must merge requeued or expired work (or make a window).
+   */
+  private static final long FULL_CLAIM = -1;
+
+  private final String freshOnlySql;
+
   @Inject
-  AppendClaims(Jdbc jdbc) {
+  AppendClaims(Jdbc jdbc, Config config) {
     this.jdbc = jdbc;
     DSLContext dsl = jdbc.dsl();
+    // the schema passed Validate.identifier; jOOQ quotes it
+    this.freshOnlySql =
+        "select o_job_id, o_epoch, o_payload, o_lease_micros from "
+            + dsl.render(name(config.schema(), "fencing_append_claim_fresh"))
+            + "(?, ?, ?, ?, ?)";
     RenderedSql.Plan indexed = RenderedSql.Plan.INDEXED;
     RenderedSql.Parameters p = new RenderedSql.Parameters();
     this.windowSql = new RenderedSql(dsl, windowQuery(dsl, p), p, indexed);
@@ -125,12 +137,51 @@ final class AppendClaims {
                   return taken;
                 }
               }
-              return jdbc.transaction(
-                  c -> claim(c, queue, owner, leaseLength.toNanos() / 1_000, batchSize, token));
+              long micros = leaseLength.toNanos() / 1_000;
+              List<Job> fresh = jdbc.run(c -> freshOnly(c, queue, owner, micros, batchSize, token));
+              if (fresh != null) {
+                return fresh;
+              }
+              return jdbc.transaction(c -> claim(c, queue, owner, micros, batchSize, token));
             });
     List<Job> sorted = new ArrayList<>(jobs);
     sorted.sort(Comparator.comparingLong(Job::id));
     return sorted;
+  }
+
+  /**
+   * The claim when only fresh jobs are due: one call of {@code fencing_append_claim_fresh} (in
+   * {@code schema-append.sql}), which holds the window's lock for that call alone; or null when
+   * requeued or expired work is due, or the queue has no window yet, and {@link #claim} must run.
+   */
+  private @Nullable List<Job> freshOnly(
+      Connection connection, String queue, String owner, long micros, int n, UUID token)
+      throws SQLException {
+    try (PreparedStatement s = connection.prepareStatement(freshOnlySql)) {
+      s.setString(1, queue);
+      s.setString(2, owner);
+      s.setLong(3, micros);
+      s.setInt(4, n);
+      s.setObject(5, token);
+      List<Job> jobs = new ArrayList<>(n);
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          long id = r.getLong(1);
+          if (id == FULL_CLAIM) {
+            return null;
+          }
+          long expiry = r.getLong(4);
+          Lease lease =
+              new Lease(
+                  id,
+                  owner,
+                  Epoch.of(r.getLong(2)),
+                  Instant.ofEpochSecond(expiry / 1_000_000, expiry % 1_000_000 * 1_000));
+          jobs.add(new Job(lease, queue, r.getString(3), 1));
+        }
+      }
+      return jobs;
+    }
   }
 
   /** What one candidate for the batch is, and where it came from. */

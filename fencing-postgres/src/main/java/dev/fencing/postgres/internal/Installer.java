@@ -8,8 +8,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +22,9 @@ public final class Installer {
 
   /** Serialises installs across processes: CREATE ... IF NOT EXISTS is not safe when concurrent. */
   private static final long LOCK_KEY = 0x66656e63696e67L;
+
+  /** The tag that opens and closes a dollar-quoted body. */
+  private static final Pattern DOLLAR_TAG = Pattern.compile("\\$[a-z_]*\\$");
 
   /** Today's engine and what every engine shares, then the append-only engine's tables. */
   private static final List<String> RESOURCES =
@@ -56,13 +62,50 @@ public final class Installer {
           // schema passed Validate.identifier: [a-z_][a-z0-9_]*, so quoting it is complete
           t.execute("create schema if not exists \"" + schema + "\"");
           t.execute("set local search_path to \"" + schema + "\"");
-          for (String statement : sql.split(";")) {
-            if (!statement.isBlank()) {
-              t.execute(statement);
-            }
+          for (String statement : statements(sql)) {
+            t.execute(statement);
           }
           record(t, requested);
         });
+  }
+
+  /**
+   * The statements of {@code sql} (comments removed): split at each semicolon outside a
+   * dollar-quoted body ({@code $tag$ ... $tag$}, as a function's), blank ones left out.
+   */
+  static List<String> statements(String sql) {
+    List<String> statements = new ArrayList<>();
+    Matcher tag = DOLLAR_TAG.matcher(sql);
+    StringBuilder current = new StringBuilder();
+    int at = 0;
+    while (at < sql.length()) {
+      int semicolon = sql.indexOf(';', at);
+      boolean quoted = tag.find(at) && (semicolon < 0 || tag.start() < semicolon);
+      if (quoted) {
+        int end = sql.indexOf(tag.group(), tag.end());
+        if (end < 0) {
+          throw new IllegalStateException("unterminated " + tag.group() + " in the schema SQL");
+        }
+        current.append(sql, at, end + tag.group().length());
+        at = end + tag.group().length();
+      } else if (semicolon >= 0) {
+        current.append(sql, at, semicolon);
+        add(statements, current);
+        at = semicolon + 1;
+      } else {
+        current.append(sql, at, sql.length());
+        at = sql.length();
+      }
+    }
+    add(statements, current);
+    return statements;
+  }
+
+  private static void add(List<String> statements, StringBuilder current) {
+    if (!current.toString().isBlank()) {
+      statements.add(current.toString());
+    }
+    current.setLength(0);
   }
 
   /** The stored name of {@code PostgresFencing.Engine.UPDATE_IN_PLACE}. */
