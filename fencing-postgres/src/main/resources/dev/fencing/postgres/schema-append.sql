@@ -167,11 +167,15 @@ ALTER TABLE fencing_append_requeue SET (autovacuum_vacuum_scale_factor = 0, auto
 -- with their epoch, payload and lease expiry (microseconds since 1970).
 -- Each query of a VOLATILE function takes a new snapshot, so the scan after the lock sees every job
 -- the window's hi (taken by the claim that held the lock before) made visible.
+-- With p_async its commit does not wait for the WAL flush (synchronous_commit off for its transaction), so
+-- the window's lock is not held through the flush; the caller then makes the claim durable before it hands
+-- out a job (AppendClaims: a later transaction's synchronous commit flushes all WAL before its own), since a
+-- claim lost in a crash would hand the same jobs out again under the same epochs.
 -- search_path is the schema it was installed in; sequential scans are priced out as for the other
 -- hot statements (RenderedSql.Plan.INDEXED): its plans are cached per connection, the first perhaps
 -- while the tables were empty.
 -- [jooq ignore start]
-CREATE OR REPLACE FUNCTION fencing_append_claim_fresh(p_queue varchar, p_owner varchar, p_micros bigint, p_n integer, p_token uuid)
+CREATE OR REPLACE FUNCTION fencing_append_claim_fresh(p_queue varchar, p_owner varchar, p_micros bigint, p_n integer, p_token uuid, p_async boolean)
 RETURNS TABLE (o_job_id bigint, o_epoch bigint, o_payload text, o_lease_micros bigint)
 LANGUAGE plpgsql VOLATILE
 SET search_path FROM CURRENT
@@ -274,6 +278,9 @@ BEGIN
         new_hi := w_hi;
         new_xid := xids[in_window];
         new_id := ids[in_window];
+    END IF;
+    IF p_async AND moved THEN
+        PERFORM set_config('synchronous_commit', 'off', true);
     END IF;
     IF moved THEN
         UPDATE fencing_append_window SET lo = new_lo, hi = new_hi, after_xid = new_xid, after_id = new_id

@@ -99,6 +99,20 @@ final class AppendClaims {
 
   private final String freshOnlySql;
 
+  /**
+   * Whether a claim of fresh jobs commits without waiting for the WAL flush, and is made durable by
+   * {@link #DURABLE} before its jobs are handed out. Not in synchronous mode, whose transactions
+   * force a synchronous commit of their own.
+   */
+  private final boolean asyncClaims;
+
+  /**
+   * A transaction that writes a WAL record (an empty transactional logical message): its commit,
+   * synchronous as the server is configured, flushes all WAL written before it, an earlier claim's
+   * asynchronous commit included.
+   */
+  private static final String DURABLE = "select pg_logical_emit_message(true, 'fencing', '')";
+
   @Inject
   AppendClaims(Jdbc jdbc, Config config) {
     this.jdbc = jdbc;
@@ -107,7 +121,8 @@ final class AppendClaims {
     this.freshOnlySql =
         "select o_job_id, o_epoch, o_payload, o_lease_micros from "
             + dsl.render(name(config.schema(), "fencing_append_claim_fresh"))
-            + "(?, ?, ?, ?, ?)";
+            + "(?, ?, ?, ?, ?, ?)";
+    this.asyncClaims = !config.synchronousReplication();
     RenderedSql.Plan indexed = RenderedSql.Plan.INDEXED;
     RenderedSql.Parameters p = new RenderedSql.Parameters();
     this.windowSql = new RenderedSql(dsl, windowQuery(dsl, p), p, indexed);
@@ -134,13 +149,14 @@ final class AppendClaims {
               if (retry.getAndSet(true)) {
                 List<Job> taken = takenBy(queue, owner, token);
                 if (!taken.isEmpty()) {
-                  return taken;
+                  // perhaps an asynchronous claim whose durability was not yet known
+                  return durable(taken);
                 }
               }
               long micros = leaseLength.toNanos() / 1_000;
               List<Job> fresh = jdbc.run(c -> freshOnly(c, queue, owner, micros, batchSize, token));
               if (fresh != null) {
-                return fresh;
+                return durable(fresh);
               }
               return jdbc.transaction(c -> claim(c, queue, owner, micros, batchSize, token));
             });
@@ -163,6 +179,7 @@ final class AppendClaims {
       s.setLong(3, micros);
       s.setInt(4, n);
       s.setObject(5, token);
+      s.setBoolean(6, asyncClaims);
       List<Job> jobs = new ArrayList<>(n);
       try (ResultSet r = s.executeQuery()) {
         while (r.next()) {
@@ -182,6 +199,23 @@ final class AppendClaims {
       }
       return jobs;
     }
+  }
+
+  /**
+   * {@code jobs}, once the claim that took them is durable: a claim of fresh jobs committed without
+   * waiting for the WAL flush, and lost in a crash, would be made again, the same jobs under the
+   * same epochs.
+   */
+  private List<Job> durable(List<Job> jobs) {
+    if (asyncClaims && !jobs.isEmpty()) {
+      jdbc.run(
+          c -> {
+            try (Statement s = c.createStatement()) {
+              return s.execute(DURABLE);
+            }
+          });
+    }
+    return jobs;
   }
 
   /** What one candidate for the batch is, and where it came from. */
