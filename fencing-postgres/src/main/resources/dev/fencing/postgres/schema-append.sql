@@ -163,7 +163,8 @@ ALTER TABLE fencing_append_requeue SET (autovacuum_vacuum_scale_factor = 0, auto
 -- window yet: the claim that merges those by age (AppendClaims' transaction) is then the one to run.
 -- Otherwise it does what that transaction does when only fresh jobs are due: locks the window, takes
 -- the next jobs of it (and of the next window when it has fewer than p_n), writes the claim row, the
--- hand-outs (epoch: the first of the server's generation) and the window's move, and answers the jobs
+-- hand-outs (epoch: the first of the server's generation p_generation, Generation.CURRENT in the caller's
+-- statement) and the window's move, and answers the jobs
 -- with their epoch, payload and lease expiry (microseconds since 1970).
 -- Each query of a VOLATILE function takes a new snapshot, so the scan after the lock sees every job
 -- the window's hi (taken by the claim that held the lock before) made visible.
@@ -175,7 +176,7 @@ ALTER TABLE fencing_append_requeue SET (autovacuum_vacuum_scale_factor = 0, auto
 -- hot statements (RenderedSql.Plan.INDEXED): its plans are cached per connection, the first perhaps
 -- while the tables were empty.
 -- [jooq ignore start]
-CREATE OR REPLACE FUNCTION fencing_append_claim_fresh(p_queue varchar, p_owner varchar, p_micros bigint, p_n integer, p_token uuid, p_async boolean)
+CREATE OR REPLACE FUNCTION fencing_append_claim_fresh(p_queue varchar, p_owner varchar, p_micros bigint, p_n integer, p_token uuid, p_async boolean, p_generation bigint)
 RETURNS TABLE (o_job_id bigint, o_epoch bigint, o_payload text, o_lease_micros bigint)
 LANGUAGE plpgsql VOLATILE
 SET search_path FROM CURRENT
@@ -290,8 +291,9 @@ BEGIN
     IF taken = 0 THEN
         RETURN;
     END IF;
-    -- a fresh job's first epoch: the first of the server's generation (Generation.first)
-    first_epoch := ((('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint - 1) << 32) + 1;
+    -- a fresh job's first epoch: the first of the server's generation, which the caller's statement
+    -- computed (Generation.first)
+    first_epoch := (p_generation << 32) + 1;
     INSERT INTO fencing_append_claim (queue, owner, lease_expires_at, job_ids, epochs, open, claim_token)
         VALUES (p_queue, p_owner, now() + (p_micros * interval '1 microsecond'), ids,
                 array_fill(first_epoch, ARRAY[taken]), taken, p_token)

@@ -83,6 +83,50 @@ class AppendOnlyFreshClaimTest {
     }
   }
 
+  @Test
+  void aFreshJobsFirstEpochIsTheFirstOfTheServersGeneration(TestSchema schema) throws SQLException {
+    // a server on timeline 3 (generation 2), as FailoverFaultTest's broken variant fakes one: its
+    // own pg_walfile_name ahead of pg_catalog's in the connections' search_path
+    String shadow = schema.name() + "_timeline";
+    try (Connection c = schema.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("create schema " + shadow);
+      s.execute(
+          "create function "
+              + shadow
+              + ".pg_walfile_name(pg_lsn) returns text language sql"
+              + " as $$ select '000000030000000000000001'::text $$");
+    }
+    DataSource onTimeline3 = withSearchPath(schema.dataSource(), shadow + ", pg_catalog");
+    FencedQueue queue =
+        PostgresFencing.builder(onTimeline3)
+            .schema(schema.name())
+            .engine(PostgresFencing.Engine.APPEND_ONLY)
+            .build()
+            .queue();
+    queue.enqueueAll("q", Collections.nCopies(3, "{}"));
+    queue.claim("q", "w0", LONG).orElseThrow(); // the queue's window, made by the full claim
+    assertThat(queue.claimBatch("q", "w1", LONG, 2))
+        .extracting(Job::epoch)
+        .containsExactly(Epoch.of((2L << 32) + 1), Epoch.of((2L << 32) + 1));
+  }
+
+  private static DataSource withSearchPath(DataSource real, String searchPath) {
+    InvocationHandler dataSource =
+        (proxy, method, args) -> {
+          Object result = invoke(real, method, args);
+          if (result instanceof Connection c) {
+            try (Statement s = c.createStatement()) {
+              s.execute("set search_path = " + searchPath);
+            }
+          }
+          return result;
+        };
+    return (DataSource)
+        Proxy.newProxyInstance(
+            DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class}, dataSource);
+  }
+
   /** Whether the server has flushed its WAL past {@code lsn}. */
   private static boolean flushedPast(DataSource dataSource, String lsn) throws SQLException {
     try (Connection c = dataSource.getConnection();
@@ -97,8 +141,9 @@ class AppendOnlyFreshClaimTest {
   }
 
   /**
-   * {@code real} with {@code synchronous_commit} on, whose connections note the server's WAL insert position right after the call of
-   * {@code fencing_append_claim_fresh} returned (its commit included, as an autocommit statement).
+   * {@code real} with {@code synchronous_commit} on, whose connections note the server's WAL insert
+   * position right after the call of {@code fencing_append_claim_fresh} returned (its commit
+   * included, as an autocommit statement).
    */
   private static DataSource afterTheClaim(DataSource real, AtomicReference<String> lsn) {
     InvocationHandler dataSource =

@@ -121,7 +121,10 @@ final class AppendClaims {
     this.freshOnlySql =
         "select o_job_id, o_epoch, o_payload, o_lease_micros from "
             + dsl.render(name(config.schema(), "fencing_append_claim_fresh"))
-            + "(?, ?, ?, ?, ?, ?)";
+            + "(?, ?, ?, ?, ?, ?, "
+            // the server's generation, read in this statement as every claim reads it
+            + dsl.render(Generation.CURRENT)
+            + ")";
     this.asyncClaims = !config.synchronousReplication();
     RenderedSql.Plan indexed = RenderedSql.Plan.INDEXED;
     RenderedSql.Parameters p = new RenderedSql.Parameters();

@@ -42,12 +42,4 @@ class InstallerStatementsTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("unterminated $$");
   }
-
-  @Test
-  void theFreshOnlyClaimComputesTheGenerationAsGenerationDoes() {
-    // the function in schema-append.sql repeats Generation.CURRENT's SQL: they must not drift apart
-    String current =
-        org.jooq.impl.DSL.using(org.jooq.SQLDialect.POSTGRES).render(Generation.CURRENT);
-    assertThat(Installer.schemaSql()).contains("(" + current + " << 32) + 1");
-  }
 }
