@@ -1,6 +1,10 @@
 package dev.fencing.benchmarks;
 
 import dev.fencing.testkit.db.PostgresFixture;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -38,6 +42,7 @@ public final class ScaleOutBenchmark {
     long begin = System.nanoTime();
     ScaleOutSettings s = ScaleOutSettings.parse(args);
     PostgresFixture.Database db = BenchDatabase.database();
+    requireConnections(db, s);
     List<ScaleOutRow> rows = new ArrayList<>();
     int point = 0;
     for (boolean deep : s.deep() > 0 ? new boolean[] {false, true} : new boolean[] {false}) {
@@ -60,6 +65,49 @@ public final class ScaleOutBenchmark {
             s,
             rows);
     Args.report(section, args);
+  }
+
+  /**
+   * Connections a row takes beyond its runtimes' pools: the producer, the observer, PgBouncer's.
+   */
+  static final int SPARE_CONNECTIONS = 20;
+
+  /**
+   * Refuses to start when the server's {@code max_connections} cannot hold the largest row (its
+   * runtimes' pools and {@link #SPARE_CONNECTIONS}), rather than failing in a worker JVM minutes
+   * in.
+   *
+   * @throws IllegalStateException naming the setting, its value and what the run needs
+   */
+  static void requireConnections(PostgresFixture.Database db, ScaleOutSettings s)
+      throws SQLException {
+    int needed = Collections.max(s.runtimes()) * s.pool() + SPARE_CONNECTIONS;
+    int max;
+    try (Connection c = db.dataSource().getConnection();
+        Statement st = c.createStatement();
+        ResultSet r = st.executeQuery("select current_setting('max_connections')::int")) {
+      r.next();
+      max = r.getInt(1);
+    }
+    if (max < needed) {
+      throw new IllegalStateException(
+          "max_connections is "
+              + max
+              + ", but the "
+              + Collections.max(s.runtimes())
+              + "-runtime row needs about "
+              + needed
+              + " connections ("
+              + Collections.max(s.runtimes())
+              + " runtimes x --pool "
+              + s.pool()
+              + " + "
+              + SPARE_CONNECTIONS
+              + "): set max_connections = "
+              + Math.max(300, needed)
+              + " (postgresql.conf or a file in conf.d) and restart PostgreSQL, or pass fewer"
+              + " --runtimes");
+    }
   }
 
   /** Runs every engine at one point, the order turned round at every other point. */

@@ -1,6 +1,7 @@
 package dev.fencing.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,5 +39,14 @@ class ScaleOutBenchmarkSmokeTest {
           .isEqualTo(Math.min(2, Integer.parseInt(rows.group(1))));
     }
     assertThat(found).as(report).isEqualTo(2);
+  }
+
+  @Test
+  void aServerWithTooFewConnectionsForTheLargestRowIsRefusedBeforeAnyRowRuns() {
+    assertThatThrownBy(
+            () -> ScaleOutBenchmark.main(new String[] {"--quick", "--runtimes", "1,5000"}))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("max_connections is ")
+        .hasMessageContaining("the 5000-runtime row needs about 15020 connections");
   }
 }
