@@ -9,7 +9,6 @@ import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import dev.fencing.testkit.fault.FlakyProxy;
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,7 +35,10 @@ class AppendOnlyFreshClaimTest {
   @Test
   void aClaimIsFlushedToTheWalBeforeItReturns(TestSchema schema) throws SQLException {
     AtomicReference<String> afterClaim = new AtomicReference<>();
-    DataSource watched = afterTheClaim(schema.dataSource(), afterClaim);
+    // synchronous_commit on, as a server in production commits: the test server's default is off
+    DataSource watched =
+        afterTheClaim(
+            onEachConnection(schema.dataSource(), "set synchronous_commit = on"), afterClaim);
     FencedQueue queue =
         PostgresFencing.builder(watched)
             .schema(schema.name())
@@ -49,7 +51,7 @@ class AppendOnlyFreshClaimTest {
       afterClaim.set(null);
       Job job = queue.claim("q", "w1", LONG).orElseThrow();
       assertThat(afterClaim.get()).as("the claim of fresh jobs ran as one call").isNotNull();
-      assertThat(flushedPast(schema.dataSource(), afterClaim.get()))
+      assertThat(flushedPast(schema, afterClaim.get()))
           .as("job %d's claim is flushed when claim() returns", job.id())
           .isTrue();
     }
@@ -97,7 +99,8 @@ class AppendOnlyFreshClaimTest {
               + ".pg_walfile_name(pg_lsn) returns text language sql"
               + " as $$ select '000000030000000000000001'::text $$");
     }
-    DataSource onTimeline3 = withSearchPath(schema.dataSource(), shadow + ", pg_catalog");
+    DataSource onTimeline3 =
+        onEachConnection(schema.dataSource(), "set search_path = " + shadow + ", pg_catalog");
     FencedQueue queue =
         PostgresFencing.builder(onTimeline3)
             .schema(schema.name())
@@ -111,13 +114,14 @@ class AppendOnlyFreshClaimTest {
         .containsExactly(Epoch.of((2L << 32) + 1), Epoch.of((2L << 32) + 1));
   }
 
-  private static DataSource withSearchPath(DataSource real, String searchPath) {
+  /** {@code real}, whose connections run {@code sql} (a setting) as they are handed out. */
+  private static DataSource onEachConnection(DataSource real, String sql) {
     InvocationHandler dataSource =
         (proxy, method, args) -> {
-          Object result = invoke(real, method, args);
+          Object result = Rows.invoke(real, method, args);
           if (result instanceof Connection c) {
             try (Statement s = c.createStatement()) {
-              s.execute("set search_path = " + searchPath);
+              s.execute(sql);
             }
           }
           return result;
@@ -128,35 +132,26 @@ class AppendOnlyFreshClaimTest {
   }
 
   /** Whether the server has flushed its WAL past {@code lsn}. */
-  private static boolean flushedPast(DataSource dataSource, String lsn) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement s =
-            c.prepareStatement("select pg_current_wal_flush_lsn() >= ?::pg_lsn")) {
-      s.setString(1, lsn);
-      try (ResultSet r = s.executeQuery()) {
-        r.next();
-        return r.getBoolean(1);
-      }
-    }
+  private static boolean flushedPast(TestSchema schema, String lsn) {
+    return (Boolean)
+        Rows.select(
+                schema.dataSource(),
+                schema.name(),
+                "select pg_current_wal_flush_lsn() >= ?::pg_lsn as flushed",
+                lsn)
+            .getFirst()
+            .get("flushed");
   }
 
   /**
-   * {@code real} with {@code synchronous_commit} on, whose connections note the server's WAL insert
-   * position right after the call of {@code fencing_append_claim_fresh} returned (its commit
-   * included, as an autocommit statement).
+   * {@code real}, whose connections note the server's WAL insert position right after the call of
+   * {@code fencing_append_claim_fresh} returned (its commit included, as an autocommit statement).
    */
   private static DataSource afterTheClaim(DataSource real, AtomicReference<String> lsn) {
     InvocationHandler dataSource =
         (proxy, method, args) -> {
-          Object result = invoke(real, method, args);
-          if (result instanceof Connection c) {
-            // as a server in production commits: the test server's default is off
-            try (Statement s = c.createStatement()) {
-              s.execute("set synchronous_commit = on");
-            }
-            return watched(real, c, lsn);
-          }
-          return result;
+          Object result = Rows.invoke(real, method, args);
+          return result instanceof Connection c ? watched(real, c, lsn) : result;
         };
     return (DataSource)
         Proxy.newProxyInstance(
@@ -166,7 +161,7 @@ class AppendOnlyFreshClaimTest {
   private static Connection watched(DataSource real, Connection c, AtomicReference<String> lsn) {
     InvocationHandler connection =
         (proxy, method, args) -> {
-          Object result = invoke(c, method, args);
+          Object result = Rows.invoke(c, method, args);
           if (result instanceof PreparedStatement s
               && method.getName().equals("prepareStatement")
               && ((String) args[0]).contains("fencing_append_claim_fresh")) {
@@ -183,7 +178,7 @@ class AppendOnlyFreshClaimTest {
       DataSource real, PreparedStatement s, AtomicReference<String> lsn) {
     InvocationHandler statement =
         (proxy, method, args) -> {
-          Object result = invoke(s, method, args);
+          Object result = Rows.invoke(s, method, args);
           if (method.getName().equals("executeQuery")) {
             try (Connection other = real.getConnection();
                 Statement q = other.createStatement();
@@ -199,14 +194,5 @@ class AppendOnlyFreshClaimTest {
             PreparedStatement.class.getClassLoader(),
             new Class<?>[] {PreparedStatement.class},
             statement);
-  }
-
-  private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args)
-      throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
   }
 }

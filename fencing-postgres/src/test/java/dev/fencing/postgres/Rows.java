@@ -75,7 +75,8 @@ final class Rows {
             });
   }
 
-  private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args)
+  /** Calls {@code method} on {@code target}, throwing what it throws (for proxies). */
+  static Object invoke(Object target, java.lang.reflect.Method method, Object[] args)
       throws Throwable {
     try {
       return method.invoke(target, args);

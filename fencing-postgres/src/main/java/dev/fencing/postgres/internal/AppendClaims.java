@@ -101,17 +101,10 @@ final class AppendClaims {
 
   /**
    * Whether a claim of fresh jobs commits without waiting for the WAL flush, and is made durable by
-   * {@link #DURABLE} before its jobs are handed out. Not in synchronous mode, whose transactions
-   * force a synchronous commit of their own.
+   * {@link Jdbc#flushEarlierCommits} before its jobs are handed out. Not in synchronous mode, whose
+   * transactions force a synchronous commit of their own.
    */
   private final boolean asyncClaims;
-
-  /**
-   * A transaction that writes a WAL record (an empty transactional logical message): its commit,
-   * synchronous as the server is configured, flushes all WAL written before it, an earlier claim's
-   * asynchronous commit included.
-   */
-  private static final String DURABLE = "select pg_logical_emit_message(true, 'fencing', '')";
 
   @Inject
   AppendClaims(Jdbc jdbc, Config config) {
@@ -191,12 +184,7 @@ final class AppendClaims {
             return null;
           }
           long expiry = r.getLong(4);
-          Lease lease =
-              new Lease(
-                  id,
-                  owner,
-                  Epoch.of(r.getLong(2)),
-                  Instant.ofEpochSecond(expiry / 1_000_000, expiry % 1_000_000 * 1_000));
+          Lease lease = new Lease(id, owner, Epoch.of(r.getLong(2)), LeaseSql.instant(expiry));
           jobs.add(new Job(lease, queue, r.getString(3), 1));
         }
       }
@@ -211,12 +199,7 @@ final class AppendClaims {
    */
   private List<Job> durable(List<Job> jobs) {
     if (asyncClaims && !jobs.isEmpty()) {
-      jdbc.run(
-          c -> {
-            try (Statement s = c.createStatement()) {
-              return s.execute(DURABLE);
-            }
-          });
+      jdbc.flushEarlierCommits();
     }
     return jobs;
   }
@@ -737,7 +720,7 @@ final class AppendClaims {
       r.next();
       given = (Long[]) r.getArray(1).getArray();
       long expiry = r.getLong(2);
-      expiresAt = Instant.ofEpochSecond(expiry / 1_000_000, expiry % 1_000_000 * 1_000);
+      expiresAt = LeaseSql.instant(expiry);
     }
     List<Job> jobs = new ArrayList<>(m);
     for (int i = 0; i < m; i++) {

@@ -334,8 +334,7 @@ final class AppendWrites {
           ResultSet r = renewSql.query(s)) {
         while (r.next()) {
           long micros = r.getLong(2);
-          extended.put(
-              r.getLong(1), Instant.ofEpochSecond(micros / 1_000_000, micros % 1_000_000 * 1_000));
+          extended.put(r.getLong(1), LeaseSql.instant(micros));
         }
       }
       for (int i = 0; i < n; i++) {

@@ -18,7 +18,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -132,12 +131,7 @@ final class Claims {
 
   private static Job job(ResultSet r, String queue, String owner) throws SQLException {
     long micros = r.getLong(5);
-    Lease lease =
-        new Lease(
-            r.getLong(1),
-            owner,
-            Epoch.of(r.getLong(3)),
-            Instant.ofEpochSecond(micros / 1_000_000, micros % 1_000_000 * 1_000));
+    Lease lease = new Lease(r.getLong(1), owner, Epoch.of(r.getLong(3)), LeaseSql.instant(micros));
     return new Job(lease, queue, r.getString(2), r.getInt(4));
   }
 

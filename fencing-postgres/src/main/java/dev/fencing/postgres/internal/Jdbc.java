@@ -30,14 +30,16 @@ import org.jspecify.annotations.Nullable;
  */
 final class Jdbc {
 
+  /** A WAL record that changes nothing: an empty transactional logical message. */
+  private static final String WAL_RECORD = "pg_logical_emit_message(true, 'fencing', '')";
+
   /**
    * Forces a synchronous commit for this transaction alone, and a WAL record in it (an empty
    * transactional logical message), without which a transaction that wrote nothing does not wait
    * for the standby at its commit (a transaction id alone is not enough).
    */
   private static final String SYNCHRONOUS =
-      "select set_config('synchronous_commit', 'on', true),"
-          + " pg_logical_emit_message(true, 'fencing', '')";
+      "select set_config('synchronous_commit', 'on', true), " + WAL_RECORD;
 
   /** The class of PostgreSQL's plain WARNING, which a cancelled synchronous wait raises. */
   private static final String WARNING = "01000";
@@ -88,6 +90,21 @@ final class Jdbc {
     } catch (SQLException e) {
       throw new DataAccessException(e.getMessage(), e);
     }
+  }
+
+  /**
+   * Commits a transaction that writes a WAL record, synchronously as the server is configured: once
+   * it returns, all WAL written before it is flushed, an earlier asynchronous commit's included.
+   *
+   * @throws DataAccessException on any failure of the database
+   */
+  void flushEarlierCommits() {
+    run(
+        c -> {
+          try (Statement s = c.createStatement()) {
+            return s.execute("select " + WAL_RECORD);
+          }
+        });
   }
 
   /**

@@ -8,6 +8,7 @@ import static org.jooq.impl.DSL.name;
 
 import dev.fencing.JobState;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import org.jooq.Condition;
 import org.jooq.Field;
@@ -26,6 +27,12 @@ final class LeaseSql {
   static Field<OffsetDateTime> nowPlusMicros(Field<Long> micros) {
     return field(
         "now() + ({0} * interval '1 microsecond')", SQLDataType.TIMESTAMPWITHTIMEZONE(6), micros);
+  }
+
+  /** The instant {@code micros} microseconds after 1970, as {@link #micros} reads one. */
+  static Instant instant(long micros) {
+    return Instant.ofEpochSecond(
+        Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1_000L);
   }
 
   /** Microseconds since 1970: far cheaper for the driver to read than a timestamp. */

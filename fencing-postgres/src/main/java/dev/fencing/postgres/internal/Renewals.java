@@ -99,8 +99,7 @@ final class Renewals {
                         Instant[] renewed = new Instant[n];
                         while (r.next()) {
                           long micros = r.getLong(2);
-                          renewed[order[(int) r.getLong(1) - 1]] =
-                              Instant.ofEpochSecond(micros / 1_000_000, micros % 1_000_000 * 1_000);
+                          renewed[order[(int) r.getLong(1) - 1]] = LeaseSql.instant(micros);
                         }
                         return renewed;
                       }
