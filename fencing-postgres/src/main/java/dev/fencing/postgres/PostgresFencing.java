@@ -127,7 +127,7 @@ public final class PostgresFencing implements AutoCloseable {
 
   /** The schema's record wins; without one, the builder's engine, else the default. */
   private Resolved resolve(Optional<String> recorded) {
-    Engine provisional = named != null ? named : Engine.UPDATE_IN_PLACE;
+    Engine provisional = named != null ? named : Engine.APPEND_ONLY;
     Engine engine = recorded.map(PostgresFencing::engineOf).orElse(provisional);
     String refusal = null;
     if (named != null && engine != named) {
@@ -504,7 +504,7 @@ public final class PostgresFencing implements AutoCloseable {
      *     could not be reached, or refused)
      */
     public PostgresFencing build() {
-      Engine provisional = engine != null ? engine : Engine.UPDATE_IN_PLACE;
+      Engine provisional = engine != null ? engine : Engine.APPEND_ONLY;
       Function<Engine, PostgresComponent> graphs =
           e -> PostgresComponent.create(dataSource, listenerDataSource, config(e));
       Config config = config(provisional);

@@ -127,7 +127,7 @@ public final class Installer {
     } else if (updateJobs && !appendJobs) {
       engine = UPDATE_IN_PLACE;
     } else {
-      engine = requested != null ? requested : UPDATE_IN_PLACE;
+      engine = requested != null ? requested : APPEND_ONLY;
     }
     t.insertInto(FENCING_SCHEMA, FENCING_SCHEMA.ENGINE).values(engine).execute();
   }
