@@ -164,7 +164,8 @@ ALTER TABLE fencing_append_requeue SET (autovacuum_vacuum_scale_factor = 0, auto
 -- Otherwise it does what that transaction does when only fresh jobs are due: locks the window, takes
 -- the next jobs of it (and of the next window when it has fewer than p_n), writes the claim row, the
 -- hand-outs (epoch: the first of the server's generation p_generation, Generation.CURRENT in the caller's
--- statement) and the window's move, and answers the jobs
+-- statement; NULL on a standby, where the generation cannot be read, and the call then fails as every other
+-- write there does, with SQLSTATE 25006) and the window's move, and answers the jobs
 -- with their epoch, payload and lease expiry (microseconds since 1970).
 -- Each query of a VOLATILE function takes a new snapshot, so the scan after the lock sees every job
 -- the window's hi (taken by the claim that held the lock before) made visible.
@@ -210,6 +211,11 @@ DECLARE
     new_claim bigint;
     expires timestamptz;
 BEGIN
+    IF p_generation IS NULL THEN
+        RAISE EXCEPTION 'cannot execute fencing_append_claim_fresh in a read-only transaction'
+            USING ERRCODE = 'read_only_sql_transaction',
+                  DETAIL = 'The server is in recovery (a standby): it takes no claims.';
+    END IF;
     IF EXISTS (SELECT 1 FROM fencing_append_requeue r WHERE r.queue = p_queue AND r.ready_at <= now())
         OR EXISTS (SELECT 1 FROM fencing_append_claim c WHERE c.queue = p_queue AND c.live AND c.lease_expires_at <= now()) THEN
         RETURN QUERY SELECT -1::bigint, 0::bigint, NULL::text, 0::bigint;

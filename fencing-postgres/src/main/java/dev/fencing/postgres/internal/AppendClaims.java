@@ -115,9 +115,12 @@ final class AppendClaims {
         "select o_job_id, o_epoch, o_payload, o_lease_micros from "
             + dsl.render(name(config.schema(), "fencing_append_claim_fresh"))
             + "(?, ?, ?, ?, ?, ?, "
-            // the server's generation, read in this statement as every claim reads it
+            // the server's generation, read in this statement as every claim reads it; on a
+            // standby, where reading it fails ("recovery is in progress", not transient), NULL,
+            // which the function refuses as read-only (25006), as every other write there is
+            + "case when pg_is_in_recovery() then null else "
             + dsl.render(Generation.CURRENT)
-            + ")";
+            + " end)";
     this.asyncClaims = !config.synchronousReplication();
     RenderedSql.Plan indexed = RenderedSql.Plan.INDEXED;
     RenderedSql.Parameters p = new RenderedSql.Parameters();
