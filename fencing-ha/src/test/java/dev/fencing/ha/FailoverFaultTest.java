@@ -1,6 +1,7 @@
 package dev.fencing.ha;
 
 import dev.fencing.FencedQueue;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.PostgresFixture;
@@ -21,6 +22,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
@@ -70,6 +73,11 @@ class FailoverFaultTest {
   private static final Duration MAX_LAG = Duration.ofSeconds(5);
 
   private static final String QUEUE = "failover";
+
+  /** A result's epoch and owner in its {@code jsonb} text ({@code {"epoch": 7, "owner": "a"}}). */
+  private static final Pattern RESULT_EPOCH = Pattern.compile("\"epoch\": (\\d+)");
+
+  private static final Pattern RESULT_OWNER = Pattern.compile("\"owner\": \"([^\"]*)\"");
 
   /** The owner of worker {@code i}: the first two share a name, as two replicas of one service. */
   private static final List<String> OWNERS = List.of("alpha", "alpha", "beta");
@@ -252,6 +260,7 @@ class FailoverFaultTest {
     private final boolean sync;
     private final String schema;
     private final String receiver;
+    private final PostgresFencing fencing;
     private final FencedQueue queue;
     private final List<Long> enqueued = new ArrayList<>();
     private final List<JavaProcess> workers = new ArrayList<>();
@@ -275,8 +284,9 @@ class FailoverFaultTest {
       this.schema = db.freshSchema("failover_" + mode);
       // a receiver per schema: each numbers its jobs from 1, and the job id is the key
       this.receiver = "failover_" + variant.replace('-', '_') + "_" + mode;
-      this.queue =
-          PostgresFencing.builder(pool).schema(schema).synchronousReplication(sync).build().queue();
+      this.fencing =
+          PostgresFencing.builder(pool).schema(schema).synchronousReplication(sync).build();
+      this.queue = fencing.queue();
       if (generationOff()) {
         noGenerationFunction(pool);
       }
@@ -309,7 +319,7 @@ class FailoverFaultTest {
 
     void drainAndStop(DataSource pool) throws InterruptedException {
       long drainStart = System.nanoTime();
-      awaitDrained(pool, schema);
+      awaitDrained(fencing);
       drain = Duration.ofNanos(System.nanoTime() - drainStart);
       for (JavaProcess w : workers) {
         w.send("stop");
@@ -341,7 +351,7 @@ class FailoverFaultTest {
           new FailoverChecks(
               sync,
               enqueued,
-              rows(pool, schema),
+              rows(queue, enqueued),
               receipts(receiverSchema, receiver),
               claims,
               outcomes,
@@ -490,21 +500,20 @@ class FailoverFaultTest {
     }
   }
 
-  private static void awaitDrained(DataSource pool, String schema) throws InterruptedException {
+  /** Waits until no job of the queue is pending or running (read by the operators' admin). */
+  private static void awaitDrained(PostgresFencing fencing) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
     while (System.nanoTime() < deadline) {
-      try (Connection c = pool.getConnection();
-          Statement s = c.createStatement();
-          ResultSet r =
-              s.executeQuery(
-                  "select count(*) from \""
-                      + schema
-                      + "\".fencing_job where status in ('pending', 'running')")) {
-        r.next();
-        if (r.getLong(1) == 0) {
+      try {
+        long open =
+            fencing.admin().queues(false).stream()
+                .filter(q -> q.queue().equals(QUEUE))
+                .mapToLong(q -> q.pending() + q.running())
+                .sum();
+        if (open == 0) {
           return;
         }
-      } catch (SQLException e) {
+      } catch (StoreUnavailableException e) {
         // the new primary may not take connections yet; ask again
       }
       Thread.sleep(250);
@@ -535,31 +544,31 @@ class FailoverFaultTest {
     }
   }
 
-  private static Map<Long, FailoverChecks.Row> rows(DataSource pool, String schema)
-      throws SQLException {
+  /**
+   * The jobs {@code ids} as the queue reports them after the run, on either engine; a result's
+   * epoch and owner are read from its {@code jsonb} text (the workers write both).
+   */
+  private static Map<Long, FailoverChecks.Row> rows(FencedQueue queue, List<Long> ids) {
     Map<Long, FailoverChecks.Row> rows = new HashMap<>();
-    String sql =
-        "select id, status, epoch, owner, (result->>'epoch')::bigint, result->>'owner', result::text"
-            + " from \""
-            + schema
-            + "\".fencing_job where queue = ?";
-    try (Connection c = pool.getConnection();
-        PreparedStatement s = c.prepareStatement(sql)) {
-      s.setString(1, QUEUE);
-      try (ResultSet r = s.executeQuery()) {
-        while (r.next()) {
-          rows.put(
-              r.getLong(1),
-              new FailoverChecks.Row(
-                  r.getLong(1),
-                  r.getString(2),
-                  r.getLong(3),
-                  r.getString(4),
-                  r.getObject(5, Long.class),
-                  r.getString(6),
-                  r.getString(7)));
-        }
-      }
+    for (long id : ids) {
+      queue
+          .find(id)
+          .ifPresent(
+              job -> {
+                String result = job.result();
+                Matcher epoch = result == null ? null : RESULT_EPOCH.matcher(result);
+                Matcher owner = result == null ? null : RESULT_OWNER.matcher(result);
+                rows.put(
+                    id,
+                    new FailoverChecks.Row(
+                        id,
+                        job.state().dbName(),
+                        job.epoch(),
+                        job.owner(),
+                        epoch != null && epoch.find() ? Long.parseLong(epoch.group(1)) : null,
+                        owner != null && owner.find() ? owner.group(1) : null,
+                        result));
+              });
     }
     return rows;
   }

@@ -7,15 +7,12 @@ import dev.fencing.ha.SynchronousModeCost.Measurement;
 import dev.fencing.ha.SynchronousModeCost.Mode;
 import dev.fencing.ha.SynchronousModeCost.Settings;
 import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.postgres.QueueSummary;
 import dev.fencing.postgres.Replication;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -77,7 +74,7 @@ class SynchronousModeCostTest {
                       queue,
                       threads,
                       cycles,
-                      () -> rows(pool, schema, queue)));
+                      () -> rows(fencing, queue)));
             }
             checks.add(new Check(mode, round, before, fencing.replication(), standby));
           } finally {
@@ -138,22 +135,15 @@ class SynchronousModeCostTest {
     return cluster.switchSynchronousMode(mode == Mode.SYNC, WAIT);
   }
 
-  /** The completed rows and all rows of {@code queue} in {@code schema}'s job table. */
-  private static long[] rows(DataSource pool, String schema, String queue) {
-    String sql =
-        "select count(*) filter (where status = 'completed'), count(*) from \""
-            + schema
-            + "\".fencing_job where queue = ?";
-    try (Connection c = pool.getConnection();
-        PreparedStatement s = c.prepareStatement(sql)) {
-      s.setString(1, queue);
-      try (ResultSet r = s.executeQuery()) {
-        r.next();
-        return new long[] {r.getLong(1), r.getLong(2)};
-      }
-    } catch (SQLException e) {
-      throw new AssertionError("could not count the rows of " + queue + " in " + schema, e);
-    }
+  /** The completed jobs and all jobs of {@code queue}, read by the operators' admin. */
+  private static long[] rows(PostgresFencing fencing, String queue) {
+    QueueSummary q =
+        fencing.admin().queues(true).stream()
+            .filter(s -> s.queue().equals(queue))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no jobs of " + queue + " in " + fencing));
+    long completed = q.completed() == null ? 0 : q.completed();
+    return new long[] {completed, q.pending() + q.running() + q.failed() + completed};
   }
 
   /** The 1, 5 and 15 minute load averages of the machine, from {@code /proc/loadavg}. */
