@@ -40,7 +40,9 @@ final class UpdateInPlaceTables implements AgedTables {
 
   @Override
   public PostgresFencing.Builder builder(DataSource ds, String schema) {
-    return PostgresFencing.builder(ds).schema(schema);
+    return PostgresFencing.builder(ds)
+        .schema(schema)
+        .engine(PostgresFencing.Engine.UPDATE_IN_PLACE);
   }
 
   /**
