@@ -156,7 +156,10 @@ class FencingCliTest {
     long young = queue.enqueue("q", "{}");
     queue.complete(queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "{}");
     execute(
-        schema, "update fencing_job set finished_at = now() - interval '8 days' where id = " + old);
+        schema,
+        // the default engine's row of a finished job
+        "update fencing_append_done set finished_at = now() - interval '8 days' where job_id = "
+            + old);
 
     Run run = run(schema, "purge", "--older-than", "7d", "--queue", "q");
 
@@ -324,11 +327,11 @@ class FencingCliTest {
   }
 
   @Test
-  void onASchemaOfTheAppendOnlyEngineTheCommandsReadAndChangeItsTables(TestSchema schema) {
+  void onASchemaOfTheUpdateInPlaceEngineTheCommandsReadAndChangeItsTables(TestSchema schema) {
     FencedQueue queue =
         PostgresFencing.builder(schema.dataSource())
             .schema(schema.name())
-            .engine(PostgresFencing.Engine.APPEND_ONLY)
+            .engine(PostgresFencing.Engine.UPDATE_IN_PLACE)
             .maxAttempts(1)
             .build()
             .queue();

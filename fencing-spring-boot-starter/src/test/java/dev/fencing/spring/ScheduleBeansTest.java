@@ -192,16 +192,19 @@ class ScheduleBeansTest {
     }
   }
 
-  /** The slots' keys in the job table, oldest first. */
+  /** The slots' keys in the job table of the schema's engine, oldest first. */
   private static List<String> keys(String schema) {
     List<String> keys = new ArrayList<>();
     try (Connection c = Apps.db().dataSource().getConnection();
         ResultSet r =
             c.createStatement()
                 .executeQuery(
+                    // both engines' job tables are in every schema; one of them holds the jobs
                     "SELECT idempotency_key FROM "
                         + schema
-                        + ".fencing_job WHERE queue = 'ticks' ORDER BY idempotency_key")) {
+                        + ".fencing_job WHERE queue = 'ticks' UNION ALL SELECT idempotency_key FROM "
+                        + schema
+                        + ".fencing_append_job WHERE queue = 'ticks' ORDER BY idempotency_key")) {
       while (r.next()) {
         keys.add(r.getString(1));
       }
