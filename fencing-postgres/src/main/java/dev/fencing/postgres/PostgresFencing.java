@@ -304,7 +304,7 @@ public final class PostgresFencing implements AutoCloseable {
 
   /**
    * Returns the engine this handle's queues run on: the one the schema records, else the one the
-   * builder named, else {@link Engine#UPDATE_IN_PLACE}. Reads the schema's record if no call has
+   * builder named, else {@link Engine#APPEND_ONLY}. Reads the schema's record if no call has
    * yet (a handle built with {@code install(false)} reads it at its first use).
    *
    * @throws IllegalStateException if the builder named an engine other than the one the schema
@@ -333,9 +333,11 @@ public final class PostgresFencing implements AutoCloseable {
    */
   public enum Engine {
     /**
-     * One row per job, updated by its claim, its renewals and its commit: the engine every feature
-     * of this handle (idempotency keys, retention, archive, the operators' admin) works on; the
-     * default.
+     * One row per job ({@code fencing_job}), updated by its claim, its renewals and its commit.
+     * Every feature of this handle works on it as on the other. Pick it when your own queries or
+     * tools read {@code fencing_job}, or for a queue of few, long jobs, where its one table is the
+     * simpler thing to look at; it costs about twice the CPU per job of {@link #APPEND_ONLY} on a
+     * busy queue of short jobs (docs/ENGINE.md).
      */
     UPDATE_IN_PLACE,
     /**
@@ -343,7 +345,7 @@ public final class PostgresFencing implements AutoCloseable {
      * lease) and one hand-out per job; a commit appends the job's end. Fewer dead rows and less
      * index upkeep per job, so more jobs a second on the same server. Idempotency keys, schedules'
      * slot advances, retention, archive and the operators' {@link PostgresFencing#admin()} work on
-     * it as on the other.
+     * it as on the other. The default: what a schema that records no engine gets.
      */
     APPEND_ONLY
   }
@@ -479,7 +481,7 @@ public final class PostgresFencing implements AutoCloseable {
      * schema records one engine (table {@code fencing_schema}): the first install that finds none
      * records this one, or, in a schema installed before engines were recorded, the engine whose
      * tables hold jobs. Without this call the handle takes the engine the schema records ({@link
-     * Engine#UPDATE_IN_PLACE} when it records none); with it, {@link #build()} refuses a schema
+     * Engine#APPEND_ONLY} when it records none); with it, {@link #build()} refuses a schema
      * that records the other, so a worker never claims from tables no producer fills. See
      * docs/ENGINE.md for what each costs.
      *

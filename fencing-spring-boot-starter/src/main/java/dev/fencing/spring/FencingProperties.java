@@ -27,7 +27,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param install whether the schema is installed (idempotently) when the context starts; default
  *     true
  * @param engine how jobs are stored: update-in-place or append-only; default the engine the schema
- *     records (update-in-place when it records none); a schema that records the other is refused at
+ *     records (append-only when it records none); a schema that records the other is refused at
  *     start
  * @param owner the owner name this process claims as; default the host name and the process id
  * @param maxAttempts claims a job gets before a failure is terminal, 1 to 1,000; default 5

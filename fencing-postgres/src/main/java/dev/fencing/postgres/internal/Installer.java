@@ -51,7 +51,7 @@ public final class Installer {
   /**
    * Creates what is missing and, when the schema records no engine yet, records one: the engine
    * whose tables hold jobs when only one engine's do (a schema installed before engines were
-   * recorded), else {@code requested}, else {@link #UPDATE_IN_PLACE}.
+   * recorded), else {@code requested}, else {@link #APPEND_ONLY}.
    */
   static void install(DSLContext dsl, String schema, @Nullable String requested) {
     String sql = schemaSql().replaceAll("--[^\n]*", "");
