@@ -44,12 +44,14 @@ final class EngineReport {
         String.format(
             Locale.ROOT,
             "Both engines of `fencing-postgres` (`PostgresFencing.builder(ds).engine(...)`:"
-                + " `UPDATE_IN_PLACE`, the default, and `APPEND_ONLY`; [ENGINE.md](ENGINE.md))"
+                + " `APPEND_ONLY`, the default, and `UPDATE_IN_PLACE`; [ENGINE.md](ENGINE.md))"
                 + " driven the same way: each run a fresh JVM (G1, 1 GB heap) on a fresh schema,"
                 + " `FencedRuntime` as the README sets it up (batch 100, prefetch 400, 30 s lease"
                 + " with heartbeats, LISTEN/NOTIFY, `maintenance()` every minute (on the"
                 + " append-only engine it has nothing to do yet), a HikariCP pool of 10), a 1 ms"
-                + " handler, and a producer thread in the same JVM. The engines alternate at each"
+                + " handler on the runtime's default threads (virtual on Java 24 and later, platform"
+                + " before; a baseline jar runs with its own default), and a producer thread in"
+                + " the same JVM. The engines alternate at each"
                 + " point, and which goes first alternates too. **Both get plain `enqueueAll`"
                 + " batches**: the append-only engine has no keyed enqueue yet, so this producer is"
                 + " not `LoadBenchmark`'s keyed one.%n%n"

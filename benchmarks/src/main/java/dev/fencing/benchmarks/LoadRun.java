@@ -51,7 +51,9 @@ public final class LoadRun {
    * (by default the first window). {@code harness}: the producer of hardbyte's harness (plain
    * {@code enqueueAll} batches of at most 128 jobs of about 256 bytes; the depth counted as jobs
    * not yet claimed) instead of keyed batches of up to 1,000 and the depth as jobs not yet started.
-   * {@code virtualThreads} ({@code --virtual-threads}): the handlers on virtual threads.
+   * {@code virtualThreads} ({@code --virtual-threads}, {@code --platform-threads}): the handlers on
+   * virtual threads; without either flag, the runtime's default ({@link
+   * FencedRuntime#defaultVirtualThreads()}).
    */
   private record Settings(
       String schema,
@@ -88,7 +90,9 @@ public final class LoadRun {
                     "--engine must be update or append, but was '" + engine + "'");
           },
           List.of(args).contains("--harness"),
-          List.of(args).contains("--virtual-threads"));
+          List.of(args).contains("--virtual-threads")
+              || (!List.of(args).contains("--platform-threads")
+                  && FencedRuntime.defaultVirtualThreads()));
     }
 
     PostgresFencing.Builder fencing(HikariDataSource pool) {

@@ -304,8 +304,8 @@ public final class PostgresFencing implements AutoCloseable {
 
   /**
    * Returns the engine this handle's queues run on: the one the schema records, else the one the
-   * builder named, else {@link Engine#APPEND_ONLY}. Reads the schema's record if no call has
-   * yet (a handle built with {@code install(false)} reads it at its first use).
+   * builder named, else {@link Engine#APPEND_ONLY}. Reads the schema's record if no call has yet (a
+   * handle built with {@code install(false)} reads it at its first use).
    *
    * @throws IllegalStateException if the builder named an engine other than the one the schema
    *     records
@@ -481,9 +481,9 @@ public final class PostgresFencing implements AutoCloseable {
      * schema records one engine (table {@code fencing_schema}): the first install that finds none
      * records this one, or, in a schema installed before engines were recorded, the engine whose
      * tables hold jobs. Without this call the handle takes the engine the schema records ({@link
-     * Engine#APPEND_ONLY} when it records none); with it, {@link #build()} refuses a schema
-     * that records the other, so a worker never claims from tables no producer fills. See
-     * docs/ENGINE.md for what each costs.
+     * Engine#APPEND_ONLY} when it records none); with it, {@link #build()} refuses a schema that
+     * records the other, so a worker never claims from tables no producer fills. See docs/ENGINE.md
+     * for what each costs.
      *
      * @throws NullPointerException if {@code engine} is null
      */

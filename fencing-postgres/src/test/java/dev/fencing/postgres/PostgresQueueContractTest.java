@@ -4,6 +4,10 @@ import dev.fencing.FencedQueue;
 import dev.fencing.testkit.contract.FencedQueueContract;
 import dev.fencing.testkit.db.TestSchema;
 
+/**
+ * The queue's contract on the default engine (append-only; {@link UpdateInPlaceQueueContractTest}:
+ * the other).
+ */
 class PostgresQueueContractTest extends FencedQueueContract {
 
   @Override

@@ -154,6 +154,15 @@ public final class FencedRuntime implements AutoCloseable {
   }
 
   /**
+   * Whether handlers run on virtual threads when {@link Builder#virtualThreads} is not called: true
+   * on Java 24 and later, where a virtual thread blocking inside {@code synchronized} no longer
+   * pins its carrier thread (JEP 491); false on Java 21 to 23.
+   */
+  public static boolean defaultVirtualThreads() {
+    return Runtime.version().feature() >= 24;
+  }
+
+  /**
    * Starts configuring a runtime that claims from {@code queue} and commits there, with no receiver
    * (see {@link Builder#receiver}).
    *
@@ -361,7 +370,7 @@ public final class FencedRuntime implements AutoCloseable {
     private Duration maxCommitDelay = Duration.ofMillis(2);
     private Duration drainTimeout = Duration.ofSeconds(30);
     private Duration fallbackPoll = Duration.ofSeconds(1);
-    private boolean virtualThreads;
+    private boolean virtualThreads = defaultVirtualThreads();
     private Consumer<WorkOutcome> onOutcome = outcome -> {};
     private @Nullable Maintenance maintenance;
     private Duration maintenanceEvery = Duration.ofMinutes(1);
@@ -422,14 +431,18 @@ public final class FencedRuntime implements AutoCloseable {
     }
 
     /**
-     * Runs handlers on virtual threads instead of platform threads; default false. For handlers
+     * Runs handlers on virtual threads instead of platform threads; default {@link
+     * #defaultVirtualThreads()}: true on Java 24 and later, false on Java 21 to 23. For handlers
      * that block (I/O, sleeps, calls to other services) with a {@link #concurrency} in the hundreds
-     * or thousands: a blocked virtual thread holds no OS thread. {@code concurrency} still bounds
-     * the jobs running at once, and heartbeats, cancellation and shutdown work as on platform
-     * threads: the claimer, heartbeat and committer stay on platform threads of their own, so a
-     * handler that pins its carrier cannot hold up a renewal. Handlers that compute gain nothing
-     * (docs/BENCHMARKS.md measures both). On Java 21 to 23, a handler that blocks inside {@code
-     * synchronized} pins its carrier thread; from Java 24 it does not.
+     * or thousands: a blocked virtual thread holds no OS thread; and for many short jobs, whose
+     * handler threads are woken once per job (at 128 handlers of 1 ms jobs, 1.18 to 1.29 times the
+     * jobs per second of platform threads here, docs/BENCHMARKS.md). {@code concurrency} still
+     * bounds the jobs running at once, and heartbeats, cancellation and shutdown work as on
+     * platform threads: the claimer, heartbeat and committer stay on platform threads of their own,
+     * so a handler that pins its carrier cannot hold up a renewal. Handlers that compute gain
+     * nothing (docs/BENCHMARKS.md measures both). On Java 21 to 23, a handler that blocks inside
+     * {@code synchronized} pins its carrier thread (so the default there is platform threads); from
+     * Java 24 it does not.
      */
     public Builder virtualThreads(boolean virtualThreads) {
       this.virtualThreads = virtualThreads;

@@ -34,7 +34,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param drainTimeout how long the context's shutdown lets running handlers finish, up to 24 h;
  *     default 30 s
  * @param virtualThreads whether handlers run on virtual threads; default
- *     spring.threads.virtual.enabled
+ *     spring.threads.virtual.enabled if set, else the runtime's default (true on Java 24 and later)
  * @param queueDefaults the settings of every queue, for each setting a queue does not set itself
  *     under fencing.queues.(name); those left unset here take the runtime's defaults
  * @param queues the settings of each queue by name, the keys of fencing.queue-defaults:

@@ -9,6 +9,7 @@ import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.Cancellation;
+import dev.fencing.runtime.FencedRuntime;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -81,7 +82,8 @@ class StarterTest {
           () -> Apps.jobs(queue, ids).stream().allMatch(j -> j.state() == JobState.COMPLETED));
 
       assertThat(app.getBean(Recording.class).ran).containsExactlyInAnyOrderElementsOf(ids);
-      assertThat(app.getBean(Recording.class).onVirtualThreads).containsExactly(false);
+      assertThat(app.getBean(Recording.class).onVirtualThreads)
+          .containsExactly(FencedRuntime.defaultVirtualThreads());
       assertThat(appendOnlyJobs(schema)).isEqualTo(engine.equals("append-only") ? 20 : 0);
       // the owner defaults to the host name and the process id
       String owner = app.getBean(FencedWorkers.class).owner();

@@ -113,6 +113,26 @@ class VirtualThreadHandlersTest {
     assertThat(queue.depth("q").running()).isZero();
   }
 
+  @Test
+  void withoutTheSettingHandlersRunOnVirtualThreadsFromJava24(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema);
+    queue.enqueueAll("q", IntStream.range(0, 8).mapToObj(i -> "{}").toList());
+    Set<Boolean> virtual = ConcurrentHashMap.newKeySet();
+    Outcomes outcomes = new Outcomes();
+    try (FencedRuntime runtime =
+        HeartbeatTest.runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(30))
+            .handler(
+                (job, cancellation) -> {
+                  virtual.add(Thread.currentThread().isVirtual());
+                  return "{}";
+                })
+            .start()) {
+      outcomes.await(WorkOutcome.Completed.class, 8, Duration.ofSeconds(15));
+    }
+    assertThat(FencedRuntime.defaultVirtualThreads()).isEqualTo(Runtime.version().feature() >= 24);
+    assertThat(virtual).containsExactly(FencedRuntime.defaultVirtualThreads());
+  }
+
   private static FencedQueue queue(TestSchema schema) {
     return PostgresFencing.builder(schema.pooledDataSource(6))
         .schema(schema.name())

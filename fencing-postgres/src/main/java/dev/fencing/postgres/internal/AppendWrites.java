@@ -14,6 +14,7 @@ import static org.jooq.impl.DSL.lateral;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.not;
 import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.table;
 
 import dev.fencing.FencedOutcome;
@@ -608,9 +609,10 @@ final class AppendWrites {
     FencingAppendHandout h = FENCING_APPEND_HANDOUT;
     // OFFSET 0 keeps the lateral subquery from being flattened into a join: each lease is two
     // look-ups by key, whatever the statistics say (a join read whole tables before the first
-    // ANALYZE). No look-up of the job's other rows is needed: a job given back is in its claim
-    // row's given_back, one handed out again was given back or taken over (the row is then not
-    // live), and one already done is caught by the primary key of its end.
+    // ANALYZE). A job given back is in its claim row's given_back, one handed out again was given
+    // back or taken over (the row is then not live); one already done (its claim row still live
+    // while others of its batch are open) has its end, looked up by key: without that look-up a
+    // release, fail or renewal of a completed job was accepted, and a release handed it out again.
     Table<?> o =
         lateral(
                 select(
@@ -623,7 +625,11 @@ final class AppendWrites {
                                     .eq(X_OWNER)
                                     .and(c.LIVE)
                                     .and(c.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
-                                    .and(not(X_JOB.eq(any(c.GIVEN_BACK)))))
+                                    .and(not(X_JOB.eq(any(c.GIVEN_BACK))))
+                                    .andNotExists(
+                                        selectOne()
+                                            .from(FENCING_APPEND_DONE)
+                                            .where(FENCING_APPEND_DONE.JOB_ID.eq(X_JOB))))
                             .as("owned"))
                     .from(h)
                     .join(c)

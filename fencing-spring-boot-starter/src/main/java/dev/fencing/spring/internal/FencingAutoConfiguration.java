@@ -2,6 +2,7 @@ package dev.fencing.spring.internal;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.spring.FencedWorkers;
 import dev.fencing.spring.FencingProperties;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -100,7 +101,10 @@ public class FencingAutoConfiguration {
     boolean virtualThreads =
         properties.virtualThreads() != null
             ? properties.virtualThreads()
-            : environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false);
+            : environment.getProperty(
+                "spring.threads.virtual.enabled",
+                Boolean.class,
+                FencedRuntime.defaultVirtualThreads());
     return new Workers(queue, fencing, properties, meters, beans, virtualThreads);
   }
 }

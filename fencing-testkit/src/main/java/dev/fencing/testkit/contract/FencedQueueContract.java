@@ -113,6 +113,28 @@ public abstract class FencedQueueContract {
   }
 
   @Test
+  void aCompletedJobCannotBeReleasedFailedOrRenewedWhileItsBatchIsStillOpen() {
+    queue.enqueueAll(QUEUE, List.of("{}", "{}"));
+    List<Job> batch = queue.claimBatch(QUEUE, "w1", LONG, 2);
+    assertThat(batch).hasSize(2);
+    Job done = batch.get(0);
+    Job open = batch.get(1);
+    queue.complete(done.lease(), "{\"done\": true}");
+
+    assertThatThrownBy(() -> queue.release(done.lease())).isInstanceOf(FencedOffException.class);
+    assertThatThrownBy(() -> queue.fail(done.lease(), "late", Duration.ZERO))
+        .isInstanceOf(FencedOffException.class);
+    assertThatThrownBy(() -> queue.renew(done.lease(), LONG))
+        .isInstanceOf(FencedOffException.class);
+    assertThat(queue.claim(QUEUE, "w2", LONG)).as("the completed job is not handed out").isEmpty();
+    JobSnapshot row = queue.find(done.id()).orElseThrow();
+    assertThat(row.state()).isEqualTo(JobState.COMPLETED);
+    assertThat(row.result()).isEqualTo("{\"done\": true}");
+    // the other job of the batch is still its holder's
+    assertThat(queue.complete(open.lease(), "{}").repeat()).isFalse();
+  }
+
+  @Test
   void anExpiredLeaseNobodyReclaimedIsRefusedAsExpired() {
     long id = queue.enqueue(QUEUE, "{}");
     Job job = queue.claim(QUEUE, "w1", SHORT).orElseThrow();
