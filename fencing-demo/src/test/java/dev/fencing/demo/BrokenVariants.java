@@ -17,14 +17,17 @@ import javax.sql.DataSource;
 
 /**
  * The deliberately broken backends: each removes exactly one guard of the protocol. They live in
- * test code only, and exist so that the suite proves each guard is load-bearing.
+ * test code only, and exist so that the suite proves each guard is load-bearing. They rewrite the
+ * update-in-place engine's statements on {@code fencing_job}, so each runs its queue on that engine
+ * ({@link UpdateInPlacePostgresBackend}), not on the default; {@link AppendOnlyBrokenVariants}
+ * removes the same guards on the append-only engine.
  */
 final class BrokenVariants {
 
   private BrokenVariants() {}
 
   /** Complete without the owner+epoch compare-and-set: any lease's result lands. */
-  public static final class NoCompareAndSet extends PostgresBackend {
+  public static final class NoCompareAndSet extends UpdateInPlacePostgresBackend {
     @Override
     public FencedQueue queue(DataSource ds, String schema) {
       return new ForwardingQueue(super.queue(ds, schema)) {
@@ -45,7 +48,7 @@ final class BrokenVariants {
   }
 
   /** A receiver that keeps whatever arrives last, whatever its epoch. */
-  public static final class NoReceiverEpochCheck extends PostgresBackend {
+  public static final class NoReceiverEpochCheck extends UpdateInPlacePostgresBackend {
     @Override
     public FencedReceiver receiver(DataSource ds, String schema) {
       return wrap(super.receiver(ds, schema), ds, schema);
@@ -78,7 +81,7 @@ final class BrokenVariants {
   }
 
   /** A claim that does not bump the epoch: every owner of a job holds epoch 1. */
-  public static final class NoIncrementOnClaim extends PostgresBackend {
+  public static final class NoIncrementOnClaim extends UpdateInPlacePostgresBackend {
     @Override
     public FencedQueue queue(DataSource ds, String schema) {
       return new ForwardingQueue(super.queue(ds, schema)) {
@@ -125,13 +128,16 @@ final class BrokenVariants {
    * owner's older lease still commits after the same owner reclaimed the job. complete and renew
    * are replaced (fail and release keep the real guard); completeAll and renewAll loop them.
    */
-  public static final class NoEpochInCompareAndSet extends PostgresBackend {
+  public static final class NoEpochInCompareAndSet extends UpdateInPlacePostgresBackend {
     @Override
     public FencedQueue queue(DataSource ds, String schema) {
       return wrap(super.queue(ds, schema), ds, schema);
     }
 
-    /** Returns {@code real} with the epoch left out of its compare-and-sets. */
+    /**
+     * Returns {@code real}, a queue on the update-in-place engine, with the epoch left out of its
+     * compare-and-sets.
+     */
     static FencedQueue wrap(FencedQueue real, DataSource ds, String schema) {
       String table = "\"" + schema + "\".fencing_job";
       String owns =

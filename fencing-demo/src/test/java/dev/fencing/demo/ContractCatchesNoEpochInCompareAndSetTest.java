@@ -13,7 +13,9 @@ import org.junit.platform.testkit.engine.Events;
 /**
  * The queue contract's power against a compare-and-set that forgets the epoch: it must fail the
  * tests in which the same owner holds two leases of one job (its older lease would still commit),
- * and only those, since the owner check alone catches every other zombie.
+ * and only those, since the owner check alone catches every other zombie. Here on the
+ * update-in-place engine ({@link NoEpochContract}); {@link
+ * AppendOnlyContractCatchesNoEpochInCompareAndSetTest} on the append-only one.
  */
 class ContractCatchesNoEpochInCompareAndSetTest {
 

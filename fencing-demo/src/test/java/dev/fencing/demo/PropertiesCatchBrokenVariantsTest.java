@@ -33,8 +33,9 @@ import org.junit.platform.testkit.engine.Event;
 
 /**
  * The property suite's power, tested, in two ways for each of the four broken backends (one guard
- * taken out each) on each engine: {@link BrokenVariants} on today's, {@link
- * AppendOnlyBrokenVariants} on the append-only one (named {@code AppendOnly.} and the guard here):
+ * taken out each) on each engine: {@link BrokenVariants} on the update-in-place one, {@link
+ * AppendOnlyBrokenVariants} on the append-only one, the default (named {@code AppendOnly.} and the
+ * guard here):
  *
  * <ul>
  *   <li><b>Its known counterexample</b> (the schedule the shrinker found, written down) breaks the
@@ -43,8 +44,9 @@ import org.junit.platform.testkit.engine.Event;
  *   <li><b>A search from a fresh seed</b> must catch it within the kit's default number of tries
  *       and shrink it to a short schedule that names the invariant. A search costs from 2 to 70
  *       schedules on real processes by luck of the seed, plus dozens more to shrink, so {@code
- *       verify}'s short form searches for the cheapest variant of today's engine only ({@code
- *       fencing.power.search} in the root {@code pom.xml}); {@code -Pfull} searches for all eight.
+ *       verify}'s short form searches for the cheapest variant of the update-in-place engine only
+ *       ({@code fencing.power.search} in the root {@code pom.xml}); {@code -Pfull} searches for all
+ *       eight.
  * </ul>
  *
  * <p>Every shrunk counterexample is printed with its seed. The measurement behind the README's
@@ -138,18 +140,18 @@ class PropertiesCatchBrokenVariantsTest {
   }
 
   /**
-   * {@code today} (a variant of {@link BrokenVariants}) and, with the same invariant and
+   * {@code updateInPlace} (a variant of {@link BrokenVariants}) and, with the same invariant and
    * counterexample, its namesake in {@link AppendOnlyBrokenVariants}: the guard is the same, so is
    * what its absence breaks.
    */
-  private static Stream<Arguments> onBothEngines(Arguments today) {
-    Object[] args = today.get();
+  private static Stream<Arguments> onBothEngines(Arguments updateInPlace) {
+    Object[] args = updateInPlace.get();
     Class<?> appendOnly =
         Stream.of(AppendOnlyBrokenVariants.class.getDeclaredClasses())
             .filter(c -> c.getSimpleName().equals(((Class<?>) args[0]).getSimpleName()))
             .findFirst()
             .orElseThrow();
-    return Stream.of(today, Arguments.of(appendOnly, args[1], args[2]));
+    return Stream.of(updateInPlace, Arguments.of(appendOnly, args[1], args[2]));
   }
 
   /** How this test names a broken backend: {@code AppendOnly.} before the append-only ones. */
@@ -193,7 +195,7 @@ class PropertiesCatchBrokenVariantsTest {
    * keeps them all.
    */
   @ParameterizedTest
-  @ValueSource(classes = {PostgresBackend.class, AppendOnlyPostgresBackend.class})
+  @ValueSource(classes = {UpdateInPlacePostgresBackend.class, AppendOnlyPostgresBackend.class})
   void theRealBackendKeepsEveryInvariantOnEveryCounterexample(
       Class<? extends FencingBackend> real) {
     ScheduleRunner runner = runner(real);

@@ -8,13 +8,14 @@ import dev.fencing.testkit.process.FencingBackend;
 import dev.fencing.testkit.process.ZombieScenario;
 import dev.fencing.testkit.process.ZombieScenario.Ordering;
 import java.time.Duration;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The seed's proof with real processes: both orderings end as the table says, and each of the three
- * guards, removed, breaks it.
+ * The seed's proof with real processes: both orderings end as the table says (on the default
+ * engine), and each of the three guards, removed, breaks it on each engine ({@link BrokenVariants}
+ * on the update-in-place one, {@link AppendOnlyBrokenVariants} on the append-only one).
  */
 @FencingDatabase
 class ZombieOrderingsTest {
@@ -38,27 +39,42 @@ class ZombieOrderingsTest {
 
   // Each broken variant runs in the ordering that shows its break (the zombie's commit lands in
   // both, the receiver's missing check shows when the new owner calls first, both owners hold
-  // epoch 1 in both): two JVMs and a lease's wait per run.
+  // epoch 1 in both), on each engine: two JVMs and a lease's wait per run.
 
-  @Test
-  void withoutTheOwnerAndEpochCompareAndSetTheZombieCommitLands(PostgresFixture.Database db) {
-    ZombieScenario.Row row =
-        caught(db, BrokenVariants.NoCompareAndSet.class, Ordering.ZOMBIE_FIRST);
+  @ParameterizedTest
+  @ValueSource(
+      classes = {
+        BrokenVariants.NoCompareAndSet.class,
+        AppendOnlyBrokenVariants.NoCompareAndSet.class
+      })
+  void withoutTheOwnerAndEpochCompareAndSetTheZombieCommitLands(
+      Class<? extends FencingBackend> backend, PostgresFixture.Database db) {
+    ZombieScenario.Row row = caught(db, backend, Ordering.ZOMBIE_FIRST);
     assertThat(row.zombieCommit()).isEqualTo("accepted");
   }
 
-  @Test
-  void withoutTheReceiversEpochCheckTheZombieCallLands(PostgresFixture.Database db) {
-    ZombieScenario.Row row =
-        caught(db, BrokenVariants.NoReceiverEpochCheck.class, Ordering.NEW_OWNER_FIRST);
+  @ParameterizedTest
+  @ValueSource(
+      classes = {
+        BrokenVariants.NoReceiverEpochCheck.class,
+        AppendOnlyBrokenVariants.NoReceiverEpochCheck.class
+      })
+  void withoutTheReceiversEpochCheckTheZombieCallLands(
+      Class<? extends FencingBackend> backend, PostgresFixture.Database db) {
+    ZombieScenario.Row row = caught(db, backend, Ordering.NEW_OWNER_FIRST);
     assertThat(row.zombieCall()).isEqualTo("accepted, and never superseded");
     assertThat(row.finalState()).contains("receiver holds {\"by\": \"zombie\"}");
   }
 
-  @Test
-  void withoutTheIncrementOnClaimBothOwnersHoldEpochOne(PostgresFixture.Database db) {
-    ZombieScenario.Row row =
-        caught(db, BrokenVariants.NoIncrementOnClaim.class, Ordering.NEW_OWNER_FIRST);
+  @ParameterizedTest
+  @ValueSource(
+      classes = {
+        BrokenVariants.NoIncrementOnClaim.class,
+        AppendOnlyBrokenVariants.NoIncrementOnClaim.class
+      })
+  void withoutTheIncrementOnClaimBothOwnersHoldEpochOne(
+      Class<? extends FencingBackend> backend, PostgresFixture.Database db) {
+    ZombieScenario.Row row = caught(db, backend, Ordering.NEW_OWNER_FIRST);
     assertThat(row.finalState()).startsWith("epoch 1");
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
+import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.receiver.Receivers;
@@ -12,9 +13,8 @@ import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,8 +33,9 @@ class HeartbeatTest {
   @ValueSource(booleans = {false, true})
   void aRefusedRenewalCancelsAndInterruptsTheHandlerAndNothingIsDeliveredOrCommitted(
       boolean virtualThreads, TestSchema schema) throws Exception {
-    FencedQueue queue =
+    FencedQueue real =
         PostgresFencing.builder(schema.pooledDataSource(6)).schema(schema.name()).build().queue();
+    FaultyQueue queue = new FaultyQueue(real);
     FencedReceiver receiver = Receivers.inMemory();
     long id = queue.enqueue("q", "{}");
     CountDownLatch running = new CountDownLatch(1);
@@ -45,6 +46,7 @@ class HeartbeatTest {
     try (FencedRuntime runtime =
         runtime(queue, receiver, outcomes, Duration.ofMillis(600))
             .virtualThreads(virtualThreads)
+            .prefetch(0) // no free slot: only the thief may claim the job once its lease ran out
             .handler(
                 (job, cancellation) -> {
                   ranOnVirtualThread.set(Thread.currentThread().isVirtual());
@@ -60,14 +62,18 @@ class HeartbeatTest {
                 })
             .start()) {
       assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
-      // another worker takes the job over, as a reclaim would
-      sql(
-          schema,
-          "update \""
-              + schema.name()
-              + "\".fencing_job set owner = 'thief', epoch = 2"
-              + " where id = "
-              + id);
+      // another worker takes the job over: the runtime's renewals are held back (its heartbeat
+      // waits, so its own clock gives nothing up) until the lease ran out on the database clock and
+      // a thief claimed the job at epoch 2; the renewal then let go is refused
+      CountDownLatch stolen = new CountDownLatch(1);
+      queue.renewalsHeldUntil = stolen;
+      try {
+        Job theft = claimOnceTheLeaseRunsOut(real, "thief", Duration.ofSeconds(5));
+        assertThat(theft.id()).isEqualTo(id);
+        assertThat(theft.epoch().value()).isEqualTo(2);
+      } finally {
+        stolen.countDown();
+      }
       WorkOutcome.FencedOff off =
           outcomes.await(WorkOutcome.FencedOff.class, 1, Duration.ofSeconds(5)).getFirst();
       assertThat(off.stage()).isEqualTo(WorkOutcome.Stage.HEARTBEAT);
@@ -251,10 +257,19 @@ class HeartbeatTest {
         .onOutcome(outcomes);
   }
 
-  static void sql(TestSchema schema, String sql) throws Exception {
-    try (Connection c = schema.dataSource().getConnection();
-        PreparedStatement s = c.prepareStatement(sql)) {
-      s.executeUpdate();
+  /**
+   * Claims as {@code owner} until a lease runs out on the database clock, for up to {@code max}.
+   */
+  static Job claimOnceTheLeaseRunsOut(FencedQueue queue, String owner, Duration max)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + max.toNanos();
+    while (true) {
+      Optional<Job> job = queue.claim("q", owner, Duration.ofMinutes(1));
+      if (job.isPresent()) {
+        return job.get();
+      }
+      assertThat(System.nanoTime() - deadline).as("no lease ran out within %s", max).isNegative();
+      Thread.sleep(20);
     }
   }
 }

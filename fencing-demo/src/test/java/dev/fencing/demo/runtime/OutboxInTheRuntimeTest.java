@@ -9,6 +9,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.JobState;
+import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
 import dev.fencing.demo.ForwardingQueue;
 import dev.fencing.demo.OutboxRows;
@@ -19,19 +20,16 @@ import dev.fencing.runtime.HandlerResult;
 import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.stream.IntStream;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -90,7 +88,7 @@ class OutboxInTheRuntimeTest {
       throws Exception {
     FencedQueue real = queue(schema);
     List<Long> ids = real.enqueueAll("q", List.of("{}", "{}", "{}", "{}"));
-    StealsOneJobInTheFirstBatch queue = new StealsOneJobInTheFirstBatch(real, schema);
+    StealsOneJobInTheFirstBatch queue = new StealsOneJobInTheFirstBatch(real);
     CountDownLatch allRunning = new CountDownLatch(4);
     Outcomes outcomes = new Outcomes();
     try (FencedRuntime runtime =
@@ -353,48 +351,63 @@ class OutboxInTheRuntimeTest {
 
   /**
    * The real queue, except that in the first commit of more than one result, the first result's job
-   * is taken over just before the statement: its lease ends on the database clock and another
-   * worker claims it at the next epoch, so that the compare-and-set refuses it while the runtime
-   * still holds the lease by its own clock.
+   * is taken over just before the statement: its lease ends on the database clock (renewed through
+   * the real queue for a millisecond, which the runtime does not see) and another worker claims it
+   * at the next epoch, so that the compare-and-set refuses it while the runtime still holds the
+   * lease by its own clock. Jobs are claimed one per statement, so that each has a lease of its own
+   * on either engine (the append-only engine keeps one lease per claimed batch, and a job claimed
+   * with others would take them along).
    */
   private static final class StealsOneJobInTheFirstBatch extends ForwardingQueue {
     private final FencedQueue real;
-    private final TestSchema schema;
     volatile long stolen = -1;
     volatile int batchSize;
 
-    StealsOneJobInTheFirstBatch(FencedQueue real, TestSchema schema) {
+    StealsOneJobInTheFirstBatch(FencedQueue real) {
       super(real);
       this.real = real;
-      this.schema = schema;
+    }
+
+    @Override
+    public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
+      List<Job> jobs = new ArrayList<>();
+      while (jobs.size() < batchSize) {
+        List<Job> one = real.claimBatch(queue, owner, leaseLength, 1);
+        if (one.isEmpty()) {
+          break;
+        }
+        jobs.addAll(one);
+      }
+      return jobs;
     }
 
     @Override
     public List<CommitOutcome> completeAll(List<Completion> completions) {
       if (stolen < 0 && completions.size() > 1) {
-        long id = completions.getFirst().lease().jobId();
-        expireLease(id);
-        assertThat(real.claim("q", "thief", Duration.ofMinutes(5)).orElseThrow().id())
-            .isEqualTo(id);
-        stolen = id;
+        Lease lease = completions.getFirst().lease();
+        assertThat(takeOver(lease).id()).isEqualTo(lease.jobId());
+        stolen = lease.jobId();
         batchSize = completions.size();
       }
       return real.completeAll(completions);
     }
 
-    private void expireLease(long id) {
-      DataSource ds = schema.dataSource();
-      try (Connection c = ds.getConnection();
-          PreparedStatement s =
-              c.prepareStatement(
-                  "UPDATE \""
-                      + schema.name()
-                      + "\".fencing_job SET lease_expires_at = now() - interval '1 second'"
-                      + " WHERE id = ?")) {
-        s.setLong(1, id);
-        assertThat(s.executeUpdate()).isEqualTo(1);
-      } catch (SQLException e) {
-        throw new IllegalStateException(e);
+    /** Ends {@code lease} on the database clock and claims its job as another worker. */
+    private Job takeOver(Lease lease) {
+      real.renew(lease, Duration.ofMillis(1));
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      while (true) {
+        Optional<Job> job = real.claim("q", "thief", Duration.ofMinutes(5));
+        if (job.isPresent()) {
+          return job.get();
+        }
+        assertThat(System.nanoTime() - deadline).as("the lease never ran out").isNegative();
+        try {
+          Thread.sleep(2);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
       }
     }
   }
