@@ -66,9 +66,9 @@ public final class ChaosWorkerMain {
                   .schema(args[3])
                   .install(false)
                   .engine(
-                      args[12].equals(RuntimeFaultTest.APPEND_ONLY)
-                          ? PostgresFencing.Engine.APPEND_ONLY
-                          : PostgresFencing.Engine.UPDATE_IN_PLACE)
+                      args[12].equals(RuntimeFaultTest.UPDATE_IN_PLACE)
+                          ? PostgresFencing.Engine.UPDATE_IN_PLACE
+                          : PostgresFencing.Engine.APPEND_ONLY)
                   .build()
                   .queue();
       FencedReceiver receiver =

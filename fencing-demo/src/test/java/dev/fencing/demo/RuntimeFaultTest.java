@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Test;
  * .leaseMs}, {@code .concurrency}, {@code .maxAttempts}, {@code .drainSeconds}, {@code .report} (a
  * path for the RELIABILITY.md page), {@code .variant} ({@code no-cas} runs the workers on {@link
  * BrokenVariants.NoCompareAndSet}, a backend without the compare-and-set, to see the checks fail;
- * {@code append-only} runs everything on the append-only engine, as {@link
- * AppendOnlyRuntimeFaultTest} does).
+ * {@code update-in-place} runs everything on that engine, as {@link UpdateInPlaceRuntimeFaultTest}
+ * does; any other, the default engine, append-only).
  */
 @FencingDatabase
 class RuntimeFaultTest {
@@ -101,9 +101,12 @@ class RuntimeFaultTest {
           Optional.ofNullable(System.getProperty("fencing.chaos.report")).map(Path::of));
     }
 
-    /** Whether the queue runs on the append-only engine. */
+    /**
+     * Whether the queue runs on the append-only engine, the default: all but {@code
+     * update-in-place} and {@code no-cas} (whose broken queue is of the update-in-place engine).
+     */
     boolean appendOnly() {
-      return variant.equals(APPEND_ONLY);
+      return !variant.equals(UPDATE_IN_PLACE) && !variant.equals("no-cas");
     }
 
     /** The default max attempts is out of reach: then every job must complete. */
@@ -114,6 +117,9 @@ class RuntimeFaultTest {
 
   /** The variant that runs the queue on {@link PostgresFencing.Engine#APPEND_ONLY}. */
   static final String APPEND_ONLY = "append-only";
+
+  /** The variant that runs the queue on {@link PostgresFencing.Engine#UPDATE_IN_PLACE}. */
+  static final String UPDATE_IN_PLACE = "update-in-place";
 
   private final Settings settings = settings();
   private final Random random = new Random(settings.seed());

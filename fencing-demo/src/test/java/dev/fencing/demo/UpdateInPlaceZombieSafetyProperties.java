@@ -4,15 +4,16 @@ import dev.fencing.testkit.process.FencingBackend;
 import dev.fencing.testkit.property.ZombieSafetyProperties;
 
 /**
- * The property suite against the append-only engine: the same schedules and invariants as {@link
+ * The property suite against the update-in-place engine (PostgresZombieSafetyProperties runs the
+ * default, append-only one): the same schedules and invariants as {@link
  * PostgresZombieSafetyProperties}, a quarter as many of them ({@code -Dfencing.tries} divided by 4:
  * 15 in {@code verify}, 50 in {@code -Pfull}), to keep {@code verify} short.
  */
-class AppendOnlyZombieSafetyProperties extends ZombieSafetyProperties {
+class UpdateInPlaceZombieSafetyProperties extends ZombieSafetyProperties {
 
   @Override
   protected Class<? extends FencingBackend> backend() {
-    return AppendOnlyPostgresBackend.class;
+    return UpdateInPlacePostgresBackend.class;
   }
 
   @Override
