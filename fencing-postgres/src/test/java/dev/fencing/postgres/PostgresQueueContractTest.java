@@ -4,6 +4,10 @@ import dev.fencing.FencedQueue;
 import dev.fencing.testkit.contract.FencedQueueContract;
 import dev.fencing.testkit.db.TestSchema;
 
+/**
+ * The queue's contract on the update-in-place engine; {@link AppendOnlyQueueContractTest} runs it
+ * on the append-only engine, the default.
+ */
 class PostgresQueueContractTest extends FencedQueueContract {
 
   @Override
@@ -11,6 +15,7 @@ class PostgresQueueContractTest extends FencedQueueContract {
     return PostgresFencing.builder(schema.dataSource())
         .schema(schema.name())
         .maxAttempts(3)
+        .engine(PostgresFencing.Engine.UPDATE_IN_PLACE)
         .build()
         .queue();
   }
