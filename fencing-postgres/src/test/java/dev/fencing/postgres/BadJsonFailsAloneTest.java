@@ -17,13 +17,15 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * JSON that jsonb refuses, and text the driver cannot send, broke whole calls: a bad result threw a
  * raw database error out of complete and took its whole completeAll batch down with it, and an
  * error text with a NUL in it made fail() throw. Now the store judges, the bad item fails alone
- * with an IllegalArgumentException naming it, and an error text is stored as well as it can be.
+ * with an IllegalArgumentException naming it, and an error text is stored as well as it can be. On
+ * both engines.
  */
 @FencingDatabase
 class BadJsonFailsAloneTest {
@@ -38,17 +40,17 @@ class BadJsonFailsAloneTest {
           "\"\ud800\"",
           "[" + "1, ".repeat(100) + "oops]");
 
-  private FencedQueue queue;
   private TestSchema schema;
 
   @BeforeEach
   void build(TestSchema schema) {
     this.schema = schema;
-    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
   }
 
-  @Test
-  void completeRefusesABadResultByNameAndChangesNothing() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void completeRefusesABadResultByNameAndChangesNothing(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     for (String bad : BAD) {
       long id = queue.enqueue("q", "{}");
       Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
@@ -62,8 +64,10 @@ class BadJsonFailsAloneTest {
     }
   }
 
-  @Test
-  void completeAllCommitsTheGoodItemsAndReportsEachBadOneAsInvalid() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void completeAllCommitsTheGoodItemsAndReportsEachBadOneAsInvalid(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     int n = 2 * BAD.size() + 1;
     List<Long> ids = queue.enqueueAll("q", Collections.nCopies(n, "{}"));
     List<Job> jobs = queue.claimBatch("q", "w1", Duration.ofMinutes(5), n);
@@ -100,8 +104,10 @@ class BadJsonFailsAloneTest {
     }
   }
 
-  @Test
-  void enqueueRefusesABadPayloadByNameAndWritesNothing() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void enqueueRefusesABadPayloadByNameAndWritesNothing(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     for (String bad : BAD) {
       assertThatThrownBy(() -> queue.enqueue("q", bad))
           .isInstanceOf(IllegalArgumentException.class)
@@ -112,12 +118,13 @@ class BadJsonFailsAloneTest {
           .hasMessageStartingWith("payloads[2] must be JSON")
           .hasMessageContaining(shown(bad));
     }
-    assertThat(Rows.select(schema.dataSource(), schema.name(), "select id from fencing_job"))
-        .isEmpty();
+    assertThat(Rows.jobs(schema.dataSource(), schema.name(), engine, "true")).isZero();
   }
 
-  @Test
-  void failStoresAnErrorWithNulAndLoneSurrogatesInsteadOfThrowing() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void failStoresAnErrorWithNulAndLoneSurrogatesInsteadOfThrowing(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
     assertThat(queue.fail(job.lease(), "boom\u0000 \ud800 \udc00 end \ud83d\ude00", Duration.ZERO))
@@ -126,8 +133,11 @@ class BadJsonFailsAloneTest {
         .isEqualTo("boom\ufffd \ufffd \ufffd end \ud83d\ude00");
   }
 
-  @Test
-  void cuttingAnErrorToFourThousandCharactersNeverSplitsASurrogatePair() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void cuttingAnErrorToFourThousandCharactersNeverSplitsASurrogatePair(
+      PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     String emoji = "\ud83d\ude00";
     String straddling = "x".repeat(3999) + emoji + "tail";
     String fitting = "y".repeat(3998) + emoji + "tail";
@@ -146,5 +156,14 @@ class BadJsonFailsAloneTest {
   /** The value as the messages show it: quoted, cut at 120 characters. */
   private static String shown(String value) {
     return "'" + (value.length() > 120 ? value.substring(0, 120) + "..." : value) + "'";
+  }
+
+  /** The queue under test, which installs the schema for {@code engine}. */
+  private FencedQueue queue(PostgresFencing.Engine engine) {
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .engine(engine)
+        .build()
+        .queue();
   }
 }

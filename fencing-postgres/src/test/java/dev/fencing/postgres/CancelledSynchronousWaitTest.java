@@ -7,6 +7,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
+import dev.fencing.JobState;
 import dev.fencing.OutcomeUnknownException;
 import dev.fencing.StoreUnavailableException;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -15,6 +16,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,8 +27,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Synchronous mode on a PostgreSQL of this test's own (the setting blocks every commit of the
@@ -33,7 +38,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * waits all the same, since synchronous mode forces it {@code on} for the transaction; another
  * connection cancels the wait ({@code pg_cancel_backend}); PostgreSQL answers the COMMIT with a
  * WARNING, the row is visible on the primary, and the caller must get an unknown outcome, never a
- * success.
+ * success. On both engines, each in a schema of its own on the one server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CancelledSynchronousWaitTest {
@@ -43,8 +48,14 @@ class CancelledSynchronousWaitTest {
 
   private static EmbeddedPostgres pg;
   private static HikariDataSource pool;
-  private static PostgresFencing fencing;
-  private static Job claimed;
+
+  /** Per engine: the handle in synchronous mode, and the job it claimed before the setting. */
+  private static final Map<PostgresFencing.Engine, PostgresFencing> fencing =
+      new EnumMap<>(PostgresFencing.Engine.class);
+
+  private static final Map<PostgresFencing.Engine, Job> claimed =
+      new EnumMap<>(PostgresFencing.Engine.class);
+
   private static final ExecutorService caller = Executors.newSingleThreadExecutor();
 
   @BeforeAll
@@ -55,12 +66,20 @@ class CancelledSynchronousWaitTest {
     config.setMaximumPoolSize(1); // so the test can look at the very connection the queue used
     config.setPoolName("cancelled-synchronous-wait");
     pool = new HikariDataSource(config);
-    fencing = PostgresFencing.builder(pool).synchronousReplication(true).build();
-    assertThat(fencing.replication())
-        .isEqualTo(new Replication(true, "", Replication.Standby.NONE));
-    FencedQueue queue = fencing.queue();
-    queue.enqueue("q", "{}");
-    claimed = queue.claim("q", "w", LEASE).orElseThrow();
+    for (PostgresFencing.Engine engine : PostgresFencing.Engine.values()) {
+      PostgresFencing handle =
+          PostgresFencing.builder(pool)
+              .schema(schema(engine))
+              .engine(engine)
+              .synchronousReplication(true)
+              .build();
+      assertThat(handle.replication())
+          .isEqualTo(new Replication(true, "", Replication.Standby.NONE));
+      FencedQueue queue = handle.queue();
+      queue.enqueue("q", "{}");
+      fencing.put(engine, handle);
+      claimed.put(engine, queue.claim("q", "w", LEASE).orElseThrow());
+    }
 
     execute(
         "alter system set synchronous_commit = off",
@@ -81,23 +100,26 @@ class CancelledSynchronousWaitTest {
     }
   }
 
-  @Test
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
   @Order(1)
-  void replicationReportsTheNamedStandbyAsNotAttached() {
-    assertThat(fencing.replication())
+  void replicationReportsTheNamedStandbyAsNotAttached(PostgresFencing.Engine engine) {
+    assertThat(fencing.get(engine).replication())
         .isEqualTo(new Replication(true, "nobody", Replication.Standby.NONE));
   }
 
-  @Test
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
   @Order(2)
-  void anEnqueueWhoseWaitWasCancelledIsUnknownThoughThePrimaryShowsIt() throws Exception {
-    Throwable thrown = cancelled(() -> fencing.queue().enqueue("q", "{\"n\": 2}"));
+  void anEnqueueWhoseWaitWasCancelledIsUnknownThoughThePrimaryShowsIt(PostgresFencing.Engine engine)
+      throws Exception {
+    Throwable thrown = cancelled(() -> fencing.get(engine).queue().enqueue("q", "{\"n\": 2}"));
 
     assertThat(thrown)
         .isInstanceOf(OutcomeUnknownException.class)
         .hasMessageContaining("wait for the synchronous standby was cancelled")
         .hasMessageContaining("a failover may lose it");
-    assertThat(direct("select count(*) from fencing.fencing_job where payload = '{\"n\": 2}'"))
+    assertThat(jobs(engine, "{\"n\": 2}"))
         .as("committed locally: a read-back would have called it a success")
         .isEqualTo("1");
     assertThat(one("show synchronous_commit"))
@@ -105,41 +127,77 @@ class CancelledSynchronousWaitTest {
         .isEqualTo("off");
   }
 
-  @Test
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
   @Order(3)
-  void aCommitWhoseWaitWasCancelledIsNoSuccessNorIsItsRetry() throws Exception {
-    Throwable first = cancelled(() -> fencing.queue().complete(claimed.lease(), "\"done\""));
+  void aCommitWhoseWaitWasCancelledIsNoSuccessNorIsItsRetry(PostgresFencing.Engine engine)
+      throws Exception {
+    FencedQueue queue = fencing.get(engine).queue();
+    Job job = claimed.get(engine);
+    Throwable first = cancelled(() -> queue.complete(job.lease(), "\"done\""));
 
     assertThat(first)
         .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining("FencedQueue.complete")
         .hasMessageContaining("wait for the synchronous standby was cancelled");
-    assertThat(direct("select status from fencing.fencing_job where id = " + claimed.id()))
+    assertThat(observer(engine).find(job.id()).orElseThrow().state())
         .as("the primary shows it completed")
-        .isEqualTo("completed");
+        .isEqualTo(JobState.COMPLETED);
 
     // the API says committing again with the same lease is safe: it reads the row back, and that
     // read waits for the standby too, so it cannot call an unreplicated commit a success
-    Throwable again = cancelled(() -> fencing.queue().complete(claimed.lease(), "\"done\""));
+    Throwable again = cancelled(() -> queue.complete(job.lease(), "\"done\""));
     assertThat(again)
         .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining("wait for the synchronous standby was cancelled");
   }
 
-  @Test
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
   @Order(4)
-  void anEnqueueWhoseBackendWasTerminatedWhileItWaitedIsUnknown() throws Exception {
+  void anEnqueueWhoseBackendWasTerminatedWhileItWaitedIsUnknown(PostgresFencing.Engine engine)
+      throws Exception {
     // PostgreSQL closes the connection after its warning, sending nothing more: a lost
     // acknowledgement
     Throwable thrown =
-        ended("pg_terminate_backend", () -> fencing.queue().enqueue("q", "{\"n\": 4}"));
+        ended("pg_terminate_backend", () -> fencing.get(engine).queue().enqueue("q", "{\"n\": 4}"));
 
     assertThat(thrown)
         .isInstanceOf(OutcomeUnknownException.class)
         .hasMessageContaining("may or may not have been added");
-    assertThat(direct("select count(*) from fencing.fencing_job where payload = '{\"n\": 4}'"))
+    assertThat(jobs(engine, "{\"n\": 4}"))
         .as("committed locally before the session ended")
         .isEqualTo("1");
+  }
+
+  /** The engine's own schema on this server: each schema records one engine. */
+  private static String schema(PostgresFencing.Engine engine) {
+    return engine.name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * A queue of the engine's schema that is not in synchronous mode: its reads, on connections of
+   * their own past the pool, wait for no standby, so they show what the primary holds.
+   */
+  private static FencedQueue observer(PostgresFencing.Engine engine) {
+    return PostgresFencing.builder(pg.getPostgresDatabase())
+        .schema(schema(engine))
+        .engine(engine)
+        .install(false)
+        .build()
+        .queue();
+  }
+
+  /** How many of the engine's job rows have {@code payload}, on the primary, as text. */
+  private static String jobs(PostgresFencing.Engine engine, String payload) throws SQLException {
+    return direct(
+        "select count(*) from "
+            + schema(engine)
+            + "."
+            + Rows.jobTable(engine)
+            + " where payload = '"
+            + payload
+            + "'");
   }
 
   private static Throwable cancelled(java.util.concurrent.Callable<?> call) throws Exception {

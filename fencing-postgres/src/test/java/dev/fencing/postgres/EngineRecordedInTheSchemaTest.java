@@ -12,50 +12,53 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The schema records its engine: a handle built with the other one is refused at {@code build()}
  * (it used to idle, claiming from tables no producer filled), a handle built without one follows
- * the schema, and a schema installed before engines were recorded gets the engine its jobs are in.
+ * the schema, a schema that records none gets {@link Engine#APPEND_ONLY}, and a schema installed
+ * before engines were recorded gets the engine its jobs are in.
  */
 @FencingDatabase
 class EngineRecordedInTheSchemaTest {
 
   private static final Duration LONG = Duration.ofMinutes(5);
 
-  @Test
-  void aHandleOfTheOtherEngineIsRefusedAtBuildWithOrWithoutInstall(TestSchema schema)
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void aHandleOfTheOtherEngineIsRefusedAtBuildWithOrWithoutInstall(Engine engine, TestSchema schema)
       throws SQLException {
+    Engine other = other(engine);
     PostgresFencing producer =
-        PostgresFencing.builder(schema.dataSource())
-            .schema(schema.name())
-            .engine(Engine.APPEND_ONLY)
-            .build();
-    assertThat(producer.engine()).isEqualTo(Engine.APPEND_ONLY);
-    assertThat(recorded(schema)).isEqualTo("append_only");
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).engine(engine).build();
+    assertThat(producer.engine()).isEqualTo(engine);
+    assertThat(recorded(schema)).isEqualTo(stored(engine));
 
     assertThatThrownBy(
             () ->
                 PostgresFencing.builder(schema.dataSource())
                     .schema(schema.name())
-                    .engine(Engine.UPDATE_IN_PLACE)
+                    .engine(other)
                     .build())
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("schema " + schema.name() + " records engine APPEND_ONLY")
-        .hasMessageContaining("engine(Engine.UPDATE_IN_PLACE)");
+        .hasMessageContaining("schema " + schema.name() + " records engine " + engine)
+        .hasMessageContaining("engine(Engine." + other + ")");
 
     // without install, build() reads nothing; the first call that needs the engine refuses
     PostgresFencing idle =
         PostgresFencing.builder(schema.dataSource())
             .schema(schema.name())
             .install(false)
-            .engine(Engine.UPDATE_IN_PLACE)
+            .engine(other)
             .build();
     for (int call = 0; call < 2; call++) {
       assertThatThrownBy(() -> idle.queue().claim("q", "w", LONG))
           .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("records engine APPEND_ONLY");
+          .hasMessageContaining("records engine " + engine);
     }
     assertThatThrownBy(() -> idle.queue().enqueue("q", "{}"))
         .isInstanceOf(IllegalStateException.class);
@@ -63,16 +66,15 @@ class EngineRecordedInTheSchemaTest {
     assertThatThrownBy(idle::admin).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> idle.maintenance().build().runRound())
         .isInstanceOf(IllegalStateException.class);
-    assertThat(recorded(schema)).isEqualTo("append_only");
+    assertThat(recorded(schema)).isEqualTo(stored(engine));
   }
 
-  @Test
-  void aHandleWithoutAnEngineFollowsTheSchemaAndClaimsWhatItsProducersEnqueued(TestSchema schema) {
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void aHandleWithoutAnEngineFollowsTheSchemaAndClaimsWhatItsProducersEnqueued(
+      Engine engine, TestSchema schema) {
     PostgresFencing producer =
-        PostgresFencing.builder(schema.dataSource())
-            .schema(schema.name())
-            .engine(Engine.APPEND_ONLY)
-            .build();
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).engine(engine).build();
     long id = producer.queue().enqueue("q", "{}");
 
     for (boolean install : new boolean[] {true, false}) {
@@ -81,8 +83,8 @@ class EngineRecordedInTheSchemaTest {
               .schema(schema.name())
               .install(install)
               .build();
-      assertThat(worker.engine()).isEqualTo(Engine.APPEND_ONLY);
-      assertThat(worker.toString()).contains("engine=APPEND_ONLY");
+      assertThat(worker.engine()).isEqualTo(engine);
+      assertThat(worker.toString()).contains("engine=" + engine);
     }
     PostgresFencing worker =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
@@ -90,45 +92,52 @@ class EngineRecordedInTheSchemaTest {
     assertThat(job.id()).isEqualTo(id);
   }
 
-  @Test
-  void aHandleBuiltWithoutInstallReadsTheEngineAtItsFirstCall(TestSchema schema) {
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void aHandleBuiltWithoutInstallReadsTheEngineAtItsFirstCall(Engine engine, TestSchema schema) {
     PostgresFencing early =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
     assertThat(early.toString()).contains("engine=not read yet");
     PostgresFencing producer =
-        PostgresFencing.builder(schema.dataSource())
-            .schema(schema.name())
-            .engine(Engine.APPEND_ONLY)
-            .build();
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).engine(engine).build();
     long id = producer.queue().enqueue("q", "{}");
 
     assertThat(early.queue().claim("q", "w", LONG).orElseThrow().id()).isEqualTo(id);
-    assertThat(early.engine()).isEqualTo(Engine.APPEND_ONLY);
-    assertThat(early.toString()).contains("engine=APPEND_ONLY");
+    assertThat(early.engine()).isEqualTo(engine);
+    assertThat(early.toString()).contains("engine=" + engine);
   }
 
   @Test
-  void theFirstInstallWithoutAnEngineRecordsUpdateInPlace(TestSchema schema) throws SQLException {
-    PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
-    assertThat(recorded(schema)).isEqualTo("update_in_place");
+  void theFirstInstallWithoutAnEngineRecordsAppendOnly(TestSchema schema) throws SQLException {
+    PostgresFencing first =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    assertThat(recorded(schema)).isEqualTo("append_only");
+    assertThat(first.engine()).isEqualTo(Engine.APPEND_ONLY);
     assertThatThrownBy(
             () ->
                 PostgresFencing.builder(schema.dataSource())
                     .schema(schema.name())
-                    .engine(Engine.APPEND_ONLY)
+                    .engine(Engine.UPDATE_IN_PLACE)
                     .build())
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("records engine UPDATE_IN_PLACE");
+        .hasMessageContaining("records engine APPEND_ONLY");
   }
 
   @Test
-  void aSchemaInstalledBeforeEnginesWereRecordedGetsTheEngineItsJobsAreIn(TestSchema schema)
-      throws SQLException {
+  void aHandleWithoutAnEngineOnASchemaThatRecordsNoneRunsAppendOnly(TestSchema schema) {
+    // without install, nothing is recorded: the handle takes the default
+    PostgresFencing uninstalled =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
+    assertThat(uninstalled.engine()).isEqualTo(Engine.APPEND_ONLY);
+    assertThat(uninstalled.toString()).contains("engine=APPEND_ONLY");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void aSchemaInstalledBeforeEnginesWereRecordedGetsTheEngineItsJobsAreIn(
+      Engine engine, TestSchema schema) throws SQLException {
     PostgresFencing before =
-        PostgresFencing.builder(schema.dataSource())
-            .schema(schema.name())
-            .engine(Engine.APPEND_ONLY)
-            .build();
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).engine(engine).build();
     long id = before.queue().enqueue("q", "{}");
     execute(schema, "drop table " + schema.name() + ".fencing_schema");
 
@@ -137,15 +146,15 @@ class EngineRecordedInTheSchemaTest {
         PostgresFencing.builder(schema.dataSource())
             .schema(schema.name())
             .install(false)
-            .engine(Engine.APPEND_ONLY)
+            .engine(engine)
             .build();
-    assertThat(readOnly.engine()).isEqualTo(Engine.APPEND_ONLY);
+    assertThat(readOnly.engine()).isEqualTo(engine);
 
-    // the first install records the engine that holds the jobs, not the default
+    // the first install records the engine that holds the jobs, whatever the default
     PostgresFencing after =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
-    assertThat(recorded(schema)).isEqualTo("append_only");
-    assertThat(after.engine()).isEqualTo(Engine.APPEND_ONLY);
+    assertThat(recorded(schema)).isEqualTo(stored(engine));
+    assertThat(after.engine()).isEqualTo(engine);
     assertThat(after.queue().claim("q", "w", LONG).orElseThrow().id()).isEqualTo(id);
   }
 
@@ -176,6 +185,15 @@ class EngineRecordedInTheSchemaTest {
                         + ".fencing_schema (one, engine) values (false, 'append_only')"))
         .isInstanceOf(SQLException.class)
         .hasMessageContaining("fencing_schema_one_ck");
+  }
+
+  private static Engine other(Engine engine) {
+    return engine == Engine.APPEND_ONLY ? Engine.UPDATE_IN_PLACE : Engine.APPEND_ONLY;
+  }
+
+  /** The engine's name in {@code fencing_schema}. */
+  private static String stored(Engine engine) {
+    return engine.name().toLowerCase(Locale.ROOT);
   }
 
   private static String recorded(TestSchema schema) throws SQLException {

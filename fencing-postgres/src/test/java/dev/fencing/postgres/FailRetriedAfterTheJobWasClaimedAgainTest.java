@@ -16,29 +16,25 @@ import dev.fencing.testkit.fault.FlakyProxy;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A fail or release lands, its acknowledgement is lost, and the job (back to pending) is claimed
  * again before the worker retries. The retry must be told its write landed, not that it was fenced
  * off: the TLA+ model found this (spec/README.md). A lease that never gave its job back is still
- * refused.
+ * refused. On both engines.
  */
 @FencingDatabase
 class FailRetriedAfterTheJobWasClaimedAgainTest {
 
   private FlakyProxy proxy;
-  private FencedQueue queue;
+  private TestSchema schema;
 
   @BeforeEach
   void startProxy(TestSchema schema) {
+    this.schema = schema;
     proxy = FlakyProxy.inFrontOf(schema.database());
-    queue =
-        PostgresFencing.builder(proxy.database().dataSource())
-            .schema(schema.name())
-            .transientRetries(0)
-            .build()
-            .queue();
   }
 
   @AfterEach
@@ -46,11 +42,13 @@ class FailRetriedAfterTheJobWasClaimedAgainTest {
     proxy.close();
   }
 
-  @Test
-  void aLandedFailRetriedAfterAReclaimIsARepeat() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aLandedFailRetriedAfterAReclaimIsARepeat(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     long id = queue.enqueue("q", "{}");
     Job first = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
-    proxy.loseNextAcknowledgement("UPDATE");
+    proxy.loseNextAcknowledgement(CommitTags.giveBack(engine));
     assertThatThrownBy(() -> queue.fail(first.lease(), "boom", Duration.ZERO))
         .isInstanceOf(StoreUnavailableException.class);
     Job second = queue.claim("q", "w2", Duration.ofMinutes(5)).orElseThrow();
@@ -63,11 +61,13 @@ class FailRetriedAfterTheJobWasClaimedAgainTest {
     assertThat(queue.complete(second.lease(), "{}").repeat()).isFalse();
   }
 
-  @Test
-  void theSameOwnerReclaimingItsJobDoesNotHideItsLandedFail() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void theSameOwnerReclaimingItsJobDoesNotHideItsLandedFail(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     long id = queue.enqueue("q", "{}");
     Job first = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
-    proxy.loseNextAcknowledgement("UPDATE");
+    proxy.loseNextAcknowledgement(CommitTags.giveBack(engine));
     assertThatThrownBy(() -> queue.fail(first.lease(), "boom", Duration.ZERO))
         .isInstanceOf(StoreUnavailableException.class);
     queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
@@ -76,11 +76,13 @@ class FailRetriedAfterTheJobWasClaimedAgainTest {
     assertThat(queue.find(id).orElseThrow().epoch()).isEqualTo(2);
   }
 
-  @Test
-  void aLandedReleaseRetriedAfterAReclaimIsARepeatButNotAFail() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aLandedReleaseRetriedAfterAReclaimIsARepeatButNotAFail(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     queue.enqueue("q", "{}");
     Job first = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
-    proxy.loseNextAcknowledgement("UPDATE");
+    proxy.loseNextAcknowledgement(CommitTags.giveBack(engine));
     assertThatThrownBy(() -> queue.release(first.lease()))
         .isInstanceOf(StoreUnavailableException.class);
     queue.claim("q", "w2", Duration.ofMinutes(5)).orElseThrow();
@@ -92,8 +94,11 @@ class FailRetriedAfterTheJobWasClaimedAgainTest {
         .isInstanceOf(FencedOutcome.Superseded.class);
   }
 
-  @Test
-  void aLeaseThatRanOutWithoutGivingItsJobBackIsStillRefused() throws InterruptedException {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aLeaseThatRanOutWithoutGivingItsJobBackIsStillRefused(PostgresFencing.Engine engine)
+      throws InterruptedException {
+    FencedQueue queue = queue(engine);
     queue.enqueue("q", "{}");
     Job first = queue.claim("q", "w1", Duration.ofMillis(200)).orElseThrow();
     Thread.sleep(300);
@@ -104,5 +109,14 @@ class FailRetriedAfterTheJobWasClaimedAgainTest {
         .extracting(e -> ((FencedOffException) e).refusal())
         .isInstanceOf(FencedOutcome.Superseded.class);
     assertThatThrownBy(() -> queue.release(first.lease())).isInstanceOf(FencedOffException.class);
+  }
+
+  private FencedQueue queue(PostgresFencing.Engine engine) {
+    return PostgresFencing.builder(proxy.database().dataSource())
+        .schema(schema.name())
+        .engine(engine)
+        .transientRetries(0)
+        .build()
+        .queue();
   }
 }

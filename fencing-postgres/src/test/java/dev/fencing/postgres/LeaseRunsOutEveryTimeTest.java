@@ -9,26 +9,23 @@ import dev.fencing.JobState;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.time.Duration;
-import java.util.Map;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A job that kills its worker every time was reclaimed forever: a reclaim after expiry never looked
  * at max_attempts, and attempts grew past it. Now a lease that runs out after the last attempt ends
- * the job failed, with the count in last_error, and nothing is deleted.
+ * the job failed, with the count in last_error, and nothing is deleted. On both engines.
  */
 @FencingDatabase
 class LeaseRunsOutEveryTimeTest {
 
-  @Test
-  void aJobWhoseLeaseRunsOutOnEveryAttemptEndsFailedAfterMaxAttempts(TestSchema schema)
-      throws Exception {
-    FencedQueue queue =
-        PostgresFencing.builder(schema.dataSource())
-            .schema(schema.name())
-            .maxAttempts(3)
-            .build()
-            .queue();
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aJobWhoseLeaseRunsOutOnEveryAttemptEndsFailedAfterMaxAttempts(
+      PostgresFencing.Engine engine, TestSchema schema) throws Exception {
+    PostgresFencing fencing = fencing(engine, schema, 3);
+    FencedQueue queue = fencing.queue();
     long id = queue.enqueue("q", "{\"kills\": \"its worker\"}");
     for (int attempt = 1; attempt <= 3; attempt++) {
       Job job = queue.claim("q", "w" + attempt, Duration.ofMillis(150)).orElseThrow();
@@ -45,22 +42,18 @@ class LeaseRunsOutEveryTimeTest {
     assertThat(row.owner()).isEqualTo("w3");
     assertThat(row.leaseExpiresAt()).isNull();
     assertThat(row.lastError()).isEqualTo("lease ran out 3 times; 3 of 3 attempts used");
-    Map<String, Object> raw = Rows.job(schema.dataSource(), schema.name(), id);
-    assertThat(raw.get("expiries")).isEqualTo(3);
-    assertThat(raw.get("finished_at")).isNotNull();
-    assertThat(raw.get("last_event")).isEqualTo("failed");
+    JobDetails details = fencing.admin().job(id).orElseThrow();
+    assertThat(details.expiries()).isEqualTo(3);
+    assertThat(details.finishedAt()).isNotNull();
+    assertThat(details.lastEvent()).isEqualTo("failed");
     assertThat(queue.claim("q", "w5", Duration.ofMinutes(1))).isEmpty();
   }
 
-  @Test
-  void aSpentLeaseTakesNoPlaceInTheBatchAndOnlyClaimedJobsAreReturned(TestSchema schema)
-      throws Exception {
-    FencedQueue queue =
-        PostgresFencing.builder(schema.dataSource())
-            .schema(schema.name())
-            .maxAttempts(1)
-            .build()
-            .queue();
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aSpentLeaseTakesNoPlaceInTheBatchAndOnlyClaimedJobsAreReturned(
+      PostgresFencing.Engine engine, TestSchema schema) throws Exception {
+    FencedQueue queue = fencing(engine, schema, 1).queue();
     long spent = queue.enqueue("q", "{}");
     queue.claim("q", "dies", Duration.ofMillis(100)).orElseThrow();
     Thread.sleep(250);
@@ -71,5 +64,14 @@ class LeaseRunsOutEveryTimeTest {
         .containsExactly(pending);
     assertThat(queue.find(spent).orElseThrow().lastError())
         .isEqualTo("lease ran out once; 1 of 1 attempts used");
+  }
+
+  private static PostgresFencing fencing(
+      PostgresFencing.Engine engine, TestSchema schema, int maxAttempts) {
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .engine(engine)
+        .maxAttempts(maxAttempts)
+        .build();
   }
 }

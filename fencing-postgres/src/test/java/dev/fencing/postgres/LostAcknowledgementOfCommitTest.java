@@ -16,11 +16,13 @@ import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The connection drops after the commit was sent and applied, so the worker never hears back. The
- * same worker retrying the same complete with the same lease must be told it succeeded.
+ * same worker retrying the same complete with the same lease must be told it succeeded. On both
+ * engines.
  */
 @FencingDatabase
 class LostAcknowledgementOfCommitTest {
@@ -39,13 +41,14 @@ class LostAcknowledgementOfCommitTest {
     proxy.close();
   }
 
-  @Test
-  void theAutomaticRetryOfALandedCommitIsAcceptedAsARepeat() {
-    FencedQueue queue = queueThroughProxy(3);
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void theAutomaticRetryOfALandedCommitIsAcceptedAsARepeat(PostgresFencing.Engine engine) {
+    FencedQueue queue = queueThroughProxy(engine, 3);
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
 
-    proxy.loseNextAcknowledgement("UPDATE");
+    proxy.loseNextAcknowledgement(CommitTags.complete(engine));
     FencedOutcome.Accepted outcome = queue.complete(job.lease(), "{\"done\": true}");
 
     assertThat(proxy.lostAcknowledgements()).isEqualTo(1);
@@ -54,13 +57,14 @@ class LostAcknowledgementOfCommitTest {
     assertThat(queue.find(id).orElseThrow().result()).isEqualTo("{\"done\": true}");
   }
 
-  @Test
-  void aWorkerRetryingByHandAfterTheErrorGetsSuccessNotFencedOff() {
-    FencedQueue queue = queueThroughProxy(0);
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aWorkerRetryingByHandAfterTheErrorGetsSuccessNotFencedOff(PostgresFencing.Engine engine) {
+    FencedQueue queue = queueThroughProxy(engine, 0);
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
 
-    proxy.loseNextAcknowledgement("UPDATE");
+    proxy.loseNextAcknowledgement(CommitTags.complete(engine));
     assertThatThrownBy(() -> queue.complete(job.lease(), "{\"done\": true}"))
         .isInstanceOf(StoreUnavailableException.class);
     assertThat(queue.find(id).orElseThrow().state())
@@ -70,22 +74,24 @@ class LostAcknowledgementOfCommitTest {
     assertThat(queue.complete(job.lease(), "{\"done\": true}").repeat()).isTrue();
   }
 
-  @Test
-  void aLostAcknowledgementOfFailIsAlsoARepeat() {
-    FencedQueue queue = queueThroughProxy(3);
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aLostAcknowledgementOfFailIsAlsoARepeat(PostgresFencing.Engine engine) {
+    FencedQueue queue = queueThroughProxy(engine, 3);
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
 
-    proxy.loseNextAcknowledgement("UPDATE");
+    proxy.loseNextAcknowledgement(CommitTags.giveBack(engine));
     assertThat(queue.fail(job.lease(), "boom", Duration.ZERO).repeat()).isTrue();
     assertThat(queue.find(id).orElseThrow().state()).isEqualTo(JobState.PENDING);
     assertThat(queue.find(id).orElseThrow().attempts()).isEqualTo(1);
   }
 
-  private FencedQueue queueThroughProxy(int transientRetries) {
+  private FencedQueue queueThroughProxy(PostgresFencing.Engine engine, int transientRetries) {
     DataSource ds = proxy.database().dataSource();
     return PostgresFencing.builder(ds)
         .schema(schema.name())
+        .engine(engine)
         .transientRetries(transientRetries)
         .retryWait(Duration.ofMillis(10))
         .build()

@@ -18,12 +18,14 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The transaction that commits a result with its outbox messages lands, and the acknowledgement of
  * its {@code COMMIT} is lost. The retry, automatic or by hand, is a repeat and writes no message
- * again: exactly one set of messages exists.
+ * again: exactly one set of messages exists. On both engines (each commits with messages in a
+ * transaction of its own).
  */
 @FencingDatabase
 class LostAcknowledgementOfCommitWithMessagesTest {
@@ -47,9 +49,10 @@ class LostAcknowledgementOfCommitWithMessagesTest {
     proxy.close();
   }
 
-  @Test
-  void theAutomaticRetryIsARepeatAndWritesNoMessagesAgain() {
-    FencedQueue queue = queueThroughProxy(3);
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void theAutomaticRetryIsARepeatAndWritesNoMessagesAgain(PostgresFencing.Engine engine) {
+    FencedQueue queue = queueThroughProxy(engine, 3);
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
 
@@ -61,9 +64,10 @@ class LostAcknowledgementOfCommitWithMessagesTest {
     assertThat(messageCount(id)).isEqualTo(2);
   }
 
-  @Test
-  void aRetryByHandAfterTheErrorIsARepeatAndWritesNoMessagesAgain() {
-    FencedQueue queue = queueThroughProxy(0);
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aRetryByHandAfterTheErrorIsARepeatAndWritesNoMessagesAgain(PostgresFencing.Engine engine) {
+    FencedQueue queue = queueThroughProxy(engine, 0);
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
 
@@ -77,9 +81,11 @@ class LostAcknowledgementOfCommitWithMessagesTest {
     assertThat(messageCount(id)).isEqualTo(2);
   }
 
-  @Test
-  void aBatchRetriedAfterItsLostAcknowledgementWritesNoMessagesAgain() {
-    FencedQueue queue = queueThroughProxy(3);
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aBatchRetriedAfterItsLostAcknowledgementWritesNoMessagesAgain(
+      PostgresFencing.Engine engine) {
+    FencedQueue queue = queueThroughProxy(engine, 3);
     long a = queue.enqueue("q", "{}");
     long b = queue.enqueue("q", "{}");
     List<Job> jobs = queue.claimBatch("q", "w1", Duration.ofMinutes(5), 2);
@@ -113,9 +119,10 @@ class LostAcknowledgementOfCommitWithMessagesTest {
             .get("n");
   }
 
-  private FencedQueue queueThroughProxy(int transientRetries) {
+  private FencedQueue queueThroughProxy(PostgresFencing.Engine engine, int transientRetries) {
     return PostgresFencing.builder(proxy.database().dataSource())
         .schema(schema.name())
+        .engine(engine)
         .transientRetries(transientRetries)
         .retryWait(Duration.ofMillis(10))
         .build()

@@ -13,11 +13,13 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A data source that hands out the same connection every time and never resets it: the queue must
  * commit what it writes, roll back what failed (or the connection is stuck in an aborted
- * transaction), and give the connection back in the auto-commit mode it got it in.
+ * transaction), and give the connection back in the auto-commit mode it got it in. On both engines.
  */
 @FencingDatabase
 class OneConnectionWithoutAPoolTest {
@@ -25,20 +27,22 @@ class OneConnectionWithoutAPoolTest {
   private static final Duration LONG = Duration.ofMinutes(5);
 
   private TestSchema schema;
-  private FencedQueue observer;
 
   @BeforeEach
   void build(TestSchema schema) {
     this.schema = schema;
-    observer = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
   }
 
-  @Test
-  void withAutoCommitOffEveryWriteCommitsAndEveryFailureRollsBack() throws Exception {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void withAutoCommitOffEveryWriteCommitsAndEveryFailureRollsBack(PostgresFencing.Engine engine)
+      throws Exception {
+    FencedQueue observer = observer(engine);
     try (OneConnection one = new OneConnection(schema.dataSource(), false)) {
       FencedQueue queue =
           PostgresFencing.builder(one.dataSource())
               .schema(schema.name())
+              .engine(engine)
               .install(false)
               .build()
               .queue();
@@ -63,12 +67,16 @@ class OneConnectionWithoutAPoolTest {
     }
   }
 
-  @Test
-  void withAutoCommitOnTheConnectionIsHandedBackWithAutoCommitOn() throws Exception {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void withAutoCommitOnTheConnectionIsHandedBackWithAutoCommitOn(PostgresFencing.Engine engine)
+      throws Exception {
+    FencedQueue observer = observer(engine);
     try (OneConnection one = new OneConnection(schema.dataSource(), true)) {
       FencedQueue queue =
           PostgresFencing.builder(one.dataSource())
               .schema(schema.name())
+              .engine(engine)
               .install(false)
               .build()
               .queue();
@@ -80,8 +88,10 @@ class OneConnectionWithoutAPoolTest {
     }
   }
 
-  @Test
-  void aBatchComesBackInIdOrder() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aBatchComesBackInIdOrder(PostgresFencing.Engine engine) {
+    FencedQueue observer = observer(engine);
     List<Long> ids = observer.enqueueAll("q", List.of("{}", "{}", "{}"));
     Job first = observer.claim("q", "w1", LONG).orElseThrow();
     observer.release(first.lease());
@@ -89,16 +99,22 @@ class OneConnectionWithoutAPoolTest {
     assertThat(batch).extracting(Job::id).containsExactlyElementsOf(ids);
   }
 
-  @Test
-  void withoutInstallNothingIsCreated() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void withoutInstallNothingIsCreated(PostgresFencing.Engine engine) {
     String empty = schema.database().freshSchema("e");
     try {
       FencedQueue uninstalled =
-          PostgresFencing.builder(schema.dataSource()).schema(empty).install(false).build().queue();
+          PostgresFencing.builder(schema.dataSource())
+              .schema(empty)
+              .engine(engine)
+              .install(false)
+              .build()
+              .queue();
       assertThatThrownBy(() -> uninstalled.enqueue("q", "{}"))
           .isInstanceOf(SchemaNotInstalledException.class)
           .hasMessageContaining("FencedQueue.enqueue")
-          .hasMessageContaining("fencing_job");
+          .hasMessageContaining(Rows.jobTable(engine));
     } finally {
       schema.database().dropSchema(empty);
     }
@@ -127,5 +143,14 @@ class OneConnectionWithoutAPoolTest {
                 PostgresFencing.builder(schema.dataSource()).transientRetries(101).build().queue())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("transientRetries must be between 0 and 100, but was 101");
+  }
+
+  /** A queue on connections of its own, which installs the schema for {@code engine}. */
+  private FencedQueue observer(PostgresFencing.Engine engine) {
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .engine(engine)
+        .build()
+        .queue();
   }
 }

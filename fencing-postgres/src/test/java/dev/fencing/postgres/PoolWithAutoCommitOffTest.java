@@ -24,12 +24,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A pool that hands out connections with autoCommit=false broke the queue silently: the pool rolled
  * back every claim and commit when the connection came back, so two workers could hold one job at
- * the same epoch. Every statement now commits whatever the connection's mode.
+ * the same epoch. Every statement now commits whatever the connection's mode. On both engines.
  */
 @FencingDatabase
 class PoolWithAutoCommitOffTest {
@@ -38,8 +39,6 @@ class PoolWithAutoCommitOffTest {
 
   private TestSchema schema;
   private HikariDataSource pool;
-  private FencedQueue queue;
-  private FencedQueue observer;
 
   @BeforeEach
   void build(TestSchema schema) {
@@ -50,14 +49,6 @@ class PoolWithAutoCommitOffTest {
     config.setMaximumPoolSize(4);
     config.setPoolName("autocommit-off");
     pool = new HikariDataSource(config);
-    queue = PostgresFencing.builder(pool).schema(schema.name()).build().queue();
-    // reads through connections of its own, in autocommit: sees only what was committed
-    observer =
-        PostgresFencing.builder(schema.dataSource())
-            .schema(schema.name())
-            .install(false)
-            .build()
-            .queue();
   }
 
   @AfterEach
@@ -65,8 +56,11 @@ class PoolWithAutoCommitOffTest {
     pool.close();
   }
 
-  @Test
-  void everyWriteOfTheQueuePersists() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void everyWriteOfTheQueuePersists(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
+    FencedQueue observer = observer(engine);
     List<Long> ids = queue.enqueueAll("q", Collections.nCopies(5, "{}"));
     long single = queue.enqueue("q", "{}");
     for (long id : ids) {
@@ -75,7 +69,7 @@ class PoolWithAutoCommitOffTest {
     assertThat(observer.find(single)).isPresent();
 
     Job a = queue.claim("q", "w1", LONG).orElseThrow();
-    assertThat(state(a.id())).isEqualTo(JobState.RUNNING);
+    assertThat(state(observer, a.id())).isEqualTo(JobState.RUNNING);
     Job b = queue.claim("q", "w2", LONG).orElseThrow();
     assertThat(b.id()).isNotEqualTo(a.id());
 
@@ -85,7 +79,7 @@ class PoolWithAutoCommitOffTest {
     List<Job> more = queue.claimBatch("q", "w3", LONG, 3);
     assertThat(more)
         .hasSize(3)
-        .allSatisfy(j -> assertThat(state(j.id())).isEqualTo(JobState.RUNNING));
+        .allSatisfy(j -> assertThat(state(observer, j.id())).isEqualTo(JobState.RUNNING));
 
     List<Renewal> renewals =
         queue.renewAll(more.stream().map(Job::lease).toList(), Duration.ofMinutes(30));
@@ -104,8 +98,8 @@ class PoolWithAutoCommitOffTest {
                     new FencedQueue.Completion(more.get(0).lease(), "{\"m\": 0}"),
                     new FencedQueue.Completion(more.get(1).lease(), "{\"m\": 1}"))))
         .allMatch(o -> o instanceof FencedOutcome.Accepted);
-    assertThat(state(more.get(0).id())).isEqualTo(JobState.COMPLETED);
-    assertThat(state(more.get(1).id())).isEqualTo(JobState.COMPLETED);
+    assertThat(state(observer, more.get(0).id())).isEqualTo(JobState.COMPLETED);
+    assertThat(state(observer, more.get(1).id())).isEqualTo(JobState.COMPLETED);
 
     queue.fail(more.get(2).lease(), "boom", Duration.ofHours(1));
     JobSnapshot failed = observer.find(more.get(2).id()).orElseThrow();
@@ -118,8 +112,10 @@ class PoolWithAutoCommitOffTest {
     assertThat(released.attempts()).isZero();
   }
 
-  @Test
-  void twoClaimersNeverGetTheSameJobAtTheSameEpoch() throws Exception {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void twoClaimersNeverGetTheSameJobAtTheSameEpoch(PostgresFencing.Engine engine) throws Exception {
+    FencedQueue queue = queue(engine);
     int jobs = 60;
     queue.enqueueAll("q", Collections.nCopies(jobs, "{}"));
     ExecutorService threads = Executors.newFixedThreadPool(2);
@@ -150,25 +146,23 @@ class PoolWithAutoCommitOffTest {
     }
   }
 
-  private JobState state(long id) {
+  private static JobState state(FencedQueue observer, long id) {
     return observer.find(id).orElseThrow().state();
   }
 
-  @Test
-  void maintenanceRemovesAndVacuumsThroughConnectionsWithAutoCommitOff() throws Exception {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void maintenanceRemovesAndVacuumsThroughConnectionsWithAutoCommitOff(
+      PostgresFencing.Engine engine) throws Exception {
+    FencedQueue queue = queue(engine);
+    FencedQueue observer = observer(engine);
     long id = queue.enqueue("q", "{}");
     queue.complete(queue.claim("q", "w1", LONG).orElseThrow().lease(), "{}");
-    try (var c = schema.dataSource().getConnection();
-        var s = c.createStatement()) {
-      s.execute(
-          "update \""
-              + schema.name()
-              + "\".fencing_job set finished_at = now() - interval '8 days' where id = "
-              + id);
-    }
+    finishedDaysAgo(engine, 8, id);
     dev.fencing.Maintenance m =
         PostgresFencing.builder(pool)
             .schema(schema.name())
+            .engine(engine)
             .install(false)
             .build()
             .maintenance()
@@ -177,5 +171,43 @@ class PoolWithAutoCommitOffTest {
     assertThat(m.runRound().jobsRemoved()).isEqualTo(1);
     assertThat(observer.find(id)).isEmpty();
     assertThat(m.runRound()).isEqualTo(dev.fencing.Maintenance.Report.NOTHING);
+  }
+
+  /** The queue under test, on the pool whose connections come with autoCommit=false. */
+  private FencedQueue queue(PostgresFencing.Engine engine) {
+    return PostgresFencing.builder(pool).schema(schema.name()).engine(engine).build().queue();
+  }
+
+  /** Reads through connections of its own, in autocommit: sees only what was committed. */
+  private FencedQueue observer(PostgresFencing.Engine engine) {
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .engine(engine)
+        .install(false)
+        .build()
+        .queue();
+  }
+
+  /**
+   * Makes the finished job {@code id} look finished {@code days} days ago, in its engine's rows.
+   */
+  private void finishedDaysAgo(PostgresFencing.Engine engine, int days, long id) throws Exception {
+    String ago = "now() - interval '" + days + " days'";
+    List<String> updates =
+        switch (engine) {
+          case UPDATE_IN_PLACE ->
+              List.of("update fencing_job set finished_at = " + ago + " where id = " + id);
+          case APPEND_ONLY ->
+              List.of(
+                  "update fencing_append_done set finished_at = " + ago + " where job_id = " + id,
+                  "update fencing_append_claim set claimed_at = " + ago + " where not live");
+        };
+    try (var c = schema.dataSource().getConnection();
+        var s = c.createStatement()) {
+      s.execute("set search_path to \"" + schema.name() + "\"");
+      for (String update : updates) {
+        s.execute(update);
+      }
+    }
   }
 }

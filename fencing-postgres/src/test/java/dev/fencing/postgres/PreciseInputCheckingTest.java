@@ -19,67 +19,84 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Text the driver cannot send is named with what is wrong and where; values are shown up to 120
  * characters; an error is cut to exactly 4,000 characters; failures that are not about the data
- * pass through as they are.
+ * pass through as they are. On both engines.
  */
 @FencingDatabase
 class PreciseInputCheckingTest {
 
   private TestSchema schema;
-  private FencedQueue queue;
 
   @BeforeEach
   void build(TestSchema schema) {
     this.schema = schema;
-    queue = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
   }
 
-  @Test
-  void theCharacterTheDriverCannotSendIsNamedWithItsIndex() {
-    assertUnsendable("{\"a\": \"x\u0000\"}", "a NUL character at index 8");
-    assertUnsendable("\"\ud800\"", "a lone high surrogate at index 1");
-    assertUnsendable("\"\ud800", "a lone high surrogate at index 1");
-    assertUnsendable("\"\ud83d\ud83d\ude00\"", "a lone high surrogate at index 1");
-    assertUnsendable("\"\udc00\"", "a lone low surrogate at index 1");
-    assertUnsendable("\udc00", "a lone low surrogate at index 0");
-    assertUnsendable("\"a\ude00\ud83d\"", "a lone low surrogate at index 2");
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void theCharacterTheDriverCannotSendIsNamedWithItsIndex(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
+    assertUnsendable(queue, "{\"a\": \"x\u0000\"}", "a NUL character at index 8");
+    assertUnsendable(queue, "\"\ud800\"", "a lone high surrogate at index 1");
+    assertUnsendable(queue, "\"\ud800", "a lone high surrogate at index 1");
+    assertUnsendable(queue, "\"\ud83d\ud83d\ude00\"", "a lone high surrogate at index 1");
+    assertUnsendable(queue, "\"\udc00\"", "a lone low surrogate at index 1");
+    assertUnsendable(queue, "\udc00", "a lone low surrogate at index 0");
+    assertUnsendable(queue, "\"a\ude00\ud83d\"", "a lone low surrogate at index 2");
     long id = queue.enqueue("q", "\"\ud83d\ude00 ok\"");
     assertThat(queue.find(id).orElseThrow().payload()).isEqualTo("\"\ud83d\ude00 ok\"");
   }
 
-  @Test
-  void aRefusedValueOf120CharactersIsShownWhole() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aRefusedValueOf120CharactersIsShownWhole(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     String bad = "{" + "x".repeat(119);
     assertThatThrownBy(() -> queue.enqueue("q", bad))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("but was '" + bad + "' (");
   }
 
-  @Test
-  void anErrorIsCutToExactlyFourThousandCharacters() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void anErrorIsCutToExactlyFourThousandCharacters(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     String emoji = "\ud83d\ude00";
-    assertThat(keptError("e".repeat(4001))).isEqualTo("e".repeat(4000));
-    assertThat(keptError("y".repeat(3998) + emoji + "tail")).isEqualTo("y".repeat(3998) + emoji);
-    assertThat(keptError("z".repeat(3999) + emoji)).isEqualTo("z".repeat(3999));
+    assertThat(keptError(queue, "e".repeat(4001))).isEqualTo("e".repeat(4000));
+    assertThat(keptError(queue, "y".repeat(3998) + emoji + "tail"))
+        .isEqualTo("y".repeat(3998) + emoji);
+    assertThat(keptError(queue, "z".repeat(3999) + emoji)).isEqualTo("z".repeat(3999));
   }
 
-  @Test
-  void anErrorEndingInHalfASurrogatePairIsStoredWithAReplacementCharacter() {
-    assertThat(keptError("end \ud83d")).isEqualTo("end \ufffd");
-    assertThat(keptError("\ude00 start")).isEqualTo("\ufffd start");
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void anErrorEndingInHalfASurrogatePairIsStoredWithAReplacementCharacter(
+      PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
+    assertThat(keptError(queue, "end \ud83d")).isEqualTo("end \ufffd");
+    assertThat(keptError(queue, "\ude00 start")).isEqualTo("\ufffd start");
   }
 
-  @Test
-  void aFailureThatIsNotAboutTheDataPassesThroughEnqueueAndCompleteAll() throws Exception {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aFailureThatIsNotAboutTheDataPassesThroughEnqueueAndCompleteAll(
+      PostgresFencing.Engine engine) throws Exception {
+    FencedQueue queue = queue(engine);
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
     DataSource pool = schema.pooledDataSource(1);
     FencedQueue closed =
-        PostgresFencing.builder(pool).schema(schema.name()).install(false).build().queue();
+        PostgresFencing.builder(pool)
+            .schema(schema.name())
+            .engine(engine)
+            .install(false)
+            .build()
+            .queue();
     ((AutoCloseable) pool).close();
 
     assertThatThrownBy(() -> closed.enqueue("q", "{}"))
@@ -92,12 +109,15 @@ class PreciseInputCheckingTest {
     assertThat(queue.find(id).orElseThrow().result()).isNull();
   }
 
-  @Test
-  void findingTheFirstBadPayloadOfABatchTakesAFewProbesNotOneEach() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void findingTheFirstBadPayloadOfABatchTakesAFewProbesNotOneEach(PostgresFencing.Engine engine) {
+    queue(engine); // installs the schema, so that the counted queue does not
     AtomicInteger statements = new AtomicInteger();
     FencedQueue counted =
         PostgresFencing.builder(Rows.counting(schema.dataSource(), statements))
             .schema(schema.name())
+            .engine(engine)
             .install(false)
             .build()
             .queue();
@@ -113,27 +133,27 @@ class PreciseInputCheckingTest {
         .isLessThanOrEqualTo(14);
   }
 
-  @Test
-  void aBatchOfExactlyOneChunkIsEnqueuedOnceAndNothingMore() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aBatchOfExactlyOneChunkIsEnqueuedOnceAndNothingMore(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     List<Long> ids = queue.enqueueAll("chunk", Collections.nCopies(10_000, "{}"));
     assertThat(ids).hasSize(10_000).doesNotHaveDuplicates();
-    assertThat(
-            Rows.select(
-                schema.dataSource(),
-                schema.name(),
-                "select count(*) as n from fencing_job where queue = 'chunk'"))
-        .containsExactly(java.util.Map.of("n", 10_000L));
+    assertThat(Rows.jobs(schema.dataSource(), schema.name(), engine, "queue = 'chunk'"))
+        .isEqualTo(10_000L);
   }
 
-  @Test
-  void aMissingLeaseInARenewalBatchIsNamedByItsPosition() {
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aMissingLeaseInARenewalBatchIsNamedByItsPosition(PostgresFencing.Engine engine) {
+    FencedQueue queue = queue(engine);
     Lease lease = new Lease(1, "w1", Epoch.FIRST, Instant.now());
     assertThatThrownBy(() -> queue.renewAll(Arrays.asList(lease, null), Duration.ofMinutes(1)))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("leases[1]");
   }
 
-  private void assertUnsendable(String payload, String problem) {
+  private static void assertUnsendable(FencedQueue queue, String payload, String problem) {
     // the value itself is shown as it is (a NUL included), so only its frame is pinned here
     assertThatThrownBy(() -> queue.enqueue("q", payload))
         .isInstanceOf(IllegalArgumentException.class)
@@ -141,10 +161,19 @@ class PreciseInputCheckingTest {
         .hasMessageEndingWith("' (" + problem + " cannot be stored)");
   }
 
-  private String keptError(String error) {
+  private static String keptError(FencedQueue queue, String error) {
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
     queue.fail(job.lease(), error, Duration.ofHours(1));
     return queue.find(id).orElseThrow().lastError();
+  }
+
+  /** The queue under test, which installs the schema for {@code engine}. */
+  private FencedQueue queue(PostgresFencing.Engine engine) {
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .engine(engine)
+        .build()
+        .queue();
   }
 }

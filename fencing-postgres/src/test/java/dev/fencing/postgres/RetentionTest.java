@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Retention on a real PostgreSQL: what is removed, what is kept, archives, zombies, concurrency.
+ * Retention on a real PostgreSQL: what is removed, what is kept, archives, zombies, concurrency. On
+ * the update-in-place engine, whose rows of {@code fencing_job} it ages, deletes and vacuums; the
+ * append-only engine's is {@link AppendOnlyRetentionTest}.
  */
 @FencingDatabase
 class RetentionTest {
@@ -45,12 +47,7 @@ class RetentionTest {
     FencedOutbox outbox = outbox(schema);
     assertThat(outbox.relay("mail", e -> new FencedOutcome.Accepted(e.key(), e.epoch(), false), 10))
         .hasSize(1);
-    FencedQueue oneAttempt =
-        PostgresFencing.builder(schema.dataSource())
-            .schema(schema.name())
-            .maxAttempts(1)
-            .build()
-            .queue();
+    FencedQueue oneAttempt = builder(schema).maxAttempts(1).build().queue();
     long failed = oneAttempt.enqueue("q", "{}");
     oneAttempt.fail(oneAttempt.claim("q", "w", LONG).orElseThrow().lease(), "boom", Duration.ZERO);
     long owed = finish(queue, "q", List.of(new OutboxMessage("sms", "k", "{}")));
@@ -296,16 +293,23 @@ class RetentionTest {
                 + " vacuumEvery=PT10S]");
   }
 
+  /** A handle on the update-in-place engine, whose job rows this class ages and counts. */
+  private static PostgresFencing.Builder builder(TestSchema schema) {
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .engine(PostgresFencing.Engine.UPDATE_IN_PLACE);
+  }
+
   private static FencedQueue queue(TestSchema schema) {
-    return PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
+    return builder(schema).build().queue();
   }
 
   private static FencedOutbox outbox(TestSchema schema) {
-    return PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().outbox();
+    return builder(schema).build().outbox();
   }
 
   private static PostgresMaintenance.Builder maintenance(TestSchema schema) {
-    return PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().maintenance();
+    return builder(schema).build().maintenance();
   }
 
   /** Enqueues, claims and completes one job with {@code messages}; returns its id. */

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
-/** Reads the job table directly, for what the API does not show; and counts statements. */
+/** Reads the job tables directly, for what the API does not show; and counts statements. */
 final class Rows {
 
   private Rows() {}
@@ -46,9 +46,25 @@ final class Rows {
     }
   }
 
-  /** Returns the job's row. */
-  static Map<String, Object> job(DataSource ds, String schema, long id) {
-    return select(ds, schema, "select * from fencing_job where id = ?", id).getFirst();
+  /** Returns the table {@code engine} writes one row to per job enqueued. */
+  static String jobTable(PostgresFencing.Engine engine) {
+    return switch (engine) {
+      case UPDATE_IN_PLACE -> "fencing_job";
+      case APPEND_ONLY -> "fencing_append_job";
+    };
+  }
+
+  /** Returns how many jobs {@code engine}'s job table holds that match {@code where}. */
+  static long jobs(
+      DataSource ds, String schema, PostgresFencing.Engine engine, String where, Object... values) {
+    return (long)
+        select(
+                ds,
+                schema,
+                "select count(*) as n from " + jobTable(engine) + " where " + where,
+                values)
+            .getFirst()
+            .get("n");
   }
 
   /** Returns {@code ds}, counting every statement prepared or created on its connections. */
