@@ -213,6 +213,11 @@ final class AppendAdmin implements Admin {
         default -> {}
       }
     }
+    if (state.doneStatus() != null
+        && state.doneError() != null
+        && state.doneError().startsWith(AppendClaims.LEASE_RAN_OUT)) {
+      expiries++; // the expiry that ended it, written by AppendClaims: no hand-out of its own
+    }
     if (operated != null && operated.get(o.AT).isAfter(updatedAt)) {
       updatedAt = operated.get(o.AT);
     }

@@ -8,6 +8,8 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_WINDOW;
 import static org.jooq.impl.DSL.any;
+import static org.jooq.impl.DSL.coalesce;
+import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
@@ -15,6 +17,7 @@ import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.not;
 import static org.jooq.impl.DSL.notExists;
 import static org.jooq.impl.DSL.row;
+import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.table;
 import static org.jooq.impl.DSL.val;
@@ -26,6 +29,7 @@ import dev.fencing.Lease;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendOperated;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendRequeue;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendWindow;
 import jakarta.inject.Inject;
@@ -652,13 +656,7 @@ final class AppendClaims {
           .set(FENCING_APPEND_DONE.STATUS, inline(JobState.FAILED.dbName()))
           .set(FENCING_APPEND_DONE.OWNER, item.previousOwner())
           .set(FENCING_APPEND_DONE.ATTEMPTS, item.attemptsUsed())
-          .set(
-              FENCING_APPEND_DONE.LAST_ERROR,
-              "lease ran out; "
-                  + item.attemptsUsed()
-                  + " of "
-                  + item.maxAttempts()
-                  + " attempts used")
+          .set(FENCING_APPEND_DONE.LAST_ERROR, leaseRanOut(item))
           .execute();
     }
     for (Item item : leftOver) {
@@ -674,6 +672,39 @@ final class AppendClaims {
           .set(r.LAST_ERROR, item.lastError())
           .execute();
     }
+  }
+
+  /**
+   * "lease ran out N times; A of M attempts used", as the other engine words it: N counts this
+   * expiry and the job's earlier ones (its hand-outs after an expiry), since an operator last
+   * requeued or failed it, as {@link AppendAdmin} counts them.
+   */
+  /** How the last error of a job failed by its lease running out on its last attempt starts. */
+  static final String LEASE_RAN_OUT = "lease ran out";
+
+  private static Field<String> leaseRanOut(Item item) {
+    FencingAppendHandout h = FENCING_APPEND_HANDOUT;
+    FencingAppendOperated o = FENCING_APPEND_OPERATED;
+    Field<Integer> earlier =
+        field(
+            select(count())
+                .from(h)
+                .where(h.JOB_ID.eq(item.jobId()))
+                .and(h.CAME_FROM.eq(inline("expired")))
+                .and(
+                    h.EPOCH.gt(
+                        coalesce(
+                            field(select(o.EPOCH).from(o).where(o.JOB_ID.eq(item.jobId()))),
+                            inline(-1L)))));
+    return field(
+        "'"
+            + LEASE_RAN_OUT
+            + " ' || case when {0} = 0 then 'once' else ({0} + 1) || ' times' end"
+            + " || '; ' || {1} || ' of ' || {2} || ' attempts used'",
+        SQLDataType.VARCHAR,
+        earlier,
+        inline(item.attemptsUsed()),
+        inline(item.maxAttempts()));
   }
 
   /**
