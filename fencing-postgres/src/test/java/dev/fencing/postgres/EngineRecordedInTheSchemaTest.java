@@ -149,6 +149,12 @@ class EngineRecordedInTheSchemaTest {
             .engine(engine)
             .build();
     assertThat(readOnly.engine()).isEqualTo(engine);
+    // nor does a handle without one take the default when the other engine's table holds the jobs
+    // (a rolling upgrade of workers built with install(false) on an old update-in-place schema)
+    PostgresFencing following =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
+    assertThat(following.engine()).isEqualTo(engine);
+    assertThat(following.queue().depth("q").pending()).isEqualTo(1);
 
     // the first install records the engine that holds the jobs, whatever the default
     PostgresFencing after =

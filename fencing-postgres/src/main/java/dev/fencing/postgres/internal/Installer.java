@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
 /** Installs the schema SQL resource into the configured schema, idempotently. */
@@ -133,8 +134,9 @@ public final class Installer {
   }
 
   /**
-   * Returns the engine {@code schema} records, or empty when it records none: not installed, or
-   * installed before engines were recorded, or by running {@link #schemaSql()} by hand.
+   * Returns the engine {@code schema} records; when it records none (not installed, installed
+   * before engines were recorded, or by running {@link #schemaSql()} by hand), {@link
+   * #UPDATE_IN_PLACE} if only that engine's table holds jobs, else empty.
    */
   static Optional<String> recordedEngine(DSLContext dsl, String schema) {
     // schema passed Validate.identifier, and to_regclass takes it as a bound value
@@ -142,10 +144,34 @@ public final class Installer {
         dsl.fetchValue(
             DSL.field(
                 "to_regclass({0})", Object.class, DSL.val("\"" + schema + "\".fencing_schema")));
-    if (table == null) {
-      return Optional.empty();
+    String recorded =
+        table == null
+            ? null
+            : dsl.select(FENCING_SCHEMA.ENGINE)
+                .from(FENCING_SCHEMA)
+                .fetchOne(FENCING_SCHEMA.ENGINE);
+    return recorded != null ? Optional.of(recorded) : holdingJobs(dsl, schema);
+  }
+
+  /**
+   * For a schema that records no engine (installed before engines were recorded, and read by a
+   * handle that does not install): {@link #UPDATE_IN_PLACE} when only its table holds jobs, as
+   * {@link #record} would record; else empty. Without it, such a handle would take the default and
+   * claim from tables no producer of the schema fills.
+   */
+  private static Optional<String> holdingJobs(DSLContext dsl, String schema) {
+    boolean updateJobs = holdsRows(dsl, schema, "fencing_job");
+    boolean appendJobs = holdsRows(dsl, schema, "fencing_append_job");
+    return updateJobs && !appendJobs ? Optional.of(UPDATE_IN_PLACE) : Optional.empty();
+  }
+
+  private static boolean holdsRows(DSLContext dsl, String schema, String table) {
+    // schema passed Validate.identifier and table is one of ours, so quoting them is complete
+    String name = "\"" + schema + "\"." + table;
+    if (dsl.fetchValue(DSL.field("to_regclass({0})", Object.class, DSL.val(name))) == null) {
+      return false;
     }
-    return Optional.ofNullable(
-        dsl.select(FENCING_SCHEMA.ENGINE).from(FENCING_SCHEMA).fetchOne(FENCING_SCHEMA.ENGINE));
+    return Boolean.TRUE.equals(
+        dsl.fetchValue(DSL.field("exists (select 1 from " + name + ")", SQLDataType.BOOLEAN)));
   }
 }
