@@ -13,8 +13,12 @@ final class HarnessReport {
   static final String TITLE = "## The harness's shape against today's engine (issue 33)";
 
   private static final int TODAY = 0;
-  private static final int DEFAULT = 1;
-  private static final int APPEND = 2;
+
+  /** This build's update-in-place engine. */
+  private static final int UPDATE = 1;
+
+  /** This build's default engine, the append-only one. */
+  private static final int DEFAULT = 2;
 
   private HarnessReport() {}
 
@@ -49,8 +53,8 @@ final class HarnessReport {
                 + " plain batches of at most 128, a warm-up of %d s left out, the median of the"
                 + " clean phase's %d s windows over %d s), three engines at each point, the order"
                 + " turning from point to point: **today's** is the update-in-place engine as"
-                + " `--baseline`'s earlier jar runs it (its runtime and its statements), **default**"
-                + " and **append-only** this build's. CPU per job is over the whole run (warm-up"
+                + " `--baseline`'s earlier jar runs it (its runtime and its statements), **update in"
+                + " place** and **default** (append-only) this build's. CPU per job is over the whole run (warm-up"
                 + " included) and all of it: the run's JVM (runtime, handlers and producer) from"
                 + " `/proc/<pid>/stat`, and the database's client backends likewise, read every"
                 + " %d ms; the server's background processes are left out.%n%n",
@@ -73,8 +77,8 @@ final class HarnessReport {
       StringBuilder md, List<Integer> workers, List<EngineResult[]> rows) {
     md.append("### Full load: jobs/s by workers (clean-phase median)\n\n");
     md.append(
-        "| workers | today: jobs/s | default: jobs/s | default / today | append-only: jobs/s |"
-            + " CPU µs per job, PostgreSQL + JVM: today | default | append-only |"
+        "| workers | today: jobs/s | default: jobs/s | default / today | update in place: jobs/s |"
+            + " CPU µs per job, PostgreSQL + JVM: today | default | update in place |"
             + " claim p50 / p99 (ms): today | default |\n");
     md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     StringBuilder figures = new StringBuilder();
@@ -89,10 +93,10 @@ final class HarnessReport {
               r[TODAY].jobsPerSecond(),
               r[DEFAULT].jobsPerSecond(),
               ratio,
-              r[APPEND].jobsPerSecond(),
+              r[UPDATE].jobsPerSecond(),
               cpu(r[TODAY]),
               cpu(r[DEFAULT]),
-              cpu(r[APPEND]),
+              cpu(r[UPDATE]),
               r[TODAY].claimP50(),
               r[TODAY].claimP99(),
               r[DEFAULT].claimP50(),
@@ -130,7 +134,7 @@ final class HarnessReport {
             + " claim p99 (ms), whole run | claim p99 (ms), worst window | first three windows'"
             + " p99 (ms) | CPU µs per job, PostgreSQL + JVM |\n");
     md.append("|---|---:|---:|---:|---:|---:|---:|\n");
-    String[] names = {"today", "default", "append-only"};
+    String[] names = {"today", "update in place", "default (append-only)"};
     for (int e = 0; e < r.length; e++) {
       double worst = 0;
       StringBuilder first = new StringBuilder();
