@@ -109,7 +109,7 @@ final class ScaleOutReport {
               r.pendingAtEnd()));
     }
     md.append('\n');
-    for (String engine : List.of("update", "append")) {
+    for (String engine : List.of("append", "update")) {
       ratios(md, s, rows, engine);
     }
     return md.toString();
@@ -154,7 +154,7 @@ final class ScaleOutReport {
       pgCpu(lines, rows, engine, deep, queue);
     }
     if (!lines.isEmpty()) {
-      md.append(engine.equals("update") ? "Update in place (the default engine):" : "Append-only:")
+      md.append(engine.equals("append") ? "Append-only (the default engine):" : "Update in place:")
           .append("\n\n")
           .append(lines)
           .append('\n');

@@ -46,7 +46,7 @@ record ScaleOutSettings(
     List<Integer> runtimes =
         EngineBenchmark.workers(Args.stringArg(args, "--runtimes", quick ? "1,4" : "1,4,16,64"));
     List<String> engines =
-        List.of(Args.stringArg(args, "--engines", quick ? "update" : "update,append").split(","));
+        List.of(Args.stringArg(args, "--engines", quick ? "append" : "append,update").split(","));
     for (String engine : engines) {
       if (!engine.equals("update") && !engine.equals("append")) {
         throw new IllegalArgumentException(

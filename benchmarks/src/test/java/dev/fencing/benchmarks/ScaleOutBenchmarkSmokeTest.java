@@ -29,7 +29,7 @@ class ScaleOutBenchmarkSmokeTest {
 
     assertThat(report)
         .startsWith(ScaleOutBenchmark.TITLE)
-        .contains("Update in place (the default engine):");
+        .contains("Append-only (the default engine):");
     Matcher rows = ROW.matcher(report);
     int found = 0;
     while (rows.find()) {
