@@ -85,6 +85,11 @@ final class SourceGraph {
     return new Tarjan(references).components().stream().filter(c -> c.size() > 1).toList();
   }
 
+  /** Returns every class read, fully qualified. */
+  Set<String> types() {
+    return references.keySet();
+  }
+
   /** Returns the classes {@code type} refers to. */
   Set<String> references(String type) {
     return references.getOrDefault(type, Set.of());

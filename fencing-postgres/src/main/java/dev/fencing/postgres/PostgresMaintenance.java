@@ -5,6 +5,7 @@ import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.Boundary;
 import dev.fencing.postgres.internal.Retention;
+import dev.fencing.postgres.internal.RetentionBatch;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -90,7 +91,7 @@ public final class PostgresMaintenance implements Maintenance {
   }
 
   private Report round() {
-    Retention.Batch batch = retention.get().batch(keepFinished, null, batchSize, archive);
+    RetentionBatch batch = retention.get().batch(keepFinished, null, batchSize, archive);
     if (vacuumDue()) {
       retention.get().vacuum();
     }

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Inspection and operator changes of jobs, what {@code PostgresAdmin} runs, on the tables of one
- * engine: {@link InPlaceAdmin} or {@link AppendAdmin}, chosen with the queue. No change touches an
- * epoch, so a later claim still takes a larger one.
+ * engine: {@code inplace.InPlaceAdmin} or {@code append.AppendAdmin}, which {@link JobStore#admin}
+ * gives. No change touches an epoch, so a later claim still takes a larger one.
  */
 public interface Admin {
 

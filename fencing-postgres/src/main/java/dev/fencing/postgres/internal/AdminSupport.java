@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * What both engines' {@link Admin} share: refusals, the reason's check, messages, the install
  * check.
  */
-final class AdminSupport {
+public final class AdminSupport {
 
   /** The longest reason kept, the width of {@code last_error}. */
   static final int MAX_REASON_LENGTH = 4000;
@@ -25,14 +25,14 @@ final class AdminSupport {
   private AdminSupport() {}
 
   /** The refusal of a change, shared by both engines. */
-  static final String REQUEUE_REFUSAL =
+  public static final String REQUEUE_REFUSAL =
       "only a failed job can be requeued; enqueue a new job to run a completed one again";
 
   /** The refusal of a fail, shared by both engines. */
-  static final String FAIL_REFUSAL = "only a pending or running job can be failed";
+  public static final String FAIL_REFUSAL = "only a pending or running job can be failed";
 
   /** Checks the reason of a fail, and returns it as kept. */
-  static String reason(String reason) {
+  public static String reason(String reason) {
     Objects.requireNonNull(reason, "reason");
     if (reason.isBlank()) {
       throw new IllegalArgumentException("reason must not be blank, but was '" + reason + "'");
@@ -41,7 +41,7 @@ final class AdminSupport {
   }
 
   /** The outbox messages of a job, by index. */
-  static List<OutboxEntry> messages(DSLContext dsl, long jobId) {
+  public static List<OutboxEntry> messages(DSLContext dsl, long jobId) {
     return dsl.selectFrom(FENCING_OUTBOX)
         .where(FENCING_OUTBOX.JOB_ID.eq(jobId))
         .orderBy(FENCING_OUTBOX.IDX)
@@ -66,7 +66,7 @@ final class AdminSupport {
         + schema;
   }
 
-  static @Nullable Instant instant(@Nullable OffsetDateTime t) {
+  public static @Nullable Instant instant(@Nullable OffsetDateTime t) {
     return t == null ? null : t.toInstant();
   }
 
@@ -78,7 +78,7 @@ final class AdminSupport {
    * @throws SchemaNotInstalledException if not, saying how to install
    * @throws StoreUnavailableException if the database could not be reached or refused
    */
-  static void checkInstalled(
+  public static void checkInstalled(
       Jdbc jdbc, String schema, String names, String required, String older) {
     List<String> found;
     try {

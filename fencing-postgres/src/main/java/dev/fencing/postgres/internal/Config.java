@@ -15,7 +15,8 @@ import java.time.Duration;
  * @param synchronousReplication whether every transaction forces {@code synchronous_commit = on}
  *     and a commit whose wait for the standby was cancelled counts as unknown
  * @param appendOnly whether the queue runs on the append-only engine (docs/ENGINE.md) rather than
- *     on one row per job updated in place
+ *     on one row per job updated in place; read by {@code PostgresModule} alone, which binds that
+ *     engine's {@link JobStore}
  */
 public record Config(
     String schema,

@@ -32,13 +32,13 @@ import org.jooq.impl.SQLDataType;
  * pg_walfile_name(pg_current_wal_lsn())}, whose first 8 hex digits are the timeline); {@code
  * pg_control_checkpoint()} would lag a promotion until its first checkpoint.
  */
-final class Generation {
+public final class Generation {
 
   /** The bits of an epoch below its generation. */
   static final int SHIFT = 32;
 
   /** The generation of the server the statement runs on. */
-  static final Field<Long> CURRENT =
+  public static final Field<Long> CURRENT =
       field(
           "(('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint - 1)",
           SQLDataType.BIGINT);
@@ -46,12 +46,12 @@ final class Generation {
   private Generation() {}
 
   /** The epoch that follows {@code epoch} on this server. */
-  static Field<Long> next(Field<Long> epoch) {
+  public static Field<Long> next(Field<Long> epoch) {
     return next(epoch, CURRENT);
   }
 
   /** The epoch that follows {@code epoch} in {@code generation}. */
-  static Field<Long> next(Field<Long> epoch, Field<Long> generation) {
+  public static Field<Long> next(Field<Long> epoch, Field<Long> generation) {
     // as bigint: PostgreSQL shifts an int4 modulo 32
     return when(
             shr(epoch.cast(SQLDataType.BIGINT), inline(SHIFT)).lt(generation), first(generation))
@@ -59,12 +59,12 @@ final class Generation {
   }
 
   /** The first epoch of a new row on this server. */
-  static Field<Long> first() {
+  public static Field<Long> first() {
     return first(CURRENT);
   }
 
   /** The first epoch of {@code generation}. */
-  static Field<Long> first(Field<Long> generation) {
+  public static Field<Long> first(Field<Long> generation) {
     return shl(generation.cast(SQLDataType.BIGINT), inline(SHIFT)).plus(inline(1L));
   }
 }

@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * primary that was demoted) is aborted, not given back, so a pool drops it and the retry connects
  * afresh (to the new primary, through a multi-host URL).
  */
-final class Jdbc {
+public final class Jdbc {
 
   /** A WAL record that changes nothing: an empty transactional logical message. */
   private static final String WAL_RECORD = "pg_logical_emit_message(true, 'fencing', '')";
@@ -58,7 +58,7 @@ final class Jdbc {
   }
 
   /** Runs {@code statement} again after a transient failure, as configured. */
-  <T> T guarded(Supplier<T> statement) {
+  public <T> T guarded(Supplier<T> statement) {
     return Retry.decorateSupplier(retry, statement).get();
   }
 
@@ -68,7 +68,7 @@ final class Jdbc {
    *
    * @throws DataAccessException on any failure of the database
    */
-  <T> T run(Work<T> work) {
+  public <T> T run(Work<T> work) {
     if (synchronous) {
       return transaction(work);
     }
@@ -98,7 +98,7 @@ final class Jdbc {
    *
    * @throws DataAccessException on any failure of the database
    */
-  void flushEarlierCommits() {
+  public void flushEarlierCommits() {
     run(
         c -> {
           try (Statement s = c.createStatement()) {
@@ -113,7 +113,7 @@ final class Jdbc {
    *
    * @throws DataAccessException on any failure of the database
    */
-  <T> T inspect(Work<T> work) {
+  public <T> T inspect(Work<T> work) {
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
       try {
@@ -133,7 +133,7 @@ final class Jdbc {
    *
    * @throws DataAccessException on any failure of the database
    */
-  <T> T transaction(Work<T> work) {
+  public <T> T transaction(Work<T> work) {
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
       if (autoCommit) {
@@ -211,7 +211,7 @@ final class Jdbc {
    * the primary shows it, and a failover may lose it, so reading it back proves nothing. Not
    * transient: it is never retried.
    */
-  static final class ReplicationOutcomeUnknown extends DataAccessException {
+  public static final class ReplicationOutcomeUnknown extends DataAccessException {
     private static final long serialVersionUID = 1L;
 
     ReplicationOutcomeUnknown(SQLWarning cause) {
@@ -242,7 +242,7 @@ final class Jdbc {
    * A commit whose acknowledgement was lost. Its cause keeps the connection failure, so the retry
    * of a statement that can resolve this (by a token) still sees a transient failure.
    */
-  static final class CommitOutcomeUnknown extends DataAccessException {
+  public static final class CommitOutcomeUnknown extends DataAccessException {
     private static final long serialVersionUID = 1L;
 
     CommitOutcomeUnknown(SQLException cause) {
@@ -251,12 +251,12 @@ final class Jdbc {
   }
 
   /** Returns jOOQ bound to {@code connection}, with the schema mapping of the queue. */
-  DSLContext on(Connection connection) {
+  public DSLContext on(Connection connection) {
     return DSL.using(dsl.configuration().derive(connection));
   }
 
   /** Returns jOOQ for rendering only (it executes nothing itself). */
-  DSLContext dsl() {
+  public DSLContext dsl() {
     return dsl;
   }
 
@@ -283,7 +283,7 @@ final class Jdbc {
 
   /** Work on one connection. */
   @FunctionalInterface
-  interface Work<T> {
+  public interface Work<T> {
     T run(Connection connection) throws SQLException;
   }
 }

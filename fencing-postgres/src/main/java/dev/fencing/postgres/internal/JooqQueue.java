@@ -1,16 +1,11 @@
 package dev.fencing.postgres.internal;
 
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
-import static org.jooq.impl.DSL.inline;
-
 import dev.fencing.CommitOutcome;
 import dev.fencing.Enqueued;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
-import dev.fencing.JobState;
 import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
@@ -18,9 +13,6 @@ import dev.fencing.OutcomeUnknownException;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import dev.fencing.internal.Validate;
-import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
-import dev.fencing.postgres.internal.jooq.tables.FencingJob;
-import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,13 +30,10 @@ import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
 /**
- * The PostgreSQL queue: one statement per claim (a batch included), one compare-and-set per commit
- * or per batch of commits. Leases are set and judged with {@code now()} of the database.
- *
- * <p>Claimable work is served oldest-ready-first: a pending job is ready since its {@code run_at},
- * a job whose lease ran out since its {@code lease_expires_at}; every claim counts an attempt, and
- * a job whose lease runs out after its last attempt ends {@code failed} instead of being handed out
- * again (see {@link Claims}).
+ * The PostgreSQL queue, on either engine: what both share is here, written once against {@link
+ * JobStore}: enqueueing (plain and keyed, into the engine's job table), the checks of a claim's
+ * arguments, and the signals of new work (see {@link Notifier} and {@link Listener}); the claim,
+ * the writes under a lease and the reads are the engine's.
  *
  * <p>Every statement commits on its own, whether or not the data source's connections are in
  * autocommit mode (see {@link Jdbc}).
@@ -55,9 +44,7 @@ public final class JooqQueue implements FencedQueue {
 
   private final Jdbc jdbc;
   private final Config config;
-  private final Claims claims;
-  private final Commits commits;
-  private final Renewals renewals;
+  private final JobStore store;
   private final JsonProbe probe;
   private final KeyedEnqueues keyed;
   private final Notifier notifier;
@@ -67,18 +54,14 @@ public final class JooqQueue implements FencedQueue {
   JooqQueue(
       Jdbc jdbc,
       Config config,
-      Claims claims,
-      Commits commits,
-      Renewals renewals,
+      JobStore store,
       JsonProbe probe,
       KeyedEnqueues keyed,
       Notifier notifier,
       Listener listener) {
     this.jdbc = jdbc;
     this.config = config;
-    this.claims = claims;
-    this.commits = commits;
-    this.renewals = renewals;
+    this.store = store;
     this.probe = probe;
     this.keyed = keyed;
     this.notifier = notifier;
@@ -175,20 +158,7 @@ public final class JooqQueue implements FencedQueue {
           for (int from = 0; from < payloads.size(); from += ENQUEUE_CHUNK) {
             List<String> chunk =
                 payloads.subList(from, Math.min(payloads.size(), from + ENQUEUE_CHUNK));
-            if (config.appendOnly()) {
-              ids.addAll(insertAppendOnly(jdbc.on(c), queue, chunk));
-              continue;
-            }
-            FencingJob j = FENCING_JOB;
-            ids.addAll(
-                jdbc.on(c)
-                    .insertInto(j, j.QUEUE, j.PAYLOAD, j.MAX_ATTEMPTS)
-                    .select(
-                        DSL.select(DSL.val(queue), PAYLOAD, DSL.val(config.maxAttempts()))
-                            .from(payloadsTable(chunk))
-                            .orderBy(ORDINALITY))
-                    .returning(j.ID)
-                    .fetch(j.ID));
+            ids.addAll(insert(jdbc.on(c), queue, chunk));
           }
           // in the same transaction: delivered on commit, once however many jobs were added
           notifier.inTransaction(c, queue);
@@ -196,23 +166,18 @@ public final class JooqQueue implements FencedQueue {
         });
   }
 
-  /**
-   * The append-only engine's insert: the row carries the enqueueing transaction's id, by which
-   * claims take fresh jobs (see {@link AppendClaims}).
-   */
-  private List<Long> insertAppendOnly(DSLContext d, String queue, List<String> payloads) {
-    FencingAppendJob j = FENCING_APPEND_JOB;
-    return d.insertInto(j, j.QUEUE, j.XID, j.PAYLOAD, j.MAX_ATTEMPTS)
-        .select(
-            DSL.select(
-                    DSL.val(queue),
-                    AppendClaims.CURRENT_XID,
-                    PAYLOAD,
-                    DSL.val(config.maxAttempts()))
-                .from(payloadsTable(payloads))
-                .orderBy(ORDINALITY))
-        .returning(j.ID)
-        .fetch(j.ID);
+  /** One chunk's insert into the engine's job table, with the columns the engine stamps. */
+  private List<Long> insert(DSLContext d, String queue, List<String> payloads) {
+    JobStore.JobTable t = store.jobs();
+    List<Field<?>> columns = new ArrayList<>(List.of(t.queue(), t.payload(), t.maxAttempts()));
+    columns.addAll(t.stamps());
+    List<Field<?>> values =
+        new ArrayList<>(List.of(DSL.val(queue), PAYLOAD, DSL.val(config.maxAttempts())));
+    values.addAll(t.stampValues());
+    return d.insertInto(t.table(), columns)
+        .select(DSL.select(values).from(payloadsTable(payloads)).orderBy(ORDINALITY))
+        .returning(t.id())
+        .fetch(t.id());
   }
 
   /**
@@ -242,48 +207,42 @@ public final class JooqQueue implements FencedQueue {
     Validate.owner(owner);
     Validate.leaseLength(leaseLength);
     Validate.batchSize(batchSize);
-    return claims.claimBatch(queue, owner, leaseLength, batchSize);
+    return store.claimBatch(queue, owner, leaseLength, batchSize);
   }
 
   @Override
   public Lease renew(Lease lease, Duration leaseLength) {
-    return renewals.renew(lease, leaseLength);
+    return store.renew(lease, leaseLength);
   }
 
   @Override
   public List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
-    return renewals.renewAll(leases, leaseLength);
+    return store.renewAll(leases, leaseLength);
   }
 
   @Override
   public FencedOutcome.Accepted complete(Lease lease, String result) {
-    return commits.complete(lease, result);
+    return store.complete(lease, result, List.of());
   }
 
   @Override
   public FencedOutcome.Accepted complete(Lease lease, String result, List<OutboxMessage> messages) {
-    return commits.complete(lease, result, messages);
+    return store.complete(lease, result, messages);
   }
 
   @Override
   public List<CommitOutcome> completeAll(List<Completion> completions) {
-    return commits.completeAll(completions);
+    return store.completeAll(completions);
   }
 
   @Override
   public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
-    FencedOutcome.Accepted accepted = commits.fail(lease, error, retryDelay);
-    if (retryDelay.isZero()) {
-      notifier.jobReturned(lease.jobId());
-    }
-    return accepted;
+    return store.fail(lease, error, retryDelay);
   }
 
   @Override
   public FencedOutcome.Accepted release(Lease lease) {
-    FencedOutcome.Accepted accepted = commits.release(lease);
-    notifier.jobReturned(lease.jobId());
-    return accepted;
+    return store.release(lease);
   }
 
   /**
@@ -309,55 +268,12 @@ public final class JooqQueue implements FencedQueue {
   @Override
   public Optional<JobSnapshot> find(long jobId) {
     Validate.jobId(jobId);
-    return jdbc.guarded(
-            () ->
-                jdbc.run(
-                    c ->
-                        jdbc.on(c)
-                            .selectFrom(FENCING_JOB)
-                            .where(FENCING_JOB.ID.eq(jobId))
-                            .fetchOptional()))
-        .map(JooqQueue::snapshot);
+    return store.find(jobId);
   }
 
-  /** Three counts in one statement, each on its state's partial index, never on completed rows. */
   @Override
   public QueueDepth depth(String queue) {
     Validate.identifier("queue", queue);
-    return jdbc.guarded(
-        () ->
-            jdbc.run(
-                c ->
-                    jdbc.on(c)
-                        .select(
-                            counted(queue, JobState.PENDING),
-                            counted(queue, JobState.RUNNING),
-                            counted(queue, JobState.FAILED))
-                        .fetchOne(r -> new QueueDepth(r.value1(), r.value2(), r.value3()))));
-  }
-
-  private static Field<Long> counted(String queue, JobState state) {
-    FencingJob j = FENCING_JOB;
-    return DSL.field(
-        DSL.select(DSL.count().cast(SQLDataType.BIGINT))
-            .from(j)
-            .where(j.QUEUE.eq(queue))
-            .and(j.STATUS.eq(inline(state.dbName()))));
-  }
-
-  private static JobSnapshot snapshot(FencingJobRecord r) {
-    return new JobSnapshot(
-        r.getId(),
-        r.getQueue(),
-        JobState.fromDbName(r.getStatus()),
-        r.getOwner(),
-        r.getEpoch(),
-        r.getAttempts(),
-        r.getMaxAttempts(),
-        r.getPayload().data(),
-        r.getResult() == null ? null : r.getResult().data(),
-        r.getLastError(),
-        r.getRunAt().toInstant(),
-        r.getLeaseExpiresAt() == null ? null : r.getLeaseExpiresAt().toInstant());
+    return store.depth(queue);
   }
 }

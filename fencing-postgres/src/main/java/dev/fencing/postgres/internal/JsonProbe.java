@@ -14,7 +14,7 @@ import org.jooq.exception.DataAccessException;
  * data exception: the store is the judge, asked about halves of the batch until each refusal is
  * pinned to one value. A batch with one bad value among n costs about 2 log2(n) round trips.
  */
-final class JsonProbe {
+public final class JsonProbe {
 
   private static final String SQL =
       "select count(cast(x as jsonb)) from unnest(cast(? as text[])) as t(x)";
@@ -32,7 +32,7 @@ final class JsonProbe {
    * first such payload by {@code parameter} of its index, with the store's reason; else {@code
    * failure}.
    */
-  RuntimeException explain(
+  public RuntimeException explain(
       DataAccessException failure,
       List<String> payloads,
       java.util.function.IntFunction<String> parameter) {
@@ -50,7 +50,7 @@ final class JsonProbe {
    * Returns the positions in {@code values} that {@code jsonb} refuses, each with the store's
    * reason, in order; only the first one if {@code firstOnly}.
    */
-  Map<Integer, SQLException> refused(List<String> values, boolean firstOnly) {
+  public Map<Integer, SQLException> refused(List<String> values, boolean firstOnly) {
     Map<Integer, SQLException> out = new TreeMap<>();
     search(values, 0, values.size(), firstOnly, out);
     return out;

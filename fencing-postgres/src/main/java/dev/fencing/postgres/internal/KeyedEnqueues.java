@@ -1,14 +1,9 @@
 package dev.fencing.postgres.internal;
 
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
-
 import dev.fencing.Enqueued;
 import dev.fencing.KeyedJob;
 import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
-import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
-import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -41,13 +36,15 @@ final class KeyedEnqueues {
 
   private final Jdbc jdbc;
   private final Config config;
+  private final JobStore store;
   private final JsonProbe probe;
   private final Notifier notifier;
 
   @Inject
-  KeyedEnqueues(Jdbc jdbc, Config config, JsonProbe probe, Notifier notifier) {
+  KeyedEnqueues(Jdbc jdbc, Config config, JobStore store, JsonProbe probe, Notifier notifier) {
     this.jdbc = jdbc;
     this.config = config;
+    this.store = store;
     this.probe = probe;
     this.notifier = notifier;
   }
@@ -128,12 +125,10 @@ final class KeyedEnqueues {
   }
 
   private Map<String, Long> insert(Connection c, String queue, List<KeyedJob> jobs, UUID token) {
-    Columns t = columns();
+    JobStore.JobTable t = store.jobs();
     List<Field<?>> columns =
         new ArrayList<>(List.of(t.queue(), t.payload(), t.maxAttempts(), t.key(), t.token()));
-    if (config.appendOnly()) {
-      columns.add(FENCING_APPEND_JOB.XID);
-    }
+    columns.addAll(t.stamps());
     var insert = jdbc.on(c).insertInto(t.table(), columns);
     for (KeyedJob job : jobs) {
       List<Field<?>> values =
@@ -144,9 +139,7 @@ final class KeyedEnqueues {
                   DSL.val(config.maxAttempts()),
                   DSL.val(job.key()),
                   DSL.val(token)));
-      if (config.appendOnly()) {
-        values.add(AppendClaims.CURRENT_XID);
-      }
+      values.addAll(t.stampValues());
       insert = insert.values(values);
     }
     Map<String, Long> ids = new HashMap<>();
@@ -160,35 +153,9 @@ final class KeyedEnqueues {
     return ids;
   }
 
-  /** The job table of the configured engine, and its columns that keyed enqueues write. */
-  record Columns(
-      Table<?> table,
-      Field<Long> id,
-      Field<String> queue,
-      Field<JSONB> payload,
-      Field<Integer> maxAttempts,
-      Field<String> key,
-      Field<UUID> token) {}
-
-  private Columns columns() {
-    return columns(config);
-  }
-
-  /** The job table of {@code config}'s engine. */
-  static Columns columns(Config config) {
-    if (config.appendOnly()) {
-      FencingAppendJob j = FENCING_APPEND_JOB;
-      return new Columns(
-          j, j.ID, j.QUEUE, j.PAYLOAD, j.MAX_ATTEMPTS, j.IDEMPOTENCY_KEY, j.ENQUEUE_TOKEN);
-    }
-    FencingJob j = FENCING_JOB;
-    return new Columns(
-        j, j.ID, j.QUEUE, j.PAYLOAD, j.MAX_ATTEMPTS, j.IDEMPOTENCY_KEY, j.ENQUEUE_TOKEN);
-  }
-
   /** The rows holding the keys, with whether each payload equals the one given (as jsonb). */
   private Map<String, Found> lookUp(Connection c, String queue, List<KeyedJob> jobs) {
-    Columns j = columns();
+    JobStore.JobTable j = store.jobs();
     @SuppressWarnings("unchecked")
     Row2<String, JSONB>[] rows = new Row2[jobs.size()];
     for (int i = 0; i < jobs.size(); i++) {

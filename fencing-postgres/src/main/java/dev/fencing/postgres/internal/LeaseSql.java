@@ -19,24 +19,24 @@ import org.jooq.impl.SQLDataType;
  * expiry, a retention cut-off) and the compare-and-set that every write of a job's lease goes
  * through. One owner, so that claims, commits and renewals grant and judge a lease the same way.
  */
-final class LeaseSql {
+public final class LeaseSql {
 
   private LeaseSql() {}
 
   /** {@code now()} of the database plus {@code micros} microseconds. */
-  static Field<OffsetDateTime> nowPlusMicros(Field<Long> micros) {
+  public static Field<OffsetDateTime> nowPlusMicros(Field<Long> micros) {
     return field(
         "now() + ({0} * interval '1 microsecond')", SQLDataType.TIMESTAMPWITHTIMEZONE(6), micros);
   }
 
   /** The instant {@code micros} microseconds after 1970, as {@link #micros} reads one. */
-  static Instant instant(long micros) {
+  public static Instant instant(long micros) {
     return Instant.ofEpochSecond(
         Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1_000L);
   }
 
   /** Microseconds since 1970: far cheaper for the driver to read than a timestamp. */
-  static Field<Long> micros(Field<OffsetDateTime> instant) {
+  public static Field<Long> micros(Field<OffsetDateTime> instant) {
     return field("(extract(epoch from {0}) * 1000000)::bigint", Long.class, instant);
   }
 
@@ -44,7 +44,7 @@ final class LeaseSql {
    * The one compare-and-set every write of a lease goes through, single or batched: the row's id,
    * owner and epoch equal the lease's, the job is running and its lease has not expired.
    */
-  static Condition owns(Field<Long> id, Field<String> owner, Field<Long> epoch) {
+  public static Condition owns(Field<Long> id, Field<String> owner, Field<Long> epoch) {
     return owns(id, owner, epoch, FENCING_JOB.STATUS.eq(inline(JobState.RUNNING.dbName())));
   }
 
@@ -70,7 +70,7 @@ final class LeaseSql {
    * primary key. (Adding {@code id = ANY(ids)} made it worse: the planner then scanned the key by
    * the array and matched every row against the whole batch, 4.2 ms a batch of 100.)
    */
-  static Condition ownsEach() {
+  public static Condition ownsEach() {
     return owns(
         field(name("v_id"), Long.class),
         field(name("v_owner"), String.class),

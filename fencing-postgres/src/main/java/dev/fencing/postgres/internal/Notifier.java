@@ -1,13 +1,13 @@
 package dev.fencing.postgres.internal;
 
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
-
-import dev.fencing.JobState;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.regex.Pattern;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.Table;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -17,7 +17,7 @@ import org.jooq.impl.SQLDataType;
  * parameters. PostgreSQL delivers a notification only when its transaction commits, so a listener
  * never hears of a job it cannot yet see.
  */
-final class Notifier {
+public final class Notifier {
 
   private static final Pattern PLAIN = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
   private static final System.Logger LOG = System.getLogger(Notifier.class.getName());
@@ -58,7 +58,7 @@ final class Notifier {
   }
 
   /** Notifies {@code queue} in the transaction running on {@code c}: sent when it commits. */
-  void inTransaction(Connection c, String queue) throws SQLException {
+  public void inTransaction(Connection c, String queue) throws SQLException {
     if (!config.notifications()) {
       return;
     }
@@ -89,11 +89,14 @@ final class Notifier {
   }
 
   /**
-   * Notifies the queue of job {@code jobId} if the job is pending (given back by release or by a
-   * failure without delay). Best effort, after the commit: if it fails, waiters find the job at
-   * their next poll.
+   * Notifies, in a statement of its own after the commit of what it announces, the queue that
+   * {@code queue} reads from each row of {@code from} that {@code which} selects (none when it
+   * selects none): a job given back by release or by a failure without delay. Best effort: if it
+   * fails, waiters find the job at their next poll.
+   *
+   * @param what names what is announced in the log when it fails
    */
-  void jobReturned(long jobId) {
+  public void afterCommit(String what, Table<?> from, Field<String> queue, Condition which) {
     if (!config.notifications()) {
       return;
     }
@@ -102,15 +105,12 @@ final class Notifier {
           c ->
               jdbc.on(c)
                   .select(
-                      DSL.field(
-                          "pg_notify({0}, {1})",
-                          SQLDataType.OTHER, DSL.val(channel), FENCING_JOB.QUEUE))
-                  .from(FENCING_JOB)
-                  .where(FENCING_JOB.ID.eq(jobId))
-                  .and(FENCING_JOB.STATUS.eq(DSL.inline(JobState.PENDING.dbName())))
+                      DSL.field("pg_notify({0}, {1})", SQLDataType.OTHER, DSL.val(channel), queue))
+                  .from(from)
+                  .where(which)
                   .fetch());
     } catch (DataAccessException e) {
-      LOG.log(System.Logger.Level.DEBUG, "could not notify job " + jobId + " given back", e);
+      LOG.log(System.Logger.Level.DEBUG, "could not notify " + what, e);
     }
   }
 }

@@ -25,7 +25,7 @@ import org.jooq.impl.SQLDataType;
  * its compare-and-set matched: a refused commit, or a retried one that finds its first try landed,
  * writes none.
  */
-final class OutboxWrites {
+public final class OutboxWrites {
 
   private final RenderedSql insertSql;
 
@@ -36,10 +36,10 @@ final class OutboxWrites {
   }
 
   /** One message to write: the lease whose commit writes it, and its position in the commit. */
-  record Row(Lease lease, int index, OutboxMessage message) {}
+  public record Row(Lease lease, int index, OutboxMessage message) {}
 
   /** The rows of {@code messages} committed under {@code lease}. */
-  static List<Row> rows(Lease lease, List<OutboxMessage> messages) {
+  public static List<Row> rows(Lease lease, List<OutboxMessage> messages) {
     List<Row> rows = new ArrayList<>(messages.size());
     for (int i = 0; i < messages.size(); i++) {
       rows.add(new Row(lease, i, messages.get(i)));
@@ -51,7 +51,7 @@ final class OutboxWrites {
    * Checks that the driver can send every payload, naming the first that it cannot as {@code
    * parameter[i].payload}.
    */
-  static void requireSendable(String parameter, List<OutboxMessage> messages) {
+  public static void requireSendable(String parameter, List<OutboxMessage> messages) {
     for (int i = 0; i < messages.size(); i++) {
       Text.requireSendable(parameter + "[" + i + "].payload", messages.get(i).payload());
     }
@@ -60,7 +60,7 @@ final class OutboxWrites {
   /**
    * Inserts {@code rows} in one statement on {@code connection}, inside the caller's transaction.
    */
-  void insert(Connection connection, List<Row> rows) throws SQLException {
+  public void insert(Connection connection, List<Row> rows) throws SQLException {
     if (rows.isEmpty()) {
       return;
     }

@@ -7,6 +7,8 @@ import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.ResourceOwnership;
 import dev.fencing.ScheduleStore;
+import dev.fencing.postgres.internal.append.AppendStore;
+import dev.fencing.postgres.internal.inplace.InPlaceStore;
 import io.github.resilience4j.retry.Retry;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
@@ -31,21 +33,28 @@ abstract class PostgresModule {
     JooqLogger.globalThreshold(Log.Level.ERROR);
   }
 
-  /** The engine the configuration names: both share the schema, the outbox and the receivers. */
+  /**
+   * The engine the configuration names, the one place that asks which: both share the schema, the
+   * queue's enqueues and wake-ups, the outbox, the schedules and the receivers.
+   */
   @Provides
   @Singleton
-  static FencedQueue queue(
-      Config config, Provider<JooqQueue> updateInPlace, Provider<AppendQueue> appendOnly) {
+  static JobStore store(
+      Config config, Provider<InPlaceStore> updateInPlace, Provider<AppendStore> appendOnly) {
     return config.appendOnly() ? appendOnly.get() : updateInPlace.get();
   }
 
   /** The operators' view of the same engine's tables. */
   @Provides
   @Singleton
-  static Admin admin(
-      Config config, Provider<InPlaceAdmin> updateInPlace, Provider<AppendAdmin> appendOnly) {
-    return config.appendOnly() ? appendOnly.get() : updateInPlace.get();
+  static Admin admin(JobStore store) {
+    return store.admin();
   }
+
+  /** The queue, written once against the engine. */
+  @Binds
+  @Singleton
+  abstract FencedQueue queue(JooqQueue queue);
 
   @Binds
   abstract FencedOutbox outbox(JooqOutbox outbox);

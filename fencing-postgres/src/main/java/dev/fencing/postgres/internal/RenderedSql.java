@@ -44,10 +44,10 @@ import org.jooq.impl.SQLDataType;
  * {@code prepareThreshold=0} (docs/HA.md): the statements go unnamed and are planned at every
  * execution, with the same setting.
  */
-final class RenderedSql {
+public final class RenderedSql {
 
   /** How the server plans the statement. */
-  enum Plan {
+  public enum Plan {
     /**
      * As the driver decides: after a few executions, a named statement whose plan may be cached.
      */
@@ -66,11 +66,11 @@ final class RenderedSql {
   private final List<Parameter> order;
   private final Plan plan;
 
-  RenderedSql(DSLContext dsl, Query query, Parameters parameters) {
+  public RenderedSql(DSLContext dsl, Query query, Parameters parameters) {
     this(dsl, query, parameters, Plan.CACHED);
   }
 
-  RenderedSql(DSLContext dsl, Query query, Parameters parameters, Plan plan) {
+  public RenderedSql(DSLContext dsl, Query query, Parameters parameters, Plan plan) {
     this.plan = plan;
     String rendered = dsl.renderContext().paramType(ParamType.INDEXED).render(query);
     this.sql =
@@ -94,7 +94,8 @@ final class RenderedSql {
   }
 
   /** Prepares the statement on {@code connection} with {@code values} bound by name. */
-  PreparedStatement prepare(Connection connection, Map<String, Object> values) throws SQLException {
+  public PreparedStatement prepare(Connection connection, Map<String, Object> values)
+      throws SQLException {
     PreparedStatement statement = connection.prepareStatement(sql);
     try {
       for (int i = 0; i < order.size(); i++) {
@@ -121,7 +122,7 @@ final class RenderedSql {
    * Executes a statement this prepared and returns the result rows of the statement itself (of an
    * {@link Plan#INDEXED} one, not of the setting around it).
    */
-  ResultSet query(PreparedStatement statement) throws SQLException {
+  public ResultSet query(PreparedStatement statement) throws SQLException {
     if (plan != Plan.INDEXED) {
       return statement.executeQuery();
     }
@@ -136,7 +137,7 @@ final class RenderedSql {
   }
 
   /** Executes a statement this prepared and returns the rows the statement itself changed. */
-  int update(PreparedStatement statement) throws SQLException {
+  public int update(PreparedStatement statement) throws SQLException {
     if (plan != Plan.INDEXED) {
       return statement.executeUpdate();
     }
@@ -158,32 +159,32 @@ final class RenderedSql {
    * The parameters of one statement, by name. Each carries a placeholder value no caller sends,
    * which is how the bind order jOOQ reports is mapped back to names.
    */
-  static final class Parameters {
+  public static final class Parameters {
     private final Map<String, Parameter> byName = new LinkedHashMap<>();
     private final Map<Object, Parameter> byPlaceholder = new HashMap<>();
     private long next;
 
-    Param<String> varchar(String name) {
+    public Param<String> varchar(String name) {
       return add(name, null, "\u0000" + name + ":" + next++, SQLDataType.VARCHAR);
     }
 
-    Param<Long> bigint(String name) {
+    public Param<Long> bigint(String name) {
       return add(name, null, Long.MIN_VALUE + next++, SQLDataType.BIGINT);
     }
 
-    Param<Integer> integer(String name) {
+    public Param<Integer> integer(String name) {
       return add(name, null, (int) (Integer.MIN_VALUE + next++), SQLDataType.INTEGER);
     }
 
-    Param<UUID> uuid(String name) {
+    public Param<UUID> uuid(String name) {
       return add(name, null, new UUID(Long.MIN_VALUE, next++), SQLDataType.UUID);
     }
 
-    Param<Long[]> bigints(String name) {
+    public Param<Long[]> bigints(String name) {
       return add(name, "bigint", new Long[] {Long.MIN_VALUE + next++}, SQLDataType.BIGINT.array());
     }
 
-    Param<Integer[]> integers(String name) {
+    public Param<Integer[]> integers(String name) {
       return add(
           name,
           "integer",
@@ -191,7 +192,7 @@ final class RenderedSql {
           SQLDataType.INTEGER.array());
     }
 
-    Param<String[]> varchars(String name) {
+    public Param<String[]> varchars(String name) {
       return add(
           name,
           "varchar",
@@ -199,7 +200,7 @@ final class RenderedSql {
           SQLDataType.VARCHAR.array());
     }
 
-    Param<String[]> texts(String name) {
+    public Param<String[]> texts(String name) {
       return add(
           name, "text", new String[] {"\u0000" + name + ":" + next++}, SQLDataType.CLOB.array());
     }

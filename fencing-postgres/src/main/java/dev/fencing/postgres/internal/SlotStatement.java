@@ -1,6 +1,5 @@
 package dev.fencing.postgres.internal;
 
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_SCHEDULE;
 
 import dev.fencing.Enqueued;
@@ -29,6 +28,7 @@ import org.jooq.impl.DSL;
  * the second guard behind the mark.
  *
  * @param jobs the job table of the engine in use
+ * @param maxAttempts the claims each job gets
  * @param name the schedule
  * @param revision the revision the caller runs
  * @param from the mark the caller read
@@ -36,8 +36,8 @@ import org.jooq.impl.DSL;
  * @param token written with the mark and with the jobs, so that a retry knows its first try
  */
 record SlotStatement(
-    KeyedEnqueues.Columns jobs,
-    Config config,
+    JobStore.JobTable jobs,
+    int maxAttempts,
     String name,
     long revision,
     OffsetDateTime from,
@@ -72,13 +72,11 @@ record SlotStatement(
     List<Field<?>> columns =
         new ArrayList<>(
             List.of(jobs.queue(), jobs.payload(), jobs.maxAttempts(), jobs.key(), jobs.token()));
+    columns.addAll(jobs.stamps());
     List<Field<?>> values =
         new ArrayList<>(
-            List.of(DSL.val(queue), payload, DSL.val(config.maxAttempts()), key, DSL.val(token)));
-    if (config.appendOnly()) {
-      columns.add(FENCING_APPEND_JOB.XID);
-      values.add(AppendClaims.CURRENT_XID);
-    }
+            List.of(DSL.val(queue), payload, DSL.val(maxAttempts), key, DSL.val(token)));
+    values.addAll(jobs.stampValues());
     Map<String, Long> ids = new HashMap<>();
     sql.with(advanced)
         .insertInto(jobs.table(), columns)

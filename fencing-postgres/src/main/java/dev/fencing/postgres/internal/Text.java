@@ -4,7 +4,7 @@ import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;
 
 /** What PostgreSQL text can hold, and how a refusal of the store is told to the caller. */
-final class Text {
+public final class Text {
 
   /** How deep a cause chain is searched; a chain may loop. */
   static final int MAX_CAUSES = 16;
@@ -20,7 +20,7 @@ final class Text {
    *
    * @throws IllegalArgumentException naming {@code parameter} and the value otherwise
    */
-  static String requireSendable(String parameter, String value) {
+  public static String requireSendable(String parameter, String value) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       String problem = null;
@@ -52,7 +52,7 @@ final class Text {
    * Returns {@code text} as PostgreSQL can store it: NUL characters and lone surrogates replaced by
    * U+FFFD, cut to at most {@code max} characters without splitting a surrogate pair.
    */
-  static String storable(String text, int max) {
+  public static String storable(String text, int max) {
     StringBuilder out = new StringBuilder(Math.min(text.length(), max));
     for (int i = 0; i < text.length() && out.length() < max; i++) {
       char c = text.charAt(i);
@@ -76,7 +76,7 @@ final class Text {
    * The value in quotes, cut at 120 characters, as {@code dev.fencing.internal.Validate} shows
    * values.
    */
-  static String quote(String value) {
+  public static String quote(String value) {
     String shown = value.length() > 120 ? value.substring(0, 120) + "..." : value;
     return "'" + shown + "'";
   }
@@ -85,7 +85,7 @@ final class Text {
    * Returns the store's refusal of a value (an SQLSTATE of class 22, data exception, such as
    * invalid JSON) in {@code failure} or its causes, or null if it is some other failure.
    */
-  static @Nullable SQLException dataException(Throwable failure) {
+  public static @Nullable SQLException dataException(Throwable failure) {
     Throwable t = failure;
     for (int depth = 0; t != null && depth < MAX_CAUSES; depth++, t = t.getCause()) {
       if (t instanceof SQLException sql
@@ -98,7 +98,8 @@ final class Text {
   }
 
   /** The refusal for {@code value} of {@code parameter}, naming both and what the store said. */
-  static IllegalArgumentException invalidJson(String parameter, String value, SQLException cause) {
+  public static IllegalArgumentException invalidJson(
+      String parameter, String value, SQLException cause) {
     String said = String.valueOf(cause.getMessage()).replaceAll("\\s+", " ").trim();
     return new IllegalArgumentException(
         parameter

@@ -1,4 +1,4 @@
-package dev.fencing.postgres.internal;
+package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
@@ -14,6 +14,11 @@ import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.OutboxEntry;
 import dev.fencing.postgres.QueueSummary;
+import dev.fencing.postgres.internal.Admin;
+import dev.fencing.postgres.internal.AdminSupport;
+import dev.fencing.postgres.internal.Config;
+import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;

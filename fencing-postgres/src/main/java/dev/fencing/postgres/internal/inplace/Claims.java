@@ -1,4 +1,4 @@
-package dev.fencing.postgres.internal;
+package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
@@ -12,6 +12,10 @@ import dev.fencing.Epoch;
 import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import dev.fencing.postgres.internal.Generation;
+import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.LeaseSql;
+import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package dev.fencing.postgres.internal;
+package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static org.jooq.impl.DSL.abs;
@@ -20,6 +20,13 @@ import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
 import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
+import dev.fencing.postgres.internal.CommitFrame;
+import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.JsonProbe;
+import dev.fencing.postgres.internal.LeaseSql;
+import dev.fencing.postgres.internal.OutboxWrites;
+import dev.fencing.postgres.internal.RenderedSql;
+import dev.fencing.postgres.internal.Text;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
@@ -35,8 +42,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.jooq.Condition;
 import org.jooq.Field;
@@ -55,20 +60,18 @@ import org.jspecify.annotations.Nullable;
  */
 final class Commits {
 
-  static final int MAX_ERROR_LENGTH = 4000;
-
   /** How many epochs back a retried fail or release can still be told to have landed. */
   private static final long SETTLED_EPOCHS_KEPT = 16;
 
   private final Jdbc jdbc;
-  private final Refusals refusals;
+  private final InPlaceRefusals refusals;
   private final JsonProbe probe;
   private final OutboxWrites outbox;
   private final RenderedSql completeSql;
   private final RenderedSql completeAllSql;
 
   @Inject
-  Commits(Jdbc jdbc, Refusals refusals, JsonProbe probe, OutboxWrites outbox) {
+  Commits(Jdbc jdbc, InPlaceRefusals refusals, JsonProbe probe, OutboxWrites outbox) {
     this.jdbc = jdbc;
     this.refusals = refusals;
     this.probe = probe;
@@ -138,34 +141,19 @@ final class Commits {
     if (messages.isEmpty()) {
       return Text.invalidJson(prefix + "result", result, refusal);
     }
-    List<String> values = jsonValues(result, messages);
+    List<String> values = CommitFrame.jsonValues(result, messages);
     Map<Integer, SQLException> refused = probe.refused(values, true);
     if (refused.isEmpty()) {
       throw failure;
     }
     int k = refused.keySet().iterator().next();
-    return Text.invalidJson(jsonName(prefix, k), values.get(k), refused.get(k));
+    return Text.invalidJson(CommitFrame.jsonName(prefix, k), values.get(k), refused.get(k));
   }
-
-  private static List<String> jsonValues(String result, List<OutboxMessage> messages) {
-    List<String> values = new ArrayList<>(messages.size() + 1);
-    values.add(result);
-    messages.forEach(m -> values.add(m.payload()));
-    return values;
-  }
-
-  /** The name of the k-th of {@link #jsonValues}: the result, then the messages' payloads. */
-  private static String jsonName(String prefix, int k) {
-    return k == 0 ? prefix + "result" : prefix + "messages[" + (k - 1) + "].payload";
-  }
-
-  /** How a batch names its i-th completion's values in an error. */
-  static final IntFunction<String> BATCH_NAMES = i -> "completions[" + i + "].";
 
   List<CommitOutcome> completeAll(List<Completion> completions) {
-    return completeAll(
+    return CommitFrame.completeAll(
         completions,
-        BATCH_NAMES,
+        CommitFrame.BATCH_NAMES,
         probe,
         items -> {
           Set<Integer> committed = compareAndSetAll(completions, items);
@@ -180,74 +168,6 @@ final class Commits {
           }
           return outcomes;
         });
-  }
-
-  /**
-   * The frame of a batched commit, for either engine: checks what can be checked before sending,
-   * writes the rest with {@code write} (positions in {@code completions} to their outcomes), and
-   * when the store refuses a value (a data exception), finds which results and payloads {@code
-   * jsonb} refuses, reports each as {@link CommitOutcome.Invalid}, and writes the others.
-   *
-   * @param names the prefix that names the i-th completion's values in an error: {@link
-   *     #BATCH_NAMES} for a batch, none for a single commit
-   */
-  static List<CommitOutcome> completeAll(
-      List<Completion> completions,
-      IntFunction<String> names,
-      JsonProbe probe,
-      Function<List<Integer>, Map<Integer, CommitOutcome>> write) {
-    Objects.requireNonNull(completions, "completions");
-    int n = completions.size();
-    CommitOutcome[] outcomes = new CommitOutcome[n];
-    List<Integer> items = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      Completion completion = Objects.requireNonNull(completions.get(i), "completions[" + i + "]");
-      try {
-        Text.requireSendable(names.apply(i) + "result", completion.result());
-        OutboxWrites.requireSendable(names.apply(i) + "messages", completion.messages());
-        items.add(i);
-      } catch (IllegalArgumentException e) {
-        outcomes[i] = invalid(completion.lease(), e);
-      }
-    }
-    while (!items.isEmpty()) {
-      try {
-        write.apply(items).forEach((i, outcome) -> outcomes[i] = outcome);
-        break;
-      } catch (DataAccessException e) {
-        if (Text.dataException(e) == null) {
-          throw e;
-        }
-        // The rare path: find the results and payloads jsonb refuses, and commit the others.
-        List<String> values = new ArrayList<>();
-        List<Integer> itemOf = new ArrayList<>();
-        List<Integer> positionOf = new ArrayList<>();
-        for (int i : items) {
-          List<String> own = jsonValues(completions.get(i).result(), completions.get(i).messages());
-          for (int k = 0; k < own.size(); k++) {
-            values.add(own.get(k));
-            itemOf.add(i);
-            positionOf.add(k);
-          }
-        }
-        Map<Integer, SQLException> refused = probe.refused(values, false);
-        if (refused.isEmpty()) {
-          throw e;
-        }
-        for (Map.Entry<Integer, SQLException> bad : refused.entrySet()) {
-          int i = itemOf.get(bad.getKey());
-          if (outcomes[i] == null) {
-            String parameter = jsonName(names.apply(i), positionOf.get(bad.getKey()));
-            outcomes[i] =
-                invalid(
-                    completions.get(i).lease(),
-                    Text.invalidJson(parameter, values.get(bad.getKey()), bad.getValue()));
-          }
-        }
-        items = items.stream().filter(i -> outcomes[i] == null).toList();
-      }
-    }
-    return List.of(outcomes);
   }
 
   /**
@@ -319,7 +239,7 @@ final class Commits {
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(error, "error");
     Validate.delay("retryDelay", retryDelay);
-    String kept = Text.storable(error, MAX_ERROR_LENGTH);
+    String kept = Text.storable(error, CommitFrame.MAX_ERROR_LENGTH);
     FencingJob j = FENCING_JOB;
     Condition exhausted = j.ATTEMPTS.ge(j.MAX_ATTEMPTS);
     return commit(
@@ -430,10 +350,6 @@ final class Commits {
         .LAST_EVENT
         .eq(inline("completed"))
         .and(FENCING_JOB.RESULT.eq(JSONB.valueOf(result)));
-  }
-
-  private static CommitOutcome.Invalid invalid(Lease lease, IllegalArgumentException error) {
-    return new CommitOutcome.Invalid(lease.key(), lease.epoch(), error);
   }
 
   /** The single-job compare-and-set of {@code complete}. */

@@ -1,4 +1,4 @@
-package dev.fencing.postgres.internal;
+package dev.fencing.postgres.internal.append;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
@@ -23,6 +23,11 @@ import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.QueueSummary;
+import dev.fencing.postgres.internal.Admin;
+import dev.fencing.postgres.internal.AdminSupport;
+import dev.fencing.postgres.internal.Config;
+import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
@@ -105,7 +110,7 @@ final class AppendAdmin implements Admin {
 
   /**
    * The names come from the job table's window index, skipping from one name to the next (one probe
-   * per queue); the counts are {@link AppendQueue#depth}'s.
+   * per queue); the counts are {@link AppendStore#depth}'s.
    */
   @Override
   public List<QueueSummary> queues(boolean countCompleted) {

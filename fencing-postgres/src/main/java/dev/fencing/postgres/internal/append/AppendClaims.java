@@ -1,4 +1,4 @@
-package dev.fencing.postgres.internal;
+package dev.fencing.postgres.internal.append;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
@@ -26,6 +26,11 @@ import dev.fencing.Epoch;
 import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import dev.fencing.postgres.internal.Config;
+import dev.fencing.postgres.internal.Generation;
+import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.LeaseSql;
+import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;

@@ -1,4 +1,4 @@
-package dev.fencing.postgres.internal;
+package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
@@ -10,6 +10,9 @@ import dev.fencing.FencedOffException;
 import dev.fencing.Lease;
 import dev.fencing.Renewal;
 import dev.fencing.internal.Validate;
+import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.LeaseSql;
+import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
@@ -35,11 +38,11 @@ import org.jooq.impl.DSL;
 final class Renewals {
 
   private final Jdbc jdbc;
-  private final Refusals refusals;
+  private final InPlaceRefusals refusals;
   private final RenderedSql renewAllSql;
 
   @Inject
-  Renewals(Jdbc jdbc, Refusals refusals) {
+  Renewals(Jdbc jdbc, InPlaceRefusals refusals) {
     this.jdbc = jdbc;
     this.refusals = refusals;
     RenderedSql.Parameters parameters = new RenderedSql.Parameters();

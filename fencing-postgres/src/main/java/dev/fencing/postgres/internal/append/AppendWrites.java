@@ -1,4 +1,4 @@
-package dev.fencing.postgres.internal;
+package dev.fencing.postgres.internal.append;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
@@ -21,6 +21,13 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
+import dev.fencing.postgres.internal.Config;
+import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.LeaseSql;
+import dev.fencing.postgres.internal.Notifier;
+import dev.fencing.postgres.internal.OutboxWrites;
+import dev.fencing.postgres.internal.Refusals;
+import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;

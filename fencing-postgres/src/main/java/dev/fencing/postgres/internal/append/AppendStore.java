@@ -1,11 +1,13 @@
-package dev.fencing.postgres.internal;
+package dev.fencing.postgres.internal.append;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_WINDOW;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
 import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.field;
@@ -19,24 +21,37 @@ import static org.jooq.impl.DSL.sum;
 import static org.jooq.impl.DSL.val;
 
 import dev.fencing.CommitOutcome;
-import dev.fencing.Enqueued;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
-import dev.fencing.FencedQueue;
+import dev.fencing.FencedQueue.Completion;
 import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
-import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
+import dev.fencing.postgres.internal.Admin;
+import dev.fencing.postgres.internal.CommitFrame;
+import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.JobStore;
+import dev.fencing.postgres.internal.JsonProbe;
+import dev.fencing.postgres.internal.LeaseSql;
+import dev.fencing.postgres.internal.OutboxWrites;
+import dev.fencing.postgres.internal.Retention;
+import dev.fencing.postgres.internal.RetentionBatch;
+import dev.fencing.postgres.internal.Text;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendWindow;
+import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
 import jakarta.inject.Inject;
+import jakarta.inject.Provider;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,64 +59,64 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.IntFunction;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record4;
+import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The PostgreSQL queue on the append-only engine (docs/ENGINE.md): jobs are inserted once and never
+ * The append-only engine behind {@link JobStore} (docs/ENGINE.md): jobs are inserted once and never
  * updated; a claim appends one claim row per batch and one hand-out per job, a commit appends the
  * job's {@code done} row under a compare-and-set on the claim row. The rules are those of {@link
- * FencedQueue}, as on {@link JooqQueue}: a token per job that only goes up, a compare-and-set on
- * owner and epoch for every write of a lease, oldest ready work first, attempts counted per claim.
- *
- * <p>Enqueueing, signals of new work and their settings are shared with {@link JooqQueue}.
+ * dev.fencing.FencedQueue}, as on the other engine: a token per job that only goes up, a
+ * compare-and-set on owner and epoch for every write of a lease, oldest ready work first, attempts
+ * counted per claim.
  */
-public final class AppendQueue implements FencedQueue {
+public final class AppendStore implements JobStore {
+
+  private static final JobTable JOBS =
+      new JobTable(
+          FENCING_APPEND_JOB,
+          FENCING_APPEND_JOB.ID,
+          FENCING_APPEND_JOB.QUEUE,
+          FENCING_APPEND_JOB.PAYLOAD,
+          FENCING_APPEND_JOB.MAX_ATTEMPTS,
+          FENCING_APPEND_JOB.IDEMPOTENCY_KEY,
+          FENCING_APPEND_JOB.ENQUEUE_TOKEN,
+          // the enqueueing transaction's id, by which claims take fresh jobs (see AppendClaims)
+          List.of(FENCING_APPEND_JOB.XID),
+          List.of(AppendClaims.CURRENT_XID));
 
   private final Jdbc jdbc;
-  private final JooqQueue shared;
   private final AppendClaims claims;
   private final AppendWrites writes;
   private final JsonProbe probe;
+  private final Provider<AppendAdmin> admin;
 
   @Inject
-  AppendQueue(
-      Jdbc jdbc, JooqQueue shared, AppendClaims claims, AppendWrites writes, JsonProbe probe) {
+  AppendStore(
+      Jdbc jdbc,
+      AppendClaims claims,
+      AppendWrites writes,
+      JsonProbe probe,
+      Provider<AppendAdmin> admin) {
     this.jdbc = jdbc;
-    this.shared = shared;
     this.claims = claims;
     this.writes = writes;
     this.probe = probe;
+    this.admin = admin;
   }
 
   @Override
-  public long enqueue(String queue, String payload) {
-    return shared.enqueue(queue, payload);
-  }
-
-  @Override
-  public List<Long> enqueueAll(String queue, List<String> payloads) {
-    return shared.enqueueAll(queue, payloads);
-  }
-
-  @Override
-  public List<Enqueued> enqueueKeyed(String queue, List<KeyedJob> jobs) {
-    return shared.enqueueKeyed(queue, jobs);
-  }
-
-  @Override
-  public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
-    List<Job> jobs = claimBatch(queue, owner, leaseLength, 1);
-    return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.getFirst());
+  public JobTable jobs() {
+    return JOBS;
   }
 
   @Override
   public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
-    Validate.identifier("queue", queue);
-    Validate.owner(owner);
-    Validate.leaseLength(leaseLength);
-    Validate.batchSize(batchSize);
     return claims.claimBatch(queue, owner, leaseLength, batchSize);
   }
 
@@ -146,11 +161,6 @@ public final class AppendQueue implements FencedQueue {
   }
 
   @Override
-  public FencedOutcome.Accepted complete(Lease lease, String result) {
-    return complete(lease, result, List.of());
-  }
-
-  @Override
   public FencedOutcome.Accepted complete(Lease lease, String result, List<OutboxMessage> messages) {
     Objects.requireNonNull(lease, "lease");
     Validate.json("result", result);
@@ -168,11 +178,11 @@ public final class AppendQueue implements FencedQueue {
 
   @Override
   public List<CommitOutcome> completeAll(List<Completion> completions) {
-    return completeAll(completions, Commits.BATCH_NAMES);
+    return completeAll(completions, CommitFrame.BATCH_NAMES);
   }
 
   private List<CommitOutcome> completeAll(List<Completion> completions, IntFunction<String> names) {
-    return Commits.completeAll(
+    return CommitFrame.completeAll(
         completions,
         names,
         probe,
@@ -211,7 +221,7 @@ public final class AppendQueue implements FencedQueue {
             AppendWrites.Kind.FAIL,
             null,
             List.of(),
-            Text.storable(error, Commits.MAX_ERROR_LENGTH),
+            Text.storable(error, CommitFrame.MAX_ERROR_LENGTH),
             retryDelay.toNanos() / 1_000));
   }
 
@@ -230,18 +240,7 @@ public final class AppendQueue implements FencedQueue {
   }
 
   @Override
-  public boolean awaitWork(String queue, Duration timeout) throws InterruptedException {
-    return shared.awaitWork(queue, timeout);
-  }
-
-  @Override
-  public boolean signalsWork() {
-    return shared.signalsWork();
-  }
-
-  @Override
   public Optional<JobSnapshot> find(long jobId) {
-    Validate.jobId(jobId);
     return Optional.ofNullable(
             jdbc.guarded(() -> jdbc.run(c -> AppendState.read(jdbc.on(c), List.of(jobId))))
                 .get(jobId))
@@ -255,7 +254,6 @@ public final class AppendQueue implements FencedQueue {
    */
   @Override
   public QueueDepth depth(String queue) {
-    Validate.identifier("queue", queue);
     FencingAppendJob j = FENCING_APPEND_JOB;
     FencingAppendWindow w = FENCING_APPEND_WINDOW;
     return jdbc.guarded(
@@ -324,5 +322,91 @@ public final class AppendQueue implements FencedQueue {
                       .fetchOne(
                           r -> new QueueDepth(r.value1() + r.value2(), r.value3(), r.value4()));
                 }));
+  }
+
+  /**
+   * One batch of the append-only engine: the oldest {@code done} rows past the age (and with no
+   * undelivered message), locked {@code SKIP LOCKED}, go with their job, hand-outs and delivered
+   * messages; claim rows no longer live and older than the age go too (a late write under one finds
+   * the job gone, or a newer hand-out). The archive row is the job's and its end's columns in one
+   * JSON object.
+   */
+  @Override
+  public RetentionBatch removeFinished(
+      DSLContext dsl, Duration olderThan, @Nullable String queue, int batchSize, boolean archive) {
+    FencingAppendDone d = FENCING_APPEND_DONE;
+    FencingOutbox o = FENCING_OUTBOX;
+    Field<OffsetDateTime> cutoff = LeaseSql.nowPlusMicros(val(-olderThan.toNanos() / 1_000));
+    Condition old =
+        d.FINISHED_AT
+            .lt(cutoff)
+            .andNotExists(
+                selectOne().from(o).where(o.JOB_ID.eq(d.JOB_ID)).and(o.DELIVERED_AT.isNull()));
+    if (queue != null) {
+      old = old.and(d.QUEUE.eq(queue));
+    }
+    List<Long> ids =
+        dsl.select(d.JOB_ID)
+            .from(d)
+            .where(old)
+            .orderBy(d.FINISHED_AT)
+            .limit(batchSize)
+            .forUpdate()
+            .skipLocked()
+            .fetch(d.JOB_ID);
+    FencingAppendClaim c = FENCING_APPEND_CLAIM;
+    List<Long> claims =
+        dsl.select(c.ID)
+            .from(c)
+            .where(c.LIVE.isFalse())
+            .and(c.CLAIMED_AT.lt(cutoff))
+            .and(queue == null ? DSL.noCondition() : c.QUEUE.eq(queue))
+            .orderBy(c.CLAIMED_AT)
+            .limit(batchSize)
+            .forUpdate()
+            .skipLocked()
+            .fetch(c.ID);
+    if (!claims.isEmpty()) {
+      dsl.deleteFrom(c).where(c.ID.in(claims)).execute();
+    }
+    if (ids.isEmpty()) {
+      return new RetentionBatch(0, 0, 0);
+    }
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    int archived = 0;
+    if (archive) {
+      archived =
+          Retention.archive(
+              dsl,
+              j.ID,
+              j.QUEUE,
+              d.FINISHED_AT,
+              field("to_jsonb({0}) || to_jsonb({1})", SQLDataType.JSONB, d, j),
+              j.join(d).on(d.JOB_ID.eq(j.ID)),
+              j.ID.in(ids));
+    }
+    int messages =
+        dsl.deleteFrom(o).where(o.JOB_ID.in(ids)).and(o.DELIVERED_AT.isNotNull()).execute();
+    dsl.deleteFrom(FENCING_APPEND_HANDOUT).where(FENCING_APPEND_HANDOUT.JOB_ID.in(ids)).execute();
+    dsl.deleteFrom(FENCING_APPEND_OPERATED).where(FENCING_APPEND_OPERATED.JOB_ID.in(ids)).execute();
+    dsl.deleteFrom(d).where(d.JOB_ID.in(ids)).execute();
+    int jobs = dsl.deleteFrom(j).where(j.ID.in(ids)).execute();
+    return new RetentionBatch(jobs, archived, messages);
+  }
+
+  @Override
+  public List<String> vacuumed() {
+    return List.of(
+        "fencing_append_job",
+        "fencing_append_handout",
+        "fencing_append_done",
+        "fencing_append_claim",
+        "fencing_append_requeue",
+        "fencing_append_operated");
+  }
+
+  @Override
+  public Admin admin() {
+    return admin.get();
   }
 }

@@ -1,4 +1,4 @@
-package dev.fencing.postgres.internal;
+package dev.fencing.postgres.internal.append;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
@@ -13,6 +13,7 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import dev.fencing.postgres.internal.Refusals;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;

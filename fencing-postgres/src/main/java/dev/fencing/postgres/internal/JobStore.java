@@ -1,0 +1,108 @@
+package dev.fencing.postgres.internal;
+
+import dev.fencing.CommitOutcome;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue.Completion;
+import dev.fencing.Job;
+import dev.fencing.JobSnapshot;
+import dev.fencing.Lease;
+import dev.fencing.OutboxMessage;
+import dev.fencing.QueueDepth;
+import dev.fencing.Renewal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.JSONB;
+import org.jooq.Table;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The seam between the two storage engines (docs/ENGINE.md): everything that differs between them,
+ * with one implementation per engine in a package of its own, {@code internal.inplace.InPlaceStore}
+ * (one row per job, updated in place) and {@code internal.append.AppendStore} (rows inserted, never
+ * updated). {@code PostgresModule} binds the one the configuration names, and is the only place
+ * that asks which. What both engines share is written once against this interface: enqueueing and
+ * the wake-ups ({@link JooqQueue}), keyed enqueues ({@link KeyedEnqueues}), a schedule's slots
+ * ({@link SlotStatement}), retention's batches and VACUUM ({@link Retention}), the outbox.
+ *
+ * <p>The queue's calls arrive here with their queue, owner, lease length, batch size and job id
+ * already checked; every other argument is checked by the engine, as {@link
+ * dev.fencing.FencedQueue} says.
+ */
+public interface JobStore {
+
+  /** The table an enqueue inserts jobs into, and the columns it writes. */
+  JobTable jobs();
+
+  /** Claims up to {@code batchSize} jobs of {@code queue}, oldest ready first, one epoch each. */
+  List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize);
+
+  /** See {@link dev.fencing.FencedQueue#renew}. */
+  Lease renew(Lease lease, Duration leaseLength);
+
+  /** See {@link dev.fencing.FencedQueue#renewAll}. */
+  List<Renewal> renewAll(List<Lease> leases, Duration leaseLength);
+
+  /** See {@link dev.fencing.FencedQueue#complete(Lease, String, List)}. */
+  FencedOutcome.Accepted complete(Lease lease, String result, List<OutboxMessage> messages);
+
+  /** See {@link dev.fencing.FencedQueue#completeAll}. */
+  List<CommitOutcome> completeAll(List<Completion> completions);
+
+  /** See {@link dev.fencing.FencedQueue#fail}; a job given back now wakes the queue's waiters. */
+  FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay);
+
+  /** See {@link dev.fencing.FencedQueue#release}; the job given back wakes the queue's waiters. */
+  FencedOutcome.Accepted release(Lease lease);
+
+  /** The job with that id as it stands, if there is one. */
+  Optional<JobSnapshot> find(long jobId);
+
+  /** The pending, running and failed counts of {@code queue}, in one statement. */
+  QueueDepth depth(String queue);
+
+  /**
+   * Retention's selection: removes (or archives, then removes) up to {@code batchSize} finished
+   * jobs older than {@code olderThan} (of {@code queue}, or of every queue when null) in the
+   * transaction {@code dsl} runs in, oldest first, rows locked {@code SKIP LOCKED}, keeping any job
+   * with an undelivered outbox message; the archive rows are written with {@link
+   * Retention#archive}.
+   */
+  RetentionBatch removeFinished(
+      DSLContext dsl, Duration olderThan, @Nullable String queue, int batchSize, boolean archive);
+
+  /** The engine's tables that maintenance vacuums, besides {@code fencing_outbox}. */
+  List<String> vacuumed();
+
+  /** The operators' view of the engine's tables. */
+  Admin admin();
+
+  /**
+   * The job table of an engine, and its columns that an enqueue writes: the same for a plain and a
+   * keyed enqueue and a schedule's slots.
+   *
+   * @param table the table
+   * @param id the job's id, from the table's sequence
+   * @param queue the queue
+   * @param payload the payload
+   * @param maxAttempts the claims the job gets
+   * @param key the idempotency key, unique per queue where not null
+   * @param token the enqueueing call's token, which tells a retry what its lost try wrote
+   * @param stamps the columns the engine writes besides those (none, or the enqueueing
+   *     transaction's id on the append-only engine)
+   * @param stampValues what each of {@code stamps} is set to, in the same order
+   */
+  record JobTable(
+      Table<?> table,
+      Field<Long> id,
+      Field<String> queue,
+      Field<JSONB> payload,
+      Field<Integer> maxAttempts,
+      Field<String> key,
+      Field<UUID> token,
+      List<Field<?>> stamps,
+      List<Field<?>> stampValues) {}
+}

@@ -1,0 +1,263 @@
+package dev.fencing.postgres.internal.inplace;
+
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.val;
+
+import dev.fencing.CommitOutcome;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue.Completion;
+import dev.fencing.Job;
+import dev.fencing.JobSnapshot;
+import dev.fencing.JobState;
+import dev.fencing.Lease;
+import dev.fencing.OutboxMessage;
+import dev.fencing.QueueDepth;
+import dev.fencing.Renewal;
+import dev.fencing.postgres.internal.Admin;
+import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.JobStore;
+import dev.fencing.postgres.internal.LeaseSql;
+import dev.fencing.postgres.internal.Notifier;
+import dev.fencing.postgres.internal.Retention;
+import dev.fencing.postgres.internal.RetentionBatch;
+import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
+import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
+import jakarta.inject.Inject;
+import jakarta.inject.Provider;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The update-in-place engine behind {@link JobStore}: one row per job in {@code fencing_job}, one
+ * statement per claim (a batch included), one compare-and-set per commit or per batch of commits.
+ * Leases are set and judged with {@code now()} of the database.
+ *
+ * <p>Claimable work is served oldest-ready-first: a pending job is ready since its {@code run_at},
+ * a job whose lease ran out since its {@code lease_expires_at}; every claim counts an attempt, and
+ * a job whose lease runs out after its last attempt ends {@code failed} instead of being handed out
+ * again (see {@link Claims}).
+ *
+ * <p>Every statement commits on its own, whether or not the data source's connections are in
+ * autocommit mode (see {@link Jdbc}).
+ */
+public final class InPlaceStore implements JobStore {
+
+  private static final JobTable JOBS =
+      new JobTable(
+          FENCING_JOB,
+          FENCING_JOB.ID,
+          FENCING_JOB.QUEUE,
+          FENCING_JOB.PAYLOAD,
+          FENCING_JOB.MAX_ATTEMPTS,
+          FENCING_JOB.IDEMPOTENCY_KEY,
+          FENCING_JOB.ENQUEUE_TOKEN,
+          List.of(),
+          List.of());
+
+  private final Jdbc jdbc;
+  private final Claims claims;
+  private final Commits commits;
+  private final Renewals renewals;
+  private final Notifier notifier;
+  private final Provider<InPlaceAdmin> admin;
+
+  @Inject
+  InPlaceStore(
+      Jdbc jdbc,
+      Claims claims,
+      Commits commits,
+      Renewals renewals,
+      Notifier notifier,
+      Provider<InPlaceAdmin> admin) {
+    this.jdbc = jdbc;
+    this.claims = claims;
+    this.commits = commits;
+    this.renewals = renewals;
+    this.notifier = notifier;
+    this.admin = admin;
+  }
+
+  @Override
+  public JobTable jobs() {
+    return JOBS;
+  }
+
+  @Override
+  public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
+    return claims.claimBatch(queue, owner, leaseLength, batchSize);
+  }
+
+  @Override
+  public Lease renew(Lease lease, Duration leaseLength) {
+    return renewals.renew(lease, leaseLength);
+  }
+
+  @Override
+  public List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
+    return renewals.renewAll(leases, leaseLength);
+  }
+
+  @Override
+  public FencedOutcome.Accepted complete(Lease lease, String result, List<OutboxMessage> messages) {
+    return commits.complete(lease, result, messages);
+  }
+
+  @Override
+  public List<CommitOutcome> completeAll(List<Completion> completions) {
+    return commits.completeAll(completions);
+  }
+
+  @Override
+  public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
+    FencedOutcome.Accepted accepted = commits.fail(lease, error, retryDelay);
+    if (retryDelay.isZero()) {
+      jobReturned(lease.jobId());
+    }
+    return accepted;
+  }
+
+  @Override
+  public FencedOutcome.Accepted release(Lease lease) {
+    FencedOutcome.Accepted accepted = commits.release(lease);
+    jobReturned(lease.jobId());
+    return accepted;
+  }
+
+  /**
+   * Notifies the queue of job {@code jobId} if the job is pending (given back by release or by a
+   * failure without delay). Best effort, after the commit: if it fails, waiters find the job at
+   * their next poll.
+   */
+  private void jobReturned(long jobId) {
+    notifier.afterCommit(
+        "job " + jobId + " given back",
+        FENCING_JOB,
+        FENCING_JOB.QUEUE,
+        FENCING_JOB.ID.eq(jobId).and(FENCING_JOB.STATUS.eq(inline(JobState.PENDING.dbName()))));
+  }
+
+  @Override
+  public Optional<JobSnapshot> find(long jobId) {
+    return jdbc.guarded(
+            () ->
+                jdbc.run(
+                    c ->
+                        jdbc.on(c)
+                            .selectFrom(FENCING_JOB)
+                            .where(FENCING_JOB.ID.eq(jobId))
+                            .fetchOptional()))
+        .map(InPlaceStore::snapshot);
+  }
+
+  /** Three counts in one statement, each on its state's partial index, never on completed rows. */
+  @Override
+  public QueueDepth depth(String queue) {
+    return jdbc.guarded(
+        () ->
+            jdbc.run(
+                c ->
+                    jdbc.on(c)
+                        .select(
+                            counted(queue, JobState.PENDING),
+                            counted(queue, JobState.RUNNING),
+                            counted(queue, JobState.FAILED))
+                        .fetchOne(r -> new QueueDepth(r.value1(), r.value2(), r.value3()))));
+  }
+
+  private static Field<Long> counted(String queue, JobState state) {
+    FencingJob j = FENCING_JOB;
+    return DSL.field(
+        DSL.select(DSL.count().cast(SQLDataType.BIGINT))
+            .from(j)
+            .where(j.QUEUE.eq(queue))
+            .and(j.STATUS.eq(inline(state.dbName()))));
+  }
+
+  private static JobSnapshot snapshot(FencingJobRecord r) {
+    return new JobSnapshot(
+        r.getId(),
+        r.getQueue(),
+        JobState.fromDbName(r.getStatus()),
+        r.getOwner(),
+        r.getEpoch(),
+        r.getAttempts(),
+        r.getMaxAttempts(),
+        r.getPayload().data(),
+        r.getResult() == null ? null : r.getResult().data(),
+        r.getLastError(),
+        r.getRunAt().toInstant(),
+        r.getLeaseExpiresAt() == null ? null : r.getLeaseExpiresAt().toInstant());
+  }
+
+  /**
+   * Oldest first by {@code fencing_job_finished_ix}; the archive row is the job's row as one JSON
+   * object.
+   */
+  @Override
+  public RetentionBatch removeFinished(
+      DSLContext dsl, Duration olderThan, @Nullable String queue, int batchSize, boolean archive) {
+    FencingJob j = FENCING_JOB;
+    FencingOutbox o = FENCING_OUTBOX;
+    // the same predicate as fencing_job_finished_ix, with inline values, so the planner uses it
+    Condition old =
+        j.STATUS
+            .in(inline(JobState.COMPLETED.dbName()), inline(JobState.FAILED.dbName()))
+            .and(j.FINISHED_AT.lt(LeaseSql.nowPlusMicros(val(-olderThan.toNanos() / 1_000))))
+            .andNotExists(
+                selectOne().from(o).where(o.JOB_ID.eq(j.ID)).and(o.DELIVERED_AT.isNull()));
+    if (queue != null) {
+      old = old.and(j.QUEUE.eq(queue));
+    }
+    List<Long> ids =
+        dsl.select(j.ID)
+            .from(j)
+            .where(old)
+            .orderBy(j.FINISHED_AT)
+            .limit(batchSize)
+            .forUpdate()
+            .skipLocked()
+            .fetch(j.ID);
+    if (ids.isEmpty()) {
+      return new RetentionBatch(0, 0, 0);
+    }
+    int archived = 0;
+    if (archive) {
+      FencingJob x = j.as("x");
+      archived =
+          Retention.archive(
+              dsl,
+              x.ID,
+              x.QUEUE,
+              x.FINISHED_AT,
+              field("to_jsonb({0})", SQLDataType.JSONB, x),
+              x,
+              x.ID.in(ids));
+    }
+    int messages =
+        dsl.deleteFrom(o).where(o.JOB_ID.in(ids)).and(o.DELIVERED_AT.isNotNull()).execute();
+    int jobs = dsl.deleteFrom(j).where(j.ID.in(ids)).execute();
+    return new RetentionBatch(jobs, archived, messages);
+  }
+
+  @Override
+  public List<String> vacuumed() {
+    return List.of("fencing_job");
+  }
+
+  @Override
+  public Admin admin() {
+    return admin.get();
+  }
+}
