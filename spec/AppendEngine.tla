@@ -11,7 +11,8 @@
 (* A job's token is the epoch of its newest handout: 1 for the first,     *)
 (* the last + 1 for every later one.  A lease (job, owner, epoch) is      *)
 (* current iff its handout's claim row has that owner, is live and not    *)
-(* expired, and the job has no newer handout, no done and no requeue row. *)
+(* expired, has not given the job back (given_back), and the job has no   *)
+(* done row: the check of AppendWrites.ownedQuery.                         *)
 (*                                                                         *)
 (* Variant removes one guard, as Fencing.tla's variants do: each must     *)
 (* break a property.  Generation and failover are in Fencing.tla; they    *)
@@ -30,15 +31,17 @@ CONSTANTS
     MaxDelay,     \* a fail's retry delay is 0..MaxDelay ticks
     LostReplies,  \* the writes whose reply may be lost (then the worker sends them again)
     Receiver,     \* whether leases deliver to the receiver before they complete
+    Again,        \* the writes a worker may send once more under a lease whose write was accepted
     Variant       \* "Correct" or the name of one broken variant
 
 Variants == {"Correct",
-             "NoNewerHandoutCheck",   \* (1) a commit does not ask for no newer handout
+             "NoGivenBackCheck",      \* (1) a commit does not look at the row's given_back
              "NoExpiryCheck",         \* (2) a commit does not ask for an unexpired lease
              "SameEpochOnTakeover",   \* (3) a takeover hands out the job's last epoch again
              "LeftoversForgotten",    \* (4) a takeover drops the open jobs beyond the batch
              "WindowRollsPast",       \* (5) a claim moves the window by every item it took
-             "NoRepeatForFail"}       \* (6) a refused fail or release is never a repeat
+             "NoRepeatForFail",       \* (6) a refused fail or release is never a repeat
+             "NoDoneCheck"}           \* (7) a write does not ask for no done row
 
 \* Handouts of one job at most: one per attempt, and one more per release.
 MaxHandouts == MaxAttempts + MaxReleases
@@ -54,6 +57,7 @@ ASSUME /\ Variant \in Variants
        /\ MaxDelay \in Nat
        /\ LostReplies \subseteq {"complete", "fail", "release"}
        /\ Receiver \in BOOLEAN
+       /\ Again \subseteq {"complete", "fail", "release", "renew"}
 
 VARIABLES
     enqueued,  \* the jobs whose enqueue committed (rows of job)
@@ -78,8 +82,11 @@ vars == <<enqueued, window, claims, handouts, done, requeue, leases, recv, relea
 (* own result.                                                             *)
 (***************************************************************************)
 ClaimItem == [job : Jobs, epoch : Epochs]
+\* givenBack: the column given_back, the jobs of the row that a fail (with attempts left) or a
+\* release gave back, added by the write that counted them off
 ClaimRow  == [owner : Workers, left : 0..LeaseLen, items : SUBSET ClaimItem,
-              open : 0..Batch, live : BOOLEAN, renewals : 0..MaxRenewals]
+              open : 0..Batch, live : BOOLEAN, renewals : 0..MaxRenewals,
+              givenBack : SUBSET Jobs]
 \* from: where the handout came from: the window (fresh), a fail, a release, or a lease that
 \* ran out (a takeover, or a requeue row of reason expired: one source to the code)
 Sources   == {"fresh", "fail", "release", "expired"}
@@ -94,18 +101,21 @@ Requeue   == [job : Jobs, wait : 0..MaxDelay, epoch : Epochs, attempts : 0..MaxA
 (* A lease as the worker holds it (job, owner, epoch), its attempt, and   *)
 (* ghost fields: claim (the claim row that handed it out), phase          *)
 (* (working -> delivered; unknown = its write's reply was lost and it     *)
-(* sends the write again), op (that write), landed (fresh: the write      *)
-(* changed the tables while the lease was current; stale: while it was    *)
-(* not).  A lease the worker is done with is dropped; what went wrong is  *)
-(* kept in flags, which keeps the model small:                            *)
-(*   staleWrite:    a write landed while its lease was not current        *)
+(* sends the write again; settled = its write was accepted and the worker *)
+(* may send one more write of Again under it, which the engine must       *)
+(* refuse), op (that write), landed (fresh: the write changed the tables  *)
+(* while the lease was current; stale: while it was not).  A lease the    *)
+(* worker is done with is dropped; what went wrong is kept in flags,      *)
+(* which keeps the model small:                                            *)
+(*   staleWrite:    a write (renewals too) landed while its lease was not *)
+(*                  current                                                *)
 (*   staleAccepted: a worker was told accepted (or a repeat) for a write  *)
 (*                  that landed stale, or that is not its own             *)
 (*   landedRefused: a write that landed was reported refused              *)
 (***************************************************************************)
 LeaseRec == [job : Jobs, owner : Workers, epoch : Epochs, claim : ClaimIds,
              attempt : 1..(MaxAttempts + 1),
-             phase : {"working", "delivered", "unknown"},
+             phase : {"working", "delivered", "unknown", "settled"},
              op : {"none", "complete", "fail", "release"},
              landed : {"no", "fresh", "stale"}]
 
@@ -140,34 +150,65 @@ HasRequeue(j) == \E q \in requeue : q.job = j
 NewerHandout(j, e) == \E h \in handouts : h.job = j /\ h.epoch > e
 
 \* The open jobs of claim row c: those of its list with no done row, no requeue row and no
-\* newer handout.
+\* newer handout (the jobs a takeover finds, AppendClaims.expired).
 OpenJobs(c) == {it.job : it \in {it \in claims[c].items : /\ ~HasDone(it.job)
                                                         /\ ~HasRequeue(it.job)
                                                         /\ ~NewerHandout(it.job, it.epoch)}}
 
 (***************************************************************************)
-(* The check every write of a lease goes through, as the SQL has it: a    *)
-(* handout (job, epoch) whose claim row has the lease's owner, is live    *)
-(* and unexpired; no newer handout, no done row, no requeue row.  The     *)
-(* commits (complete, fail, release) of variants (1) and (2) lack one     *)
-(* part; renew keeps every part.                                           *)
+(* The check every write of a lease goes through, as the SQL has it       *)
+(* (AppendWrites.ownedQuery, and fencing_append_complete): a handout      *)
+(* (job, epoch) whose claim row has the lease's owner, is live and        *)
+(* unexpired, and has not given the job back (given_back); and the job    *)
+(* has no done row.  The commits (complete, fail, release) of variants    *)
+(* (1) and (2) lack one part, every write of variant (7) the last.        *)
+(*                                                                         *)
+(* given_back stands for what the model checked before it had the column: *)
+(* no newer handout and no requeue row of the job.  For a job of a live   *)
+(* claim row the two agree (GivenBackAgrees): the job gets a requeue row  *)
+(* or a newer handout only from a write of its lease that gives it back   *)
+(* (a fail with attempts left or a release: the requeue row, and the job  *)
+(* in given_back, in one transaction; the claim that takes the requeue    *)
+(* row hands it out at epoch + 1), or from a takeover, which ends the row *)
+(* first; and a job given back keeps its requeue row until a claim takes  *)
+(* it, and has a newer handout from then on.                              *)
+(*                                                                         *)
+(* The done check is not implied by the rest: a complete (or a fail with  *)
+(* no attempt left) settles its job without giving it back, and the row   *)
+(* stays live while other jobs of its batch are open.  Without the check  *)
+(* (7), a fail, release or renewal under that lease passes.  A complete   *)
+(* or a last fail would not land even then: done has one row per job (ON  *)
+(* CONFLICT DO NOTHING), and such a write is explained (NoDoneRow).        *)
 (***************************************************************************)
-Matches(l, h, expiry) == /\ h.job = l.job /\ h.epoch = l.epoch
-                         /\ claims[h.claim].owner = l.owner
-                         /\ claims[h.claim].live
-                         /\ (claims[h.claim].left > 0 \/ ~expiry)
+Matches(l, h, expiry, back) == /\ h.job = l.job /\ h.epoch = l.epoch
+                               /\ claims[h.claim].owner = l.owner
+                               /\ claims[h.claim].live
+                               /\ (claims[h.claim].left > 0 \/ ~expiry)
+                               /\ (l.job \notin claims[h.claim].givenBack \/ ~back)
 
-Check(l, expiry, newer) == /\ \E h \in handouts : Matches(l, h, expiry)
-                           /\ ~(newer /\ NewerHandout(l.job, l.epoch))
-                           /\ ~HasDone(l.job)
-                           /\ ~HasRequeue(l.job)
+Check(l, expiry, back, isDone) == /\ \E h \in handouts : Matches(l, h, expiry, back)
+                                  /\ ~(isDone /\ HasDone(l.job))
 
-Current(l) == Check(l, TRUE, TRUE)
+Current(l) == Check(l, TRUE, TRUE, TRUE)
 
-CommitCheck(l) == Check(l, Variant # "NoExpiryCheck", Variant # "NoNewerHandoutCheck")
+CommitCheck(l) == Check(l, Variant # "NoExpiryCheck", Variant # "NoGivenBackCheck",
+                        Variant # "NoDoneCheck")
+
+RenewCheck(l) == Check(l, TRUE, TRUE, Variant # "NoDoneCheck")
 
 \* The claim row the SQL's check found for l (the one its write updates).
-ClaimFound(l, expiry) == (CHOOSE h \in handouts : Matches(l, h, expiry)).claim
+ClaimFound(l, expiry, back) == (CHOOSE h \in handouts : Matches(l, h, expiry, back)).claim
+
+\* A complete, or a fail with no attempt left, inserts a done row: where the job has one
+\* already, it inserts nothing and its write is explained (the primary key of done).
+InsertsDone(l, op) == op = "complete" \/ (op = "fail" /\ l.attempt >= MaxAttempts)
+NoDoneRow(l, op) == ~(InsertsDone(l, op) /\ HasDone(l.job))
+
+\* A fail with attempts left, or a release, gives the job back: a requeue row. requeue has one
+\* row per job too, without ON CONFLICT: a second row fails the transaction (unique_violation,
+\* not retried), which then changes nothing, the same as a write not sent. The engine never
+\* tries (a write that passes the check has no requeue row: GivenBackAgrees); variant (1) does.
+GivesBack(l, op) == op = "release" \/ (op = "fail" /\ l.attempt < MaxAttempts)
 
 \* Ghost truth: l's own claim row is live and unexpired, l's handout is the job's newest and
 \* the only one with its epoch, the job has no done and no requeue row.
@@ -177,12 +218,18 @@ IsCurrent(l) == /\ claims[l.claim].live
                 /\ ~HasDone(l.job)
                 /\ ~HasRequeue(l.job)
 
-\* A claim row that ends (live = false) keeps nothing that matters any more: left and
-\* renewals go to 0, so that TLC sees one state where the database has one.
-Ended(r) == [r EXCEPT !.live = FALSE, !.open = 0, !.left = 0, !.renewals = 0]
+\* A claim row that ends (live = false) keeps nothing that matters any more: left, renewals
+\* and given_back go to 0 and {} (the code keeps given_back, which no check reads once the row
+\* is not live), so that TLC sees one state where the database has one.
+Ended(r) == [r EXCEPT !.live = FALSE, !.open = 0, !.left = 0, !.renewals = 0, !.givenBack = {}]
 
-\* A commit settles one job of claim row c: open - 1, and the row ends at 0.
-Settle(c) == [claims EXCEPT ![c] = IF @.open > 1 THEN [@ EXCEPT !.open = @ - 1] ELSE Ended(@)]
+\* A write settles job j of claim row c: open - 1, j into given_back if the write gives it back
+\* (AppendWrites.countOffQuery); the row ends at 0.
+Settle(c, j, back) ==
+    [claims EXCEPT ![c] = IF @.open > 1
+                          THEN [@ EXCEPT !.open = @ - 1,
+                                         !.givenBack = IF back THEN @ \cup {j} ELSE @]
+                          ELSE Ended(@)]
 
 Replace(l, l2) == leases' = (leases \ {l}) \cup {l2}
 
@@ -271,7 +318,8 @@ Claim(w, n, expired, due, stale) ==
                    ELSE Append(ended, [owner |-> w, left |-> LeaseLen,
                                        items |-> {[job |-> h.job, epoch |-> h.epoch] :
                                                     h \in new},
-                                       open |-> k, live |-> TRUE, renewals |-> 0])
+                                       open |-> k, live |-> TRUE, renewals |-> 0,
+                                       givenBack |-> {}])
       /\ handouts' = handouts \cup new
       /\ done' = done \cup {[job |-> h.job, epoch |-> h.epoch, outcome |-> "failed",
                              result |-> 0] : h \in spent}
@@ -285,18 +333,24 @@ Claim(w, n, expired, due, stale) ==
                      landed |-> "no"] : h \in new}
       /\ UNCHANGED <<enqueued, recv, released, flags>>
 
-\* Renew: if the lease is current, its claim row's lease is extended (every job of the row).
-\* A refused renewal ends the lease's work (the runtime cancels the handler).
+\* A worker writes once more under a lease whose write was accepted (a caller that completes
+\* a job and then releases, fails or renews it): the engine must refuse it (NoStaleCommitAccepted).
+\* Its reply is never lost; the worker drops the lease after it.
+Late(l, op) == l.phase = "settled" /\ op \in Again
+
+\* Renew: if the lease passes the check, its claim row's lease is extended (every job of the
+\* row). A refused renewal ends the lease's work (the runtime cancels the handler).
 Renew(l) ==
-    /\ l.phase \in {"working", "delivered"}
+    /\ l.phase \in {"working", "delivered"} \/ Late(l, "renew")
     /\ claims[l.claim].renewals < MaxRenewals
-    /\ IF Current(l)
-       THEN LET c == ClaimFound(l, TRUE) IN
+    /\ IF RenewCheck(l)
+       THEN LET c == ClaimFound(l, TRUE, TRUE) IN
             /\ claims' = [claims EXCEPT ![c].left = LeaseLen, ![c].renewals = @ + 1]
-            /\ UNCHANGED leases
+            /\ IF l.phase = "settled" THEN Drop(l) ELSE UNCHANGED leases
+            /\ flags' = flags \cup (IF IsCurrent(l) THEN {} ELSE {"staleWrite"})
        ELSE /\ Drop(l)
-            /\ UNCHANGED claims
-    /\ UNCHANGED <<enqueued, window, handouts, done, requeue, recv, released, flags>>
+            /\ UNCHANGED <<claims, flags>>
+    /\ UNCHANGED <<enqueued, window, handouts, done, requeue, recv, released>>
 
 \* The receiver keeps the newest epoch per key and accepts a delivery whose epoch is >= it.
 \* A refused delivery ends the lease's work: it never commits.
@@ -322,11 +376,12 @@ Deliver(l) ==
 (*             row (failed).  The handler failed before delivering.       *)
 (*   release:  a requeue row (attempts = attempt - 1: a release does not  *)
 (*             count an attempt; reason release; ready now).              *)
-(* Each settles one job of the claim row it found: open - 1.              *)
+(* Each settles one job of the claim row it found: open - 1; a fail with  *)
+(* attempts left and a release give it back (given_back).                  *)
 (***************************************************************************)
 Apply(l, op) ==
-    LET c == ClaimFound(l, Variant # "NoExpiryCheck") IN
-    /\ claims' = Settle(c)
+    LET c == ClaimFound(l, Variant # "NoExpiryCheck", Variant # "NoGivenBackCheck") IN
+    /\ claims' = Settle(c, l.job, GivesBack(l, op))
     /\ CASE op = "complete" ->
               /\ done' = done \cup {[job |-> l.job, epoch |-> l.epoch, outcome |-> "completed",
                                      result |-> l.claim]}
@@ -375,30 +430,42 @@ Explain(l, op) ==
        /\ \E h \in handouts : h.job = l.job /\ h.epoch = l.epoch /\ claims[h.claim].owner = l.owner
     THEN "repeat" ELSE "refused"
 
+\* A write that lands and is acknowledged leaves the lease settled if the worker may write
+\* again under it (Again), else dropped. A lease told refused or repeat is dropped: what went
+\* wrong is in flags. landed and op of a settled lease are its accepted write's: a late write
+\* of another op that is refused is no landed write refused, and one told repeat is told so
+\* for a write it never made.
 Write(l, op, first) ==
-    /\ IF CommitCheck(l)
+    /\ ~(CommitCheck(l) /\ NoDoneRow(l, op) /\ GivesBack(l, op) /\ HasRequeue(l.job))
+    /\ IF CommitCheck(l) /\ NoDoneRow(l, op)
        THEN LET landed == IF l.landed = "stale" \/ ~IsCurrent(l) THEN "stale" ELSE "fresh" IN
             /\ Apply(l, op)
             /\ \E ack \in BOOLEAN :
                  /\ ack \/ (first /\ op \in LostReplies)
-                 /\ IF ack THEN Drop(l)
+                 /\ IF ack
+                    THEN IF Again = {} \/ l.phase \in {"unknown", "settled"} THEN Drop(l)
+                         ELSE Replace(l, [l EXCEPT !.op = op, !.landed = landed,
+                                                   !.phase = "settled"])
                     ELSE Replace(l, [l EXCEPT !.op = op, !.landed = landed, !.phase = "unknown"])
                  /\ flags' = flags \cup (IF landed = "stale" THEN {"staleWrite"} ELSE {})
                                    \cup (IF landed = "stale" /\ ack THEN {"staleAccepted"} ELSE {})
        ELSE LET told == Explain(l, op) IN
             /\ Drop(l)
-            /\ flags' = flags \cup (IF told = "repeat" /\ l.landed # "fresh"
+            /\ flags' = flags \cup (IF told = "repeat" /\ (l.landed # "fresh" \/ op # l.op)
                                     THEN {"staleAccepted"} ELSE {})
-                              \cup (IF told = "refused" /\ l.landed # "no"
+                              \cup (IF told = "refused" /\ l.landed # "no" /\ op = l.op
                                     THEN {"landedRefused"} ELSE {})
             /\ UNCHANGED <<done, requeue, claims, released>>
     /\ UNCHANGED <<enqueued, window, handouts, recv>>
 
 \* Without the receiver (Receiver = FALSE: a smaller model) a lease completes straight away.
-Complete(l) == /\ l.phase = (IF Receiver THEN "delivered" ELSE "working")
-               /\ Write(l, "complete", TRUE)
-Fail(l)     == l.phase = "working" /\ Write(l, "fail", TRUE)
-Release(l)  == l.phase = "working" /\ released[l.job] < MaxReleases /\ Write(l, "release", TRUE)
+\* A late write's reply is never lost (first = FALSE).
+Complete(l) == /\ l.phase = (IF Receiver THEN "delivered" ELSE "working") \/ Late(l, "complete")
+               /\ Write(l, "complete", l.phase # "settled")
+Fail(l)     == /\ l.phase = "working" \/ Late(l, "fail")
+               /\ Write(l, "fail", l.phase # "settled")
+Release(l)  == /\ (l.phase = "working" /\ released[l.job] < MaxReleases) \/ Late(l, "release")
+               /\ Write(l, "release", l.phase # "settled")
 Retry(l)    == l.phase = "unknown" /\ Write(l, l.op, FALSE)
 
 \* One operator per kind of step, so that TLC names the step in a counterexample.
@@ -458,7 +525,8 @@ CompletedByCurrentLease ==
              \E l \in leases : /\ l.job = d.job /\ l.epoch = d.epoch /\ l.claim = d.result
                                /\ IsCurrent(l)]_vars
 
-\* No write of a lease (complete, fail, release, or its retry) lands unless the lease is current.
+\* No write of a lease (complete, fail, release, its retry, a renewal, or a write sent again
+\* after one was accepted) lands unless the lease is current.
 NoStaleCommitAccepted == "staleWrite" \notin flags
 
 \* A worker told accepted (or accepted as a repeat) wrote itself while it was current.
@@ -479,6 +547,16 @@ NoJobLost == LET open == [c \in 1..Len(claims) |-> IF claims[c].live THEN OpenJo
 
 \* A live claim row's open counts its open jobs.
 OpenCounted == \A c \in 1..Len(claims) : claims[c].live => claims[c].open = Cardinality(OpenJobs(c))
+
+\* A live claim row has given a job of its list back iff the job has a requeue row or a newer
+\* handout: the check of given_back is the check for those the model made before it had the
+\* column (see the check above).
+GivenBackAgrees ==
+    \A c \in 1..Len(claims) :
+        claims[c].live =>
+            \A it \in claims[c].items :
+                (it.job \in claims[c].givenBack)
+                    <=> (HasRequeue(it.job) \/ NewerHandout(it.job, it.epoch))
 
 \* Attempts never exceed max_attempts; a requeue row always has one left.
 AttemptsBounded == /\ \A h \in handouts : h.attempt <= MaxAttempts

@@ -18,7 +18,10 @@ class AppendEngineModelTest {
 
   private static final String SPEC = "AppendEngine";
 
-  /** Two jobs in batches: takeovers with leftovers, the window, renewals, lost fail replies. */
+  /**
+   * Two jobs in batches: takeovers with leftovers, the window, renewals, lost fail replies, and a
+   * worker that writes again under a lease whose write was accepted.
+   */
   @Test
   void theEngineKeepsOneTokenOneOwnerAndEveryJobInOnePlace() throws Exception {
     passes(SPEC, "AppendEngine.cfg", SMALL);
@@ -41,8 +44,8 @@ class AppendEngineModelTest {
   }
 
   @Test
-  void withoutTheNewerHandoutCheckARetriedFailLandsOnTheNextHandout() throws Exception {
-    violates(SPEC, "AppendNoNewerHandoutCheck.cfg", "NoStaleCommitAccepted");
+  void withoutTheGivenBackCheckARetriedFailLandsOnTheNextHandout() throws Exception {
+    violates(SPEC, "AppendNoGivenBackCheck.cfg", "NoStaleCommitAccepted");
   }
 
   @Test
@@ -72,5 +75,14 @@ class AppendEngineModelTest {
   @Test
   void withoutExplainingARefusedFailItsRetryIsRefusedAlthoughItLanded() throws Exception {
     violates(SPEC, "AppendNoRepeatForFail.cfg", "LandedWriteNotRefused");
+  }
+
+  /**
+   * The engine before the done check: a job completed in a batch whose claim row stays live (its
+   * other job is open) is failed or released under the same lease, and handed out again.
+   */
+  @Test
+  void withoutTheDoneCheckACompletedJobOfAnOpenBatchIsGivenBack() throws Exception {
+    violates(SPEC, "AppendNoDoneCheck.cfg", "NoStaleCommitAccepted");
   }
 }
