@@ -316,8 +316,9 @@ $fencing$;
 -- same order and under the same locks. Locks the claim rows the leases' hand-outs name, in id order; then,
 -- from a new snapshot, takes the leases that own their job (the hand-out's claim row has the lease's owner,
 -- is live, its lease has not run out and it has not given the job back; the first such lease of a job in
--- the batch), inserts their done rows (a job that already has one keeps it) and counts them off their
--- claim rows. Answers the positions (from 1) of the leases whose commit landed; the caller explains the
+-- the batch), inserts their done rows (a job that already has one keeps it, and is not counted off again:
+-- the done row's key is this call's done check, where AppendWrites' transaction looks the row up, since
+-- a claim row stays live while other jobs of its batch are open) and counts them off their claim rows. Answers the positions (from 1) of the leases whose commit landed; the caller explains the
 -- others, as after its transaction.
 -- [jooq ignore start]
 CREATE OR REPLACE FUNCTION fencing_append_complete(p_ids bigint[], p_epochs bigint[], p_owners varchar[], p_results text[])

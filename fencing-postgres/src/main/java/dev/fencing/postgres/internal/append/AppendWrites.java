@@ -60,8 +60,9 @@ import org.jspecify.annotations.Nullable;
  * Every write of a lease on the append-only engine, single or batched, as one transaction: lock the
  * claim rows the leases name (in id order, so two batches never deadlock), read each lease's
  * hand-out and claim row, and write only for the leases that own their job then (the claim row has
- * the lease's owner, is live, its lease has not run out, and it has not given the job back; see
- * {@link #ownedQuery}): a {@code done} row for a commit (with its outbox messages) or a failure
+ * the lease's owner, is live, its lease has not run out, and it has not given the job back, and the
+ * job has no {@code done} row, since a claim row stays live while other jobs of its batch are open;
+ * see {@link #ownedQuery}): a {@code done} row for a commit (with its outbox messages) or a failure
  * without attempts left, a {@code requeue} row for a failure with attempts left or a release, a new
  * expiry for a renewal; the claim row counts off the jobs settled. A claim that takes a row over
  * locks it too, so a write and a takeover of one claim row happen one after the other, and the
