@@ -82,9 +82,18 @@ public class DeliveringApp {
     return props;
   }
 
+  /** With a seventh argument, {@code fencing.virtual-threads} set to it (else the default). */
+  private static List<String> withThreads(List<String> props, String[] args) {
+    if (args.length > 6) {
+      props.add("fencing.virtual-threads=" + args[6]);
+    }
+    return props;
+  }
+
   public static void main(String[] args) throws Exception {
     try (ConfigurableApplicationContext app =
-        start(properties(args[0], args[1], args[2], args[3], args[4], args[5]))) {
+        start(
+            withThreads(properties(args[0], args[1], args[2], args[3], args[4], args[5]), args))) {
       FencedRuntime runtime = app.getBean(FencedWorkers.class).runtimes().get(QUEUE);
       print("ready");
       BufferedReader in =
