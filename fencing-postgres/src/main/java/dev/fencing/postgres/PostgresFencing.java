@@ -336,8 +336,8 @@ public final class PostgresFencing implements AutoCloseable {
      * One row per job ({@code fencing_job}), updated by its claim, its renewals and its commit.
      * Every feature of this handle works on it as on the other. Pick it when your own queries or
      * tools read {@code fencing_job}, or for a queue of few, long jobs, where its one table is the
-     * simpler thing to look at; it costs about 1.5 times the CPU per job of {@link #APPEND_ONLY}
-     * on a busy queue of short jobs (docs/BENCHMARKS.md).
+     * simpler thing to look at; it costs about 1.5 times the CPU per job of {@link #APPEND_ONLY} on
+     * a busy queue of short jobs (docs/BENCHMARKS.md).
      */
     UPDATE_IN_PLACE,
     /**

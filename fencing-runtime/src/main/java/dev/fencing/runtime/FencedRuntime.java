@@ -442,9 +442,9 @@ public final class FencedRuntime implements AutoCloseable {
      * so a handler that pins its carrier cannot hold up a renewal. Handlers that compute gain
      * nothing (docs/BENCHMARKS.md measures both). On Java 21 to 23, a handler that blocks inside
      * {@code synchronized} pins its carrier thread (so the default there is platform threads); from
-     * Java 24 it does not. A cancelled handler is interrupted on either kind of thread; on a virtual
-     * one, the JDK closes any socket it then blocks on while its interrupt is set, so its later JDBC
-     * or HTTP calls fail at its own connection instead of reaching the server.
+     * Java 24 it does not. A cancelled handler is interrupted on either kind of thread; on a
+     * virtual one, the JDK closes any socket it then blocks on while its interrupt is set, so its
+     * later JDBC or HTTP calls fail at its own connection instead of reaching the server.
      */
     public Builder virtualThreads(boolean virtualThreads) {
       this.virtualThreads = virtualThreads;
