@@ -120,23 +120,16 @@ public final class Installer {
     if (t.fetchExists(FENCING_SCHEMA)) {
       return;
     }
-    boolean updateJobs = t.fetchExists(FENCING_JOB);
-    boolean appendJobs = t.fetchExists(FENCING_APPEND_JOB);
-    String engine;
-    if (appendJobs && !updateJobs) {
-      engine = APPEND_ONLY;
-    } else if (updateJobs && !appendJobs) {
-      engine = UPDATE_IN_PLACE;
-    } else {
-      engine = requested != null ? requested : APPEND_ONLY;
-    }
+    String engine =
+        holdingJobs(t.fetchExists(FENCING_JOB), t.fetchExists(FENCING_APPEND_JOB))
+            .orElse(requested != null ? requested : APPEND_ONLY);
     t.insertInto(FENCING_SCHEMA, FENCING_SCHEMA.ENGINE).values(engine).execute();
   }
 
   /**
    * Returns the engine {@code schema} records; when it records none (not installed, installed
-   * before engines were recorded, or by running {@link #schemaSql()} by hand), {@link
-   * #UPDATE_IN_PLACE} if only that engine's table holds jobs, else empty.
+   * before engines were recorded, or by running {@link #schemaSql()} by hand), the engine whose
+   * table alone holds jobs, as {@link #record} would record it, else empty.
    */
   static Optional<String> recordedEngine(DSLContext dsl, String schema) {
     // schema passed Validate.identifier, and to_regclass takes it as a bound value
@@ -150,19 +143,20 @@ public final class Installer {
             : dsl.select(FENCING_SCHEMA.ENGINE)
                 .from(FENCING_SCHEMA)
                 .fetchOne(FENCING_SCHEMA.ENGINE);
-    return recorded != null ? Optional.of(recorded) : holdingJobs(dsl, schema);
+    // without a record, a handle that does not install would otherwise take the default and claim
+    // from tables no producer of the schema fills
+    return recorded != null
+        ? Optional.of(recorded)
+        : holdingJobs(
+            holdsRows(dsl, schema, "fencing_job"), holdsRows(dsl, schema, "fencing_append_job"));
   }
 
-  /**
-   * For a schema that records no engine (installed before engines were recorded, and read by a
-   * handle that does not install): {@link #UPDATE_IN_PLACE} when only its table holds jobs, as
-   * {@link #record} would record; else empty. Without it, such a handle would take the default and
-   * claim from tables no producer of the schema fills.
-   */
-  private static Optional<String> holdingJobs(DSLContext dsl, String schema) {
-    boolean updateJobs = holdsRows(dsl, schema, "fencing_job");
-    boolean appendJobs = holdsRows(dsl, schema, "fencing_append_job");
-    return updateJobs && !appendJobs ? Optional.of(UPDATE_IN_PLACE) : Optional.empty();
+  /** The engine whose job table alone holds rows; empty when neither or both do. */
+  private static Optional<String> holdingJobs(boolean updateJobs, boolean appendJobs) {
+    if (updateJobs == appendJobs) {
+      return Optional.empty();
+    }
+    return Optional.of(updateJobs ? UPDATE_IN_PLACE : APPEND_ONLY);
   }
 
   private static boolean holdsRows(DSLContext dsl, String schema, String table) {

@@ -77,4 +77,24 @@ public final class LeaseSql {
         field(name("v_epoch"), Long.class),
         FENCING_JOB.STATUS.isNotDistinctFrom(inline(JobState.RUNNING.dbName())));
   }
+
+  /** How the last error of a job failed by its lease running out on its last attempt starts. */
+  public static final String LEASE_RAN_OUT = "lease ran out";
+
+  /**
+   * The last error of a job whose lease ran out on its last attempt, on either engine: "lease ran
+   * out once; A of M attempts used", or "N times" when {@code earlierExpiries} came before it.
+   */
+  public static Field<String> leaseRanOut(
+      Field<Integer> earlierExpiries, Field<Integer> attempts, Field<Integer> maxAttempts) {
+    return field(
+        "'"
+            + LEASE_RAN_OUT
+            + " ' || case when {0} = 0 then 'once' else ({0} + 1) || ' times' end"
+            + " || '; ' || {1} || ' of ' || {2} || ' attempts used'",
+        SQLDataType.VARCHAR,
+        earlierExpiries,
+        attempts,
+        maxAttempts);
+  }
 }

@@ -27,6 +27,7 @@ import dev.fencing.postgres.internal.Admin;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
@@ -220,7 +221,7 @@ final class AppendAdmin implements Admin {
     }
     if (state.doneStatus() != null
         && state.doneError() != null
-        && state.doneError().startsWith(AppendClaims.LEASE_RAN_OUT)) {
+        && state.doneError().startsWith(LeaseSql.LEASE_RAN_OUT)) {
       expiries++; // the expiry that ended it, written by AppendClaims: no hand-out of its own
     }
     if (operated != null && operated.get(o.AT).isAfter(updatedAt)) {

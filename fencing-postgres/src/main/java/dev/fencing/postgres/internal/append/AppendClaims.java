@@ -680,13 +680,10 @@ final class AppendClaims {
   }
 
   /**
-   * "lease ran out N times; A of M attempts used", as the other engine words it: N counts this
-   * expiry and the job's earlier ones (its hand-outs after an expiry), since an operator last
-   * requeued or failed it, as {@link AppendAdmin} counts them.
+   * The job's last error as the other engine words it ({@link LeaseSql#leaseRanOut}): its earlier
+   * expiries are its hand-outs after an expiry since an operator last requeued or failed it, as
+   * {@link AppendAdmin} counts them.
    */
-  /** How the last error of a job failed by its lease running out on its last attempt starts. */
-  static final String LEASE_RAN_OUT = "lease ran out";
-
   private static Field<String> leaseRanOut(Item item) {
     FencingAppendHandout h = FENCING_APPEND_HANDOUT;
     FencingAppendOperated o = FENCING_APPEND_OPERATED;
@@ -701,15 +698,7 @@ final class AppendClaims {
                         coalesce(
                             field(select(o.EPOCH).from(o).where(o.JOB_ID.eq(item.jobId()))),
                             inline(-1L)))));
-    return field(
-        "'"
-            + LEASE_RAN_OUT
-            + " ' || case when {0} = 0 then 'once' else ({0} + 1) || ' times' end"
-            + " || '; ' || {1} || ' of ' || {2} || ' attempts used'",
-        SQLDataType.VARCHAR,
-        earlier,
-        inline(item.attemptsUsed()),
-        inline(item.maxAttempts()));
+    return LeaseSql.leaseRanOut(earlier, inline(item.attemptsUsed()), inline(item.maxAttempts()));
   }
 
   /**

@@ -198,11 +198,7 @@ final class Claims {
                             .orderBy(readyAt, id)
                             .limit(batch)));
     Condition isSpent = field(name("c_spent"), Boolean.class).isTrue();
-    Field<String> exhausted =
-        field(
-            "'lease ran out ' || case when {0} = 0 then 'once' else ({0} + 1) || ' times' end"
-                + " || '; ' || {1} || ' of ' || {2} || ' attempts used'",
-            SQLDataType.VARCHAR, j.EXPIRIES, j.ATTEMPTS, j.MAX_ATTEMPTS);
+    Field<String> exhausted = LeaseSql.leaseRanOut(j.EXPIRIES, j.ATTEMPTS, j.MAX_ATTEMPTS);
     return jdbc.dsl()
         .with(expired)
         .with(pending)
