@@ -444,7 +444,7 @@ public final class FencedRuntime implements AutoCloseable {
      * {@code synchronized} pins its carrier thread (so the default there is platform threads); from
      * Java 24 it does not. A cancelled handler is interrupted on either kind of thread; on a
      * virtual one, the JDK closes any socket it then blocks on while its interrupt is set, so its
-     * later JDBC or HTTP calls fail at its own connection instead of reaching the server.
+     * later JDBC or HTTP calls may fail at its own connection instead of reaching the server.
      */
     public Builder virtualThreads(boolean virtualThreads) {
       this.virtualThreads = virtualThreads;

@@ -28,8 +28,9 @@ class ZombieInstanceTest {
   /**
    * On platform threads the thawed handler, which ignores its interrupt, reaches the receiver and
    * is refused there (Superseded). On virtual threads the JDK closes a socket when a virtual thread
-   * with its interrupt set blocks on it, so the cancelled handler's delivery fails at its own
-   * connection and never reaches the receiver; either way nothing stale is accepted.
+   * with its interrupt set blocks on it, so the cancelled handler's delivery may fail at its own
+   * connection instead (or reach the receiver on a connection taken after the pool cleared the
+   * interrupt); either way nothing stale is accepted.
    */
   @ParameterizedTest(name = "virtual threads: {0}")
   @ValueSource(booleans = {false, true})
@@ -80,7 +81,11 @@ class ZombieInstanceTest {
       }
       last = stats(zombie);
       if (virtualThreads) {
-        assertThat(zombie.lines()).noneMatch(l -> l.startsWith("delivered " + id + " 1 "));
+        // either its delivery failed at its own connection, or it reached the receiver and was
+        // refused there: never accepted
+        assertThat(zombie.lines())
+            .filteredOn(l -> l.startsWith("delivered " + id + " 1 "))
+            .allMatch(l -> l.contains("Superseded"));
       }
       System.out.println("zombie's lines: " + zombie.lines());
       zombie.send("exit");
