@@ -14,6 +14,8 @@ package dev.fencing;
  *       to repeat blindly.
  *   <li>{@link FencedOffException}: a fenced write was refused because a newer epoch owns the key.
  *   <li>{@link SchemaNotInstalledException}: the store has no (or an older) fencing schema.
+ *   <li>{@link SchemaVersionException}: the store's schema records a version this library may not
+ *       run on (older than it needs, or newer and no longer compatible).
  * </ul>
  *
  * <p>Bad input is refused before anything is sent, with {@link IllegalArgumentException} (or {@link

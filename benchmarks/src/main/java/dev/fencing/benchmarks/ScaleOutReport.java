@@ -60,7 +60,10 @@ final class ScaleOutReport {
                 + " (claims that returned nothing, of all claims); lock-wait samples:"
                 + " `pg_stat_activity` every %d ms, active backends waiting on a Lock or LWLock,"
                 + " of all active backends sampled (the three most frequent waits of any kind in"
-                + " brackets). \"vs best\" is jobs/s over the best direct row of the same engine"
+                + " brackets); pending in window: the producer's own reads of `depth()` over the"
+                + " window, mean / least (shallow rows; a mean under half the target means the row"
+                + " measured the producer falling behind, not the claimers, and its ratio line"
+                + " says so). \"vs best\" is jobs/s over the best direct row of the same engine"
                 + " and queue.%n%n",
             s.pool(),
             s.threads(),
@@ -76,15 +79,16 @@ final class ScaleOutReport {
     md.append(
         "| queue | runtimes | JVMs | engine | path | jobs/s | vs best | PG CPU µs/job | JVM CPU"
             + " µs/job | PgBouncer µs/job | claim p50 / p99 (ms) | claims / job | commits / job | empty claims |"
-            + " lock-wait samples / active | pending at end |\n");
-    md.append("|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
+            + " lock-wait samples / active | pending in window, mean / least | pending at end |\n");
+    md.append(
+        "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
     for (ScaleOutRow r : rows) {
       ScaleOutPoint p = r.point();
       md.append(
           String.format(
               Locale.ROOT,
               "| %s | %d | %d | %s | %s | %,.0f | %.2f | %,.1f | %,.1f | %s | %.1f / %.1f | %.3f | %.3f |"
-                  + " %,d (%.0f %%) | %,d / %,d %s| %,d |%n",
+                  + " %,d (%.0f %%) | %,d / %,d %s| %s | %,d |%n",
               p.queueLabel(),
               p.runtimes(),
               r.jvms(),
@@ -106,6 +110,9 @@ final class ScaleOutReport {
               r.pg().lockWaitSamples(),
               r.pg().active(),
               r.pg().topWaits(),
+              r.depths().reads() == 0
+                  ? "–"
+                  : String.format(Locale.ROOT, "%,.0f / %,d", r.depths().mean(), r.depths().min()),
               r.pendingAtEnd()));
     }
     md.append('\n');
@@ -143,12 +150,20 @@ final class ScaleOutReport {
           lines.append(
               String.format(
                   Locale.ROOT,
-                  "- %s: `%d runtimes%s / best row: %.2f`%s%n",
+                  "- %s: `%d runtimes%s / best row: %.2f`%s%s%n",
                   queue,
                   p.runtimes(),
                   p.bouncer() ? " through PgBouncer" : "",
                   ratio,
-                  ratio >= 0.8 ? " (≥ 0.8)" : " (**below 0.8**)"));
+                  ratio >= 0.8 ? " (≥ 0.8)" : " (**below 0.8**)",
+                  r.producerKept(s.depth())
+                      ? ""
+                      : String.format(
+                          Locale.ROOT,
+                          "; the producer fell behind (mean pending %,.0f of %,d): the row"
+                              + " measured it, not the claimers",
+                          r.depths().mean(),
+                          s.depth())));
         }
       }
       pgCpu(lines, rows, engine, deep, queue);

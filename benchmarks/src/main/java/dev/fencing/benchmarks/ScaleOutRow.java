@@ -8,6 +8,8 @@ package dev.fencing.benchmarks;
  * @param point what the row ran
  * @param jvms the worker JVMs its runtimes were spread over
  * @param pendingAtEnd jobs pending when the window ended (a deep row that reached 0 ran dry)
+ * @param depths the pending counts the shallow rows' producer read over the window ({@link
+ *     DepthProducer.Depths#NONE} for a deep row)
  */
 record ScaleOutRow(
     ScaleOutPoint point,
@@ -23,7 +25,16 @@ record ScaleOutRow(
     double claimP50,
     double claimP99,
     long pendingAtEnd,
+    DepthProducer.Depths depths,
     PgObserver.Window pg) {
+
+  /**
+   * Whether a shallow row's producer kept the queue at half its target or more on average: below
+   * that the row measured the producer falling behind, not the claimers.
+   */
+  boolean producerKept(int target) {
+    return point.deep() || depths.reads() == 0 || depths.mean() >= target / 2.0;
+  }
 
   double jobsPerSecond() {
     return completed * 1000.0 / millis;

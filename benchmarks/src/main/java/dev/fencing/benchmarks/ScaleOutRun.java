@@ -61,9 +61,16 @@ final class ScaleOutRun {
         Thread.sleep(s.warmupMillis());
         long bouncerCpu = bouncer == null ? -1 : bouncer.cpuNanos();
         PgObserver.Window pg;
+        DepthProducer.Depths depths = DepthProducer.Depths.NONE;
         try (PgObserver observer = PgObserver.start(observed)) {
+          if (producer != null) {
+            producer.openWindow();
+          }
           Thread.sleep(s.millis());
           pg = observer.stop();
+          if (producer != null) {
+            depths = producer.closeWindow();
+          }
         }
         if (bouncer != null) {
           bouncerCpu = bouncer.cpuNanos() - bouncerCpu;
@@ -97,6 +104,7 @@ final class ScaleOutRun {
             claims.percentileMillis(50),
             claims.percentileMillis(99),
             pending,
+            depths,
             pg);
       } finally {
         if (bouncer != null) {

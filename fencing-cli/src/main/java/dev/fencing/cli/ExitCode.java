@@ -3,8 +3,8 @@ package dev.fencing.cli;
 /**
  * The exit codes of the {@code fencing} command: {@value #OK} done; {@value #REFUSED} the change
  * does not apply to the job's state; {@value #USAGE} bad arguments; {@value #UNREACHABLE} the
- * database could not be reached; {@value #NO_SCHEMA} the schema has no fencing tables; {@value
- * #UNKNOWN_JOB} no job has that id.
+ * database could not be reached; {@value #NO_SCHEMA} the schema has no fencing tables, or is at a
+ * version this fencing may not run on; {@value #UNKNOWN_JOB} no job has that id.
  */
 public final class ExitCode {
 
@@ -20,7 +20,10 @@ public final class ExitCode {
   /** The database could not be reached, or refused the login. */
   public static final int UNREACHABLE = 3;
 
-  /** The schema holds no fencing tables, or tables of an older version. */
+  /**
+   * The schema holds no fencing tables, or is at a version this fencing may not run on (older, or
+   * newer and no longer compatible).
+   */
   public static final int NO_SCHEMA = 4;
 
   /** No job has the id given. */

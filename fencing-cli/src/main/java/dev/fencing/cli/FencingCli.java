@@ -3,10 +3,12 @@ package dev.fencing.cli;
 import dev.fencing.cli.internal.CliException;
 import dev.fencing.cli.internal.FailCommand;
 import dev.fencing.cli.internal.JobCommand;
+import dev.fencing.cli.internal.MigrateCommand;
 import dev.fencing.cli.internal.PurgeCommand;
 import dev.fencing.cli.internal.QueuesCommand;
 import dev.fencing.cli.internal.RequeueCommand;
 import dev.fencing.cli.internal.SchedulesCommand;
+import dev.fencing.cli.internal.SchemaCommand;
 import dev.fencing.cli.internal.TuneCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -20,6 +22,8 @@ import picocli.CommandLine.Command;
  * java -jar fencing-cli.jar job 42
  * java -jar fencing-cli.jar requeue 42
  * java -jar fencing-cli.jar schedules --next 3
+ * java -jar fencing-cli.jar schema
+ * java -jar fencing-cli.jar migrate
  * </pre>
  *
  * <p>Exit codes: see {@link ExitCode}.
@@ -36,6 +40,8 @@ import picocli.CommandLine.Command;
       FailCommand.class,
       PurgeCommand.class,
       SchedulesCommand.class,
+      SchemaCommand.class,
+      MigrateCommand.class,
       TuneCommand.class
     })
 public final class FencingCli implements Runnable {

@@ -206,6 +206,44 @@ class FencingCliTest {
   }
 
   @Test
+  void schemaShowsItsVersionAndMigrateBringsOneFromBeforeVersionsUp(TestSchema schema)
+      throws Exception {
+    Run none = run(schema, "schema");
+    assertThat(none.code()).isEqualTo(ExitCode.NO_SCHEMA);
+    assertThat(none.out()).contains("not installed");
+    assertThat(none.err()).contains("fencing migrate");
+
+    Run fresh = run(schema, "migrate");
+    assertThat(fresh.code()).as(fresh.err()).isZero();
+    assertThat(fresh.out()).startsWith("schema " + schema.name() + ": new to version 1\n");
+    Run status = run(schema, "schema");
+    assertThat(status.code()).isZero();
+    assertThat(status.out())
+        .contains("SCHEMA")
+        .containsPattern(schema.name() + " +1 +1 +APPEND_ONLY +1");
+
+    // what a build from before schema versions left: the commands refuse it, naming the versions
+    execute(schema, "drop table fencing_schema_version");
+    Run refused = run(schema, "queues");
+    assertThat(refused.code()).isEqualTo(ExitCode.NO_SCHEMA);
+    assertThat(refused.err()).contains("records no version").contains("needs version 1");
+    Run old = run(schema, "schema");
+    assertThat(old.code()).isEqualTo(ExitCode.NO_SCHEMA);
+    assertThat(old.out()).containsPattern(schema.name() + " +none");
+
+    Run up = run(schema, "migrate");
+    assertThat(up.code()).as(up.err()).isZero();
+    assertThat(up.out())
+        .startsWith(
+            "schema "
+                + schema.name()
+                + ": from no version (a build from before versions) to version 1\n");
+    assertThat(run(schema, "migrate").out())
+        .startsWith("schema " + schema.name() + " is at version 1 already\n");
+    assertThat(run(schema, "queues").code()).isZero();
+  }
+
+  @Test
   void anUnreachableDatabaseIsNamedWithoutItsPassword() {
     Run run =
         execute("queues", "--url", "jdbc:postgresql://127.0.0.1:1/app?user=ops&password=s3cret");

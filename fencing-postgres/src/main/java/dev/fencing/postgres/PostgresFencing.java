@@ -6,14 +6,15 @@ import dev.fencing.FencedReceiver;
 import dev.fencing.ResourceOwnership;
 import dev.fencing.ScheduleStore;
 import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.SchemaVersionException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.internal.Boundary;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.Installer;
 import dev.fencing.postgres.internal.PostgresComponent;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -75,7 +76,8 @@ public final class PostgresFencing implements AutoCloseable {
   private volatile @Nullable Resolved resolved;
 
   /** The engine a handle runs on, with its graph, or why it may not run. */
-  private record Resolved(Engine engine, PostgresComponent graph, @Nullable String refusal) {}
+  private record Resolved(
+      Engine engine, PostgresComponent graph, @Nullable RuntimeException refusal) {}
 
   private PostgresFencing(
       PostgresComponent graph,
@@ -90,8 +92,14 @@ public final class PostgresFencing implements AutoCloseable {
     this.queue =
         boundary.guard(
             FencedQueue.class, boundary.deferred(FencedQueue.class, () -> engineGraph().queue()));
-    this.ownership = boundary.guard(ResourceOwnership.class, graph.ownership());
-    this.outbox = boundary.guard(FencedOutbox.class, graph.outbox());
+    this.ownership =
+        boundary.guard(
+            ResourceOwnership.class,
+            boundary.checked(ResourceOwnership.class, graph.ownership(), this::checkVersion));
+    this.outbox =
+        boundary.guard(
+            FencedOutbox.class,
+            boundary.checked(FencedOutbox.class, graph.outbox(), this::checkVersion));
     this.schedules =
         boundary.guard(
             ScheduleStore.class,
@@ -100,14 +108,29 @@ public final class PostgresFencing implements AutoCloseable {
 
   /**
    * Returns the graph of the engine the schema records, reading the record at the first call that
-   * needs it; throws {@link IllegalStateException} at every call if the builder named another.
+   * needs it; throws {@link SchemaVersionException} at every call if this library may not run on
+   * the schema's version, {@link IllegalStateException} if the builder named another engine.
    */
   private PostgresComponent engineGraph() {
+    // a new instance each time, so that each caller's stack shows where it called from
+    checkVersion();
     Resolved r = resolved();
     if (r.refusal() != null) {
-      throw new IllegalStateException(r.refusal());
+      throw new IllegalStateException(r.refusal().getMessage());
     }
     return r.graph();
+  }
+
+  /**
+   * Throws {@link SchemaVersionException} if this library may not run on the schema's version,
+   * reading it at the first call; the parts no engine owns (ownership, the outbox, receivers) call
+   * it before each call, as the engine's parts call {@link #engineGraph}.
+   */
+  private void checkVersion() {
+    if (resolved().refusal() instanceof SchemaVersionException version) {
+      throw new SchemaVersionException(
+          version.schema(), version.found(), version.expected(), version.getMessage());
+    }
   }
 
   private Resolved resolved() {
@@ -117,33 +140,47 @@ public final class PostgresFencing implements AutoCloseable {
     }
     synchronized (this) {
       if (resolved == null) {
-        Optional<String> recorded =
-            boundary.run("reading the schema's engine", () -> graph.schemaSetup().recordedEngine());
-        resolved = resolve(recorded);
+        Installer.State state =
+            boundary.run(
+                "reading the schema's version and engine", () -> graph.schemaSetup().state());
+        Resolved fresh = resolve(state);
+        if (fresh.refusal() instanceof SchemaVersionException) {
+          // read again at the next call: a worker started before its migration runs once it lands
+          return fresh;
+        }
+        resolved = fresh;
       }
       return resolved;
     }
   }
 
-  /** The schema's record wins; without one, the builder's engine, else the default. */
-  private Resolved resolve(Optional<String> recorded) {
+  /**
+   * A schema at a version this library may not run on is refused; else the schema's engine record
+   * wins; without one, the builder's engine, else the default.
+   */
+  private Resolved resolve(Installer.State state) {
     Engine provisional = named != null ? named : Engine.APPEND_ONLY;
-    Engine engine = recorded.map(PostgresFencing::engineOf).orElse(provisional);
-    String refusal = null;
+    SchemaVersionException version = Installer.refusal(config.schema(), state);
+    if (version != null) {
+      return new Resolved(provisional, graph, version);
+    }
+    Engine engine = state.engine().map(PostgresFencing::engineOf).orElse(provisional);
+    RuntimeException refusal = null;
     if (named != null && engine != named) {
       refusal =
-          "schema "
-              + config.schema()
-              + " records engine "
-              + engine
-              + " (table "
-              + config.schema()
-              + ".fencing_schema), but this handle was built with engine(Engine."
-              + named
-              + "): its queues would claim from tables no producer of the schema fills. Build it"
-              + " without engine(...) or with engine(Engine."
-              + engine
-              + "), or use another schema";
+          new IllegalStateException(
+              "schema "
+                  + config.schema()
+                  + " records engine "
+                  + engine
+                  + " (table "
+                  + config.schema()
+                  + ".fencing_schema), but this handle was built with engine(Engine."
+                  + named
+                  + "): its queues would claim from tables no producer of the schema fills. Build it"
+                  + " without engine(...) or with engine(Engine."
+                  + engine
+                  + "), or use another schema");
     }
     return new Resolved(engine, engine == provisional ? graph : graphs.apply(engine), refusal);
   }
@@ -176,12 +213,55 @@ public final class PostgresFencing implements AutoCloseable {
   }
 
   /**
-   * Returns the schema SQL this jar installs (every table: jobs, resources, outbox, receipts,
-   * schedules), for those who run their own migrations. It creates its objects unqualified: run it
-   * with {@code search_path} set to your schema.
+   * Returns every migration script this jar ships, in version order, as one text: the whole schema
+   * (jobs of both engines, resources, outbox, receipts, schedules, and its record of engine and
+   * versions) for a schema that has none. It creates its objects unqualified: run it with {@code
+   * search_path} set to your schema. To bring an existing schema up, run only the scripts of {@link
+   * #migrations()} it lacks.
    */
   public static String schemaSql() {
     return Installer.schemaSql();
+  }
+
+  /**
+   * Returns the migration scripts this jar ships, in version order, for teams that run their own
+   * migrations (with Flyway: {@code locations("classpath:META-INF/fencing/postgres/migrations")};
+   * README, "Upgrading"). {@link Builder#install install(true)}, the default, applies those a
+   * schema lacks by itself.
+   */
+  public static List<SchemaMigration> migrations() {
+    return Installer.migrations().stream()
+        .map(m -> new SchemaMigration(m.version(), m.description(), m.resource(), m.sql()))
+        .toList();
+  }
+
+  /**
+   * Reads what the schema records of itself (its version, the oldest version whose library may run
+   * on it, its engine) and says whether this library may run on it. Never writes, never refused.
+   *
+   * @throws StoreUnavailableException if the database could not be reached or refused
+   */
+  public SchemaStatus schemaStatus() {
+    Installer.State state =
+        boundary.run("reading the schema's version", () -> graph.schemaSetup().state());
+    SchemaVersionException refusal = Installer.refusal(config.schema(), state);
+    return new SchemaStatus(
+        config.schema(),
+        state.version(),
+        state.compatibleFrom(),
+        state.tables(),
+        state.engine().map(PostgresFencing::engineOf),
+        Installer.latest(),
+        refusal == null ? null : refusal.getMessage());
+  }
+
+  /**
+   * Returns the schema version this library needs: its newest migration script's. It also runs on a
+   * newer schema whose newest script still declares itself compatible with this version (docs
+   * /UPGRADING.md).
+   */
+  public static int schemaVersion() {
+    return Installer.latest();
   }
 
   /**
@@ -219,7 +299,9 @@ public final class PostgresFencing implements AutoCloseable {
    * @throws IllegalArgumentException if it is not
    */
   public FencedReceiver receiver(String name) {
-    return boundary.guard(FencedReceiver.class, graph.receivers().named(name));
+    return boundary.guard(
+        FencedReceiver.class,
+        boundary.checked(FencedReceiver.class, graph.receivers().named(name), this::checkVersion));
   }
 
   /**
@@ -400,8 +482,13 @@ public final class PostgresFencing implements AutoCloseable {
     }
 
     /**
-     * Whether {@link #build()} installs the schema (every table, idempotently, safe while workers
-     * run and from many processes at once); default true.
+     * Whether {@link #build()} migrates the schema to {@link #schemaVersion()}; default true. It
+     * applies the migration scripts the schema lacks ({@link #migrations()}), each whole in one
+     * transaction, under an advisory lock, safe while workers of this version and the previous run
+     * and from many processes at once; on a schema at that version it only reads the version. With
+     * false it runs no script, and a schema at a version this library may not run on is refused
+     * with {@link SchemaVersionException} (naming the version found and the one needed) at the
+     * first call that reads the schema.
      */
     public Builder install(boolean install) {
       this.install = install;
@@ -499,6 +586,10 @@ public final class PostgresFencing implements AutoCloseable {
      * record at their first call, and a mismatched engine is refused there.
      *
      * @throws IllegalArgumentException naming the first setting out of range; nothing is written
+     * @throws SchemaVersionException if the schema is at a version this library may not run on:
+     *     with {@code install(true)}, a newer schema no longer compatible with it; with {@code
+     *     install(false)}, also an older one (at the first call of the queue, the schedules,
+     *     maintenance or admin, and at every one after it)
      * @throws IllegalStateException if {@link #engine} named an engine other than the one the
      *     schema records, saying which it records (with {@code install(false)}: at the first call
      *     of the queue, the schedules, maintenance or admin, and at every one after it)
@@ -523,7 +614,7 @@ public final class PostgresFencing implements AutoCloseable {
                               .graph
                               .schemaSetup()
                               .install(engine == null ? null : stored(engine));
-                          return fencing.graph.schemaSetup().recordedEngine();
+                          return fencing.graph.schemaSetup().state();
                         }));
         fencing.engineGraph();
       }

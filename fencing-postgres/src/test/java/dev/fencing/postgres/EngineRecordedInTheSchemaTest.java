@@ -139,29 +139,41 @@ class EngineRecordedInTheSchemaTest {
     PostgresFencing before =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).engine(engine).build();
     long id = before.queue().enqueue("q", "{}");
+    // what a build from before engines (and versions) were recorded left
     execute(schema, "drop table " + schema.name() + ".fencing_schema");
+    execute(schema, "drop table " + schema.name() + ".fencing_schema_version");
 
-    // without install, nothing is recorded and nothing refused: the handle's own engine is used
-    PostgresFencing readOnly =
-        PostgresFencing.builder(schema.dataSource())
-            .schema(schema.name())
-            .install(false)
-            .engine(engine)
-            .build();
-    assertThat(readOnly.engine()).isEqualTo(engine);
-    // nor does a handle without one take the default when the other engine's table holds the jobs
-    // (a rolling upgrade of workers built with install(false) on an old update-in-place schema)
+    // without install, nothing is recorded, and such a schema is refused: it is not at version 1
+    PostgresFencing following =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
+    assertThatThrownBy(() -> following.queue().depth("q"))
+        .isInstanceOf(dev.fencing.SchemaVersionException.class)
+        .hasMessageContaining("records no version");
+
+    // the first install records the engine that holds the jobs, whatever the default or the
+    // handle's own
+    PostgresFencing after =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).engine(engine).build();
+    assertThat(recorded(schema)).isEqualTo(stored(engine));
+    assertThat(after.engine()).isEqualTo(engine);
+    assertThat(following.engine()).isEqualTo(engine);
+    assertThat(following.queue().depth("q").pending()).isEqualTo(1);
+    assertThat(after.queue().claim("q", "w", LONG).orElseThrow().id()).isEqualTo(id);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void aSchemaWhoseEngineRowWasLostFollowsTheTableThatHoldsItsJobs(Engine engine, TestSchema schema)
+      throws SQLException {
+    PostgresFencing before =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).engine(engine).build();
+    before.queue().enqueue("q", "{}");
+    execute(schema, "delete from " + schema.name() + ".fencing_schema");
+    // a handle without one does not take the default when the other engine's table holds the jobs
     PostgresFencing following =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
     assertThat(following.engine()).isEqualTo(engine);
     assertThat(following.queue().depth("q").pending()).isEqualTo(1);
-
-    // the first install records the engine that holds the jobs, whatever the default
-    PostgresFencing after =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
-    assertThat(recorded(schema)).isEqualTo(stored(engine));
-    assertThat(after.engine()).isEqualTo(engine);
-    assertThat(after.queue().claim("q", "w", LONG).orElseThrow().id()).isEqualTo(id);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.fencing.cli.internal;
 
 import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.SchemaVersionException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.cli.ExitCode;
 import dev.fencing.postgres.PostgresAdmin;
@@ -50,7 +51,7 @@ public final class DatabaseOptions {
     PostgresFencing fencing = fencing();
     try {
       return fencing.admin();
-    } catch (SchemaNotInstalledException e) {
+    } catch (SchemaNotInstalledException | SchemaVersionException e) {
       throw new CliException(ExitCode.NO_SCHEMA, e.getMessage());
     } catch (StoreUnavailableException e) {
       throw new CliException(ExitCode.UNREACHABLE, e.getMessage());
@@ -64,6 +65,20 @@ public final class DatabaseOptions {
    * @throws CliException with {@link ExitCode#UNREACHABLE}
    */
   PostgresFencing fencing() {
+    return builder().install(false).build();
+  }
+
+  /**
+   * Connects once to check that the database answers, then returns a builder on the schema that
+   * migrates it when built.
+   *
+   * @throws CliException with {@link ExitCode#UNREACHABLE}
+   */
+  PostgresFencing.Builder installing() {
+    return builder().install(true);
+  }
+
+  private PostgresFencing.Builder builder() {
     if (url == null || url.isBlank()) {
       throw new CliException(ExitCode.USAGE, "no database: give --url or set FENCING_JDBC_URL");
     }
@@ -92,7 +107,7 @@ public final class DatabaseOptions {
           ExitCode.UNREACHABLE,
           "cannot connect to " + withoutPassword(url) + ": " + oneLine(e.getMessage()));
     }
-    return PostgresFencing.builder(ds).schema(schema).install(false).build();
+    return PostgresFencing.builder(ds).schema(schema);
   }
 
   /** The URL as it may be shown: a password parameter in it is masked. */

@@ -46,7 +46,7 @@ public final class SchedulesCommand implements Runnable {
     List<ScheduleOverview> schedules;
     try {
       schedules = FencedScheduler.overview(fencing.schedules(), next);
-    } catch (SchemaNotInstalledException e) {
+    } catch (SchemaNotInstalledException | dev.fencing.SchemaVersionException e) {
       throw new CliException(ExitCode.NO_SCHEMA, e.getMessage());
     } catch (StoreUnavailableException e) {
       throw new CliException(ExitCode.UNREACHABLE, e.getMessage());

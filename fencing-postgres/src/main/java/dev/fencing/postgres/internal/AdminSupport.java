@@ -62,7 +62,7 @@ public final class AdminSupport {
   static String install(String schema) {
     return "install them with PostgresFencing.builder(dataSource).schema(\""
         + schema
-        + "\").build(), or run PostgresFencing.schemaSql() with search_path set to "
+        + "\").build(), or run the scripts of PostgresFencing.migrations() with search_path set to "
         + schema;
   }
 

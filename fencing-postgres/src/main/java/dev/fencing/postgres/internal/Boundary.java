@@ -46,6 +46,29 @@ public final class Boundary {
   }
 
   /**
+   * Returns {@code api} calling {@code target} after {@code check} at each call but {@code
+   * close()}, which the check may not stop (it may need the database); wrap it in {@link #guard} to
+   * translate what the check throws as well.
+   */
+  public <T> T checked(Class<T> api, T target, Runnable check) {
+    InvocationHandler handler =
+        (proxy, method, args) -> {
+          if (method.getDeclaringClass() == Object.class) {
+            return method.invoke(this, args);
+          }
+          if (!(method.getName().equals("close") && method.getParameterCount() == 0)) {
+            check.run();
+          }
+          try {
+            return method.invoke(target, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        };
+    return api.cast(Proxy.newProxyInstance(api.getClassLoader(), new Class<?>[] {api}, handler));
+  }
+
+  /**
    * Returns {@code api} calling, at each call, the object {@code target} supplies then; wrap it in
    * {@link #guard} to translate what the supplier throws as well.
    */
@@ -124,7 +147,7 @@ public final class Boundary {
                   + said
                   + "); install them with PostgresFencing.builder(dataSource).schema(\""
                   + config.schema()
-                  + "\").build(), or run PostgresFencing.schemaSql() with search_path set to "
+                  + "\").build(), or run the scripts of PostgresFencing.migrations() with search_path set to "
                   + config.schema());
       missing.initCause(failure);
       return missing;

@@ -2,11 +2,10 @@ package dev.fencing.postgres.internal;
 
 import io.github.resilience4j.retry.Retry;
 import jakarta.inject.Inject;
-import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jspecify.annotations.Nullable;
 
-/** Installs the fencing tables into the configured schema. */
+/** Migrates the configured schema to this jar's version, and reads what it records. */
 public final class SchemaSetup {
 
   private final DSLContext dsl;
@@ -21,21 +20,20 @@ public final class SchemaSetup {
   }
 
   /**
-   * Creates the schema and the tables if they do not exist; safe to run from many processes at
-   * once, and while workers run. Retried after a transient failure, as every statement is: it is
-   * idempotent. A schema that records no engine yet gets one (see {@link Installer#install}).
+   * Applies the migration scripts the schema lacks ({@link Installer#install}); safe to run from
+   * many processes at once, and while workers run. Retried after a transient failure, as every
+   * statement is: a script that did not commit left the schema at the version before it.
+   *
+   * @return how many scripts it applied
    */
-  public void install(@Nullable String requestedEngine) {
-    Retry.decorateRunnable(retry, () -> Installer.install(dsl, config.schema(), requestedEngine))
-        .run();
+  public int install(@Nullable String requestedEngine) {
+    return Retry.decorateSupplier(
+            retry, () -> Installer.install(dsl, config.schema(), requestedEngine))
+        .get();
   }
 
-  /**
-   * Returns the engine the schema records ({@link Installer#UPDATE_IN_PLACE} or {@link
-   * Installer#APPEND_ONLY}), or empty when it records none.
-   */
-  public Optional<String> recordedEngine() {
-    return Retry.decorateSupplier(retry, () -> Installer.recordedEngine(dsl, config.schema()))
-        .get();
+  /** Reads what the schema records of itself: its version and its engine. */
+  public Installer.State state() {
+    return Retry.decorateSupplier(retry, () -> Installer.state(dsl, config.schema())).get();
   }
 }
