@@ -15,6 +15,7 @@ import dev.fencing.postgres.internal.PostgresComponent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -95,11 +96,11 @@ public final class PostgresFencing implements AutoCloseable {
     this.ownership =
         boundary.guard(
             ResourceOwnership.class,
-            boundary.checked(ResourceOwnership.class, graph.ownership(), this::checkVersion));
+            boundary.checked(ResourceOwnership.class, graph.ownership(), this::checkPartVersion));
     this.outbox =
         boundary.guard(
             FencedOutbox.class,
-            boundary.checked(FencedOutbox.class, graph.outbox(), this::checkVersion));
+            boundary.checked(FencedOutbox.class, graph.outbox(), this::checkPartVersion));
     this.schedules =
         boundary.guard(
             ScheduleStore.class,
@@ -122,12 +123,36 @@ public final class PostgresFencing implements AutoCloseable {
   }
 
   /**
+   * The check of the parts no engine owns (ownership, the outbox, receivers), before each of their
+   * calls until the schema's version was read and found runnable: throws {@link
+   * SchemaVersionException} if this library may not run on it. The read is tried once: when the
+   * database cannot be reached, the call goes ahead and reports that itself, with its own name and
+   * its own retries, and the version is read again at the next call.
+   */
+  private void checkPartVersion() {
+    if (resolved != null) {
+      return;
+    }
+    Installer.State state;
+    try {
+      state =
+          boundary.run("reading the schema's version", () -> graph.schemaSetup().stateOnce());
+    } catch (StoreUnavailableException e) {
+      return;
+    }
+    throwIfVersionRefused(settle(resolve(state), state));
+  }
+
+  /**
    * Throws {@link SchemaVersionException} if this library may not run on the schema's version,
-   * reading it at the first call; the parts no engine owns (ownership, the outbox, receivers) call
-   * it before each call, as the engine's parts call {@link #engineGraph}.
+   * reading it at the first call; the engine's parts call it through {@link #engineGraph}.
    */
   private void checkVersion() {
-    if (resolved().refusal() instanceof SchemaVersionException version) {
+    throwIfVersionRefused(resolved());
+  }
+
+  private static void throwIfVersionRefused(Resolved r) {
+    if (r.refusal() instanceof SchemaVersionException version) {
       throw new SchemaVersionException(
           version.schema(), version.found(), version.expected(), version.getMessage());
     }
@@ -143,15 +168,26 @@ public final class PostgresFencing implements AutoCloseable {
         Installer.State state =
             boundary.run(
                 "reading the schema's version and engine", () -> graph.schemaSetup().state());
-        Resolved fresh = resolve(state);
-        if (fresh.refusal() instanceof SchemaVersionException) {
-          // read again at the next call: a worker started before its migration runs once it lands
-          return fresh;
-        }
-        resolved = fresh;
+        return settle(resolve(state), state);
       }
       return resolved;
     }
+  }
+
+  /**
+   * Keeps {@code fresh} for every later call, unless the schema must be read again at the next:
+   * refused for its version (a worker started before its migration runs once it lands), or holding
+   * no fencing tables yet.
+   */
+  private synchronized Resolved settle(Resolved fresh, Installer.State state) {
+    if (resolved != null) {
+      return resolved;
+    }
+    if (fresh.refusal() instanceof SchemaVersionException || !state.tables()) {
+      return fresh;
+    }
+    resolved = fresh;
+    return fresh;
   }
 
   /**
@@ -301,7 +337,8 @@ public final class PostgresFencing implements AutoCloseable {
   public FencedReceiver receiver(String name) {
     return boundary.guard(
         FencedReceiver.class,
-        boundary.checked(FencedReceiver.class, graph.receivers().named(name), this::checkVersion));
+        boundary.checked(
+            FencedReceiver.class, graph.receivers().named(name), this::checkPartVersion));
   }
 
   /**
@@ -430,6 +467,36 @@ public final class PostgresFencing implements AutoCloseable {
      * it as on the other. The default: what a schema that records no engine gets.
      */
     APPEND_ONLY
+  }
+
+  /**
+   * What a schema records of itself, and whether this library may run on it ({@link
+   * #schemaStatus()}): for a deployment's health check, or before a rolling upgrade.
+   *
+   * @param schema the schema read
+   * @param version the newest version it records, 0 when it records none
+   * @param compatibleFrom the oldest schema version whose library may run on it, 0 when it records no
+   *     version
+   * @param tables whether it holds any fencing table (a schema from before versions holds tables at
+   *     version 0)
+   * @param engine the engine it records, if any
+   * @param needed the version this library needs ({@link #schemaVersion()})
+   * @param refusal why this library may not run on it, or null when it may (or when the schema holds
+   *     no fencing tables at all: then it is not installed)
+   */
+  public record SchemaStatus(
+      String schema,
+      int version,
+      int compatibleFrom,
+      boolean tables,
+      Optional<Engine> engine,
+      int needed,
+      @Nullable String refusal) {
+
+    /** Whether this library may run on the schema as it is: installed, and not refused. */
+    public boolean runnable() {
+      return tables && refusal == null;
+    }
   }
 
   /** Configures the backend; {@link #build()} checks every setting. */

@@ -24,8 +24,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * verbatim into the metadata IDEs show.
  *
  * @param schema the schema of every table, a plain identifier; default fencing
- * @param install whether the schema is installed (idempotently) when the context starts; default
- *     true
+ * @param install whether the schema is migrated to this version (the migration scripts it lacks
+ *     applied, nothing done on a schema at this version) when the context starts; default true.
+ *     With false, a schema at a version this library may not run on fails each call with
+ *     SchemaVersionException until it is migrated
  * @param engine how jobs are stored: update-in-place or append-only; default the engine the schema
  *     records (append-only when it records none); a schema that records the other is refused at
  *     start

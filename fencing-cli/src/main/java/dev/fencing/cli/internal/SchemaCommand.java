@@ -3,7 +3,7 @@ package dev.fencing.cli.internal;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.cli.ExitCode;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.postgres.SchemaStatus;
+import dev.fencing.postgres.PostgresFencing.SchemaStatus;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -54,7 +54,7 @@ public final class Boundary {
     InvocationHandler handler =
         (proxy, method, args) -> {
           if (method.getDeclaringClass() == Object.class) {
-            return method.invoke(this, args);
+            return method.invoke(target, args);
           }
           if (!(method.getName().equals("close") && method.getParameterCount() == 0)) {
             check.run();

@@ -199,8 +199,12 @@ public final class Installer {
         });
   }
 
-  /** Reads what {@code schema} records of itself; see {@link State}. */
+  /** Reads what {@code schema} records of itself, on one connection; see {@link State}. */
   static State state(DSLContext dsl, String schema) {
+    return dsl.connectionResult(c -> readState(DSL.using(dsl.configuration().derive(c)), schema));
+  }
+
+  private static State readState(DSLContext dsl, String schema) {
     Optional<String> engine = recordedEngine(dsl, schema);
     if (!exists(dsl, schema, "fencing_schema_version")) {
       boolean tables =

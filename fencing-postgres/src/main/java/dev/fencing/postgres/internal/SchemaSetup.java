@@ -34,6 +34,11 @@ public final class SchemaSetup {
 
   /** Reads what the schema records of itself: its version and its engine. */
   public Installer.State state() {
-    return Retry.decorateSupplier(retry, () -> Installer.state(dsl, config.schema())).get();
+    return Retry.decorateSupplier(retry, this::stateOnce).get();
+  }
+
+  /** As {@link #state()}, without retrying after a transient failure. */
+  public Installer.State stateOnce() {
+    return Installer.state(dsl, config.schema());
   }
 }
