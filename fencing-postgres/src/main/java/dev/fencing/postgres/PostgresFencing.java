@@ -135,8 +135,7 @@ public final class PostgresFencing implements AutoCloseable {
     }
     Installer.State state;
     try {
-      state =
-          boundary.run("reading the schema's version", () -> graph.schemaSetup().stateOnce());
+      state = boundary.run("reading the schema's version", () -> graph.schemaSetup().stateOnce());
     } catch (StoreUnavailableException e) {
       return;
     }
@@ -475,14 +474,14 @@ public final class PostgresFencing implements AutoCloseable {
    *
    * @param schema the schema read
    * @param version the newest version it records, 0 when it records none
-   * @param compatibleFrom the oldest schema version whose library may run on it, 0 when it records no
-   *     version
+   * @param compatibleFrom the oldest schema version whose library may run on it, 0 when it records
+   *     no version
    * @param tables whether it holds any fencing table (a schema from before versions holds tables at
    *     version 0)
    * @param engine the engine it records, if any
    * @param needed the version this library needs ({@link #schemaVersion()})
-   * @param refusal why this library may not run on it, or null when it may (or when the schema holds
-   *     no fencing tables at all: then it is not installed)
+   * @param refusal why this library may not run on it, or null when it may (or when the schema
+   *     holds no fencing tables at all: then it is not installed)
    */
   public record SchemaStatus(
       String schema,

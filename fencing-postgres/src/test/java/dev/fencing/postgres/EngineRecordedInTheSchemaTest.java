@@ -124,12 +124,21 @@ class EngineRecordedInTheSchemaTest {
   }
 
   @Test
-  void aHandleWithoutAnEngineOnASchemaThatRecordsNoneRunsAppendOnly(TestSchema schema) {
-    // without install, nothing is recorded: the handle takes the default
+  void aHandleWithoutAnEngineOnASchemaThatRecordsNoneRunsAppendOnlyUntilOneIsInstalled(
+      TestSchema schema) {
+    // without install, nothing is recorded: the handle takes the default, and reads the schema
+    // again at its next call, since a schema without tables decides nothing yet
     PostgresFencing uninstalled =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
     assertThat(uninstalled.engine()).isEqualTo(Engine.APPEND_ONLY);
-    assertThat(uninstalled.toString()).contains("engine=APPEND_ONLY");
+    assertThat(uninstalled.toString()).contains("engine=not read yet");
+
+    PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .engine(Engine.UPDATE_IN_PLACE)
+        .build();
+    assertThat(uninstalled.engine()).isEqualTo(Engine.UPDATE_IN_PLACE);
+    assertThat(uninstalled.toString()).contains("engine=UPDATE_IN_PLACE");
   }
 
   @ParameterizedTest

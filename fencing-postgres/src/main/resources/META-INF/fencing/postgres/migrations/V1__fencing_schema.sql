@@ -573,7 +573,9 @@ CREATE TABLE IF NOT EXISTS fencing_schema_version (
 -- The schema's engine, when it records none: the engine whose tables alone hold jobs (a schema installed
 -- before engines were recorded), else the one the installer was asked for (the transaction's setting
 -- fencing.engine, which PostgresFencing sets from Builder.engine), else append_only. To pick the other
--- engine when running this script yourself: SET LOCAL fencing.engine = 'update_in_place' before it.
+-- engine when running this script yourself: SET fencing.engine = 'update_in_place' on its connection
+-- before it (SET LOCAL only inside the script's own transaction; with Flyway, in an afterConnect
+-- callback: docs/UPGRADING.md).
 -- [jooq ignore start]
 INSERT INTO fencing_schema (engine)
 SELECT CASE
