@@ -1,6 +1,7 @@
 package dev.fencing.runtime;
 
 import dev.fencing.Job;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -11,10 +12,20 @@ import java.util.concurrent.TimeUnit;
  */
 final class ClaimLoop extends Loop {
 
+  private static final System.Logger LOG = System.getLogger(Pipeline.LOGGER);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
   private static final long SLICE = TimeUnit.MILLISECONDS.toNanos(100);
 
+  /** While claims fail, how often the same failure is logged again. */
+  private static final long REPEAT_NANOS = TimeUnit.MINUTES.toNanos(1);
+
   private final Pipeline p;
+
+  /** Claims failed in a row, the last failure's message, and when it was last logged. */
+  private long failures;
+
+  private String lastLogged = "";
+  private long loggedAt;
 
   ClaimLoop(Pipeline pipeline) {
     this.p = pipeline;
@@ -38,9 +49,11 @@ final class ClaimLoop extends Loop {
         jobs = p.queue.claimBatch(s.queueName(), s.owner(), s.leaseLength(), want);
         p.counters.claimStatements.incrementAndGet();
         backoff = Duration.ofMillis(50);
+        recovered(s);
       } catch (RuntimeException e) {
         p.slots.release(want);
         p.counters.storeErrors.incrementAndGet();
+        failed(s, e, backoff);
         pause(backoff.toNanos());
         backoff = doubled(backoff, MAX_BACKOFF);
         continue;
@@ -53,6 +66,52 @@ final class ClaimLoop extends Loop {
       if (jobs.isEmpty()) {
         idle(s);
       }
+    }
+  }
+
+  /**
+   * Logs a failed claim: the first of a run of failures, then the same failure again at most once a
+   * minute, a different one at once. A worker whose claims are refused (a schema at a version it may
+   * not run on, a database that is down) says so instead of idling without a word.
+   */
+  private void failed(Settings s, RuntimeException e, Duration backoff) {
+    failures++;
+    String message = String.valueOf(e.getMessage());
+    long now = System.nanoTime();
+    if (failures == 1 || !message.equals(lastLogged) || now - loggedAt >= REPEAT_NANOS) {
+      LOG.log(
+          Level.WARNING,
+          "claims of queue "
+              + s.queueName()
+              + " by "
+              + s.owner()
+              + " failed "
+              + failures
+              + (failures == 1 ? " time" : " times in a row")
+              + "; trying again in "
+              + backoff.toMillis()
+              + " ms, then at most every "
+              + MAX_BACKOFF.toMillis()
+              + " ms: "
+              + e);
+      lastLogged = message;
+      loggedAt = now;
+    }
+  }
+
+  private void recovered(Settings s) {
+    if (failures > 0) {
+      LOG.log(
+          Level.INFO,
+          "claims of queue "
+              + s.queueName()
+              + " by "
+              + s.owner()
+              + " succeed again after "
+              + failures
+              + " failures");
+      failures = 0;
+      lastLogged = "";
     }
   }
 

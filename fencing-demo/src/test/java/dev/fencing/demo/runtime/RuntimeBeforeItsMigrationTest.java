@@ -1,0 +1,105 @@
+package dev.fencing.demo.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fencing.FencedQueue;
+import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.receiver.Receivers;
+import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.WorkOutcome;
+import dev.fencing.testkit.db.FencingDatabase;
+import dev.fencing.testkit.db.TestSchema;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A runtime deployed with {@code install(false)} before its schema's migration: its claims are
+ * refused (the schema is not at the version its library needs), it says so in its log instead of
+ * idling without a word, completes nothing, and starts working by itself once the schema is
+ * migrated, without a restart.
+ */
+@FencingDatabase
+class RuntimeBeforeItsMigrationTest {
+
+  @Test
+  void aRuntimeWaitsForItsMigrationSayingWhyThenCompletesEveryJob(TestSchema schema)
+      throws Exception {
+    PostgresFencing old = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    old.queue().enqueueAll("q", IntStream.range(0, 20).mapToObj(i -> "{}").toList());
+    // what a build from before schema versions left
+    try (Connection c = schema.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("drop table " + schema.name() + ".fencing_schema_version");
+    }
+    FencedQueue queue =
+        PostgresFencing.builder(schema.pooledDataSource(4))
+            .schema(schema.name())
+            .install(false)
+            .build()
+            .queue();
+    Outcomes outcomes = new Outcomes();
+    Logger log = Logger.getLogger("dev.fencing.runtime.FencedRuntime");
+    List<LogRecord> records = new ArrayList<>();
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            synchronized (records) {
+              records.add(record);
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    log.addHandler(capture);
+    try (FencedRuntime runtime =
+        FencedRuntime.builder(queue, Receivers.inMemory())
+            .queue("q")
+            .owner("deployed-early")
+            .onOutcome(outcomes)
+            .handler((job, cancellation) -> "{}")
+            .start()) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (runtime.stats().storeErrors() < 3 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(runtime.stats().storeErrors()).isGreaterThanOrEqualTo(3);
+      assertThat(outcomes.all()).isEmpty();
+      synchronized (records) {
+        assertThat(records)
+            .extracting(LogRecord::getMessage)
+            .filteredOn(m -> m.contains("claims of queue q by deployed-early failed"))
+            .as("one warning for the run of failures, not one per try")
+            .hasSize(1)
+            .first()
+            .asString()
+            .contains("SchemaVersionException")
+            .contains("needs version 1");
+      }
+
+      PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+
+      outcomes.await(WorkOutcome.Completed.class, 20, Duration.ofSeconds(30));
+      synchronized (records) {
+        assertThat(records)
+            .extracting(LogRecord::getMessage)
+            .anyMatch(m -> m.contains("claims of queue q by deployed-early succeed again after"));
+      }
+    } finally {
+      log.removeHandler(capture);
+    }
+    assertThat(outcomes.all()).hasSize(20).allMatch(WorkOutcome.Completed.class::isInstance);
+  }
+}
