@@ -71,8 +71,8 @@ final class ClaimLoop extends Loop {
 
   /**
    * Logs a failed claim: the first of a run of failures, then the same failure again at most once a
-   * minute, a different one at once. A worker whose claims are refused (a schema at a version it may
-   * not run on, a database that is down) says so instead of idling without a word.
+   * minute, a different one at once. A worker whose claims are refused (a schema at a version it
+   * may not run on, a database that is down) says so instead of idling without a word.
    */
   private void failed(Settings s, RuntimeException e, Duration backoff) {
     failures++;

@@ -32,7 +32,8 @@ class RuntimeBeforeItsMigrationTest {
   @Test
   void aRuntimeWaitsForItsMigrationSayingWhyThenCompletesEveryJob(TestSchema schema)
       throws Exception {
-    PostgresFencing old = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    PostgresFencing old =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
     old.queue().enqueueAll("q", IntStream.range(0, 20).mapToObj(i -> "{}").toList());
     // what a build from before schema versions left
     try (Connection c = schema.dataSource().getConnection();
