@@ -1,9 +1,11 @@
 /**
  * The worker runtime. Only {@code dev.fencing.runtime} is exported; it depends on the fencing API
- * alone, so it runs on any backend.
+ * alone, so it runs on any backend, and reads fencing-schedule only when present (a {@code
+ * FencedWorkers} given a scheduler).
  */
 module dev.fencing.runtime {
   requires transitive dev.fencing.api;
+  requires static dev.fencing.schedule;
   requires static org.jspecify;
 
   exports dev.fencing.runtime;

@@ -49,6 +49,7 @@ final class ClaimLoop extends Loop {
         jobs = p.queue.claimBatch(s.queueName(), s.owner(), s.leaseLength(), want);
         p.counters.claimStatements.incrementAndGet();
         backoff = Duration.ofMillis(50);
+        p.succeeded();
         recovered(s);
       } catch (RuntimeException e) {
         p.slots.release(want);
@@ -76,6 +77,8 @@ final class ClaimLoop extends Loop {
    */
   private void failed(Settings s, RuntimeException e, Duration backoff) {
     failures++;
+    p.claimsFailing = true;
+    p.lastFailure = String.valueOf(e);
     String message = String.valueOf(e.getMessage());
     long now = System.nanoTime();
     if (failures == 1 || !message.equals(lastLogged) || now - loggedAt >= REPEAT_NANOS) {
@@ -101,6 +104,7 @@ final class ClaimLoop extends Loop {
 
   private void recovered(Settings s) {
     if (failures > 0) {
+      p.claimsFailing = false;
       LOG.log(
           Level.INFO,
           "claims of queue "

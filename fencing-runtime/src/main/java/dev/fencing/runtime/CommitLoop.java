@@ -95,6 +95,7 @@ final class CommitLoop implements Runnable {
       try {
         outcomes = p.queue.completeAll(completions);
         p.counters.commitStatements.incrementAndGet();
+        p.succeeded();
       } catch (RuntimeException e) {
         if (e instanceof UnsupportedOperationException && failMessages(live, e)) {
           continue; // the rest commit at once

@@ -4,13 +4,10 @@ import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Maintenance;
-import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -201,27 +198,59 @@ public final class FencedRuntime implements AutoCloseable {
         c.callbackErrors.get());
   }
 
+  /**
+   * Whether the runtime can do its work now.
+   *
+   * @param renewalsFailing the latest lease renewal failed (after the queue's retries) and no
+   *     statement of the runtime succeeded since: its leases will run out and its work be fenced
+   *     off
+   * @param claimsFailing the latest claim failed (the store unreachable, or refusing: a schema at a
+   *     version the library may not run on, say); the runtime tries again with a backoff
+   * @param lastFailure the latest failure's text, if any failed since start
+   */
+  public record Health(
+      boolean renewalsFailing, boolean claimsFailing, java.util.Optional<String> lastFailure) {
+
+    /** Whether neither renewals nor claims are failing. */
+    public boolean healthy() {
+      return !renewalsFailing && !claimsFailing;
+    }
+  }
+
+  /** Returns whether the runtime can do its work now; see {@link Health}. */
+  public Health health() {
+    return new Health(
+        pipeline.renewalsFailing(),
+        pipeline.claimsFailing,
+        java.util.Optional.ofNullable(pipeline.lastFailure));
+  }
+
   /** Returns what the runtime's maintenance did so far. */
   public MaintenanceStats maintenanceStats() {
-    return maintenanceLoop == null
-        ? new MaintenanceStats(0, 0, 0, 0, 0)
-        : new MaintenanceStats(
-            maintenanceLoop.rounds.get(),
-            maintenanceLoop.jobsRemoved.get(),
-            maintenanceLoop.jobsArchived.get(),
-            maintenanceLoop.messagesRemoved.get(),
-            maintenanceLoop.failures.get());
+    return maintenanceStats(maintenanceLoop);
   }
 
   /** Returns what the runtime's relay did so far. */
   public RelayStats relayStats() {
-    return relayLoop == null
+    return relayStats(relayLoop);
+  }
+
+  static MaintenanceStats maintenanceStats(@Nullable MaintenanceLoop loop) {
+    return loop == null
+        ? new MaintenanceStats(0, 0, 0, 0, 0)
+        : new MaintenanceStats(
+            loop.rounds.get(),
+            loop.jobsRemoved.get(),
+            loop.jobsArchived.get(),
+            loop.messagesRemoved.get(),
+            loop.failures.get());
+  }
+
+  static RelayStats relayStats(@Nullable RelayLoop loop) {
+    return loop == null
         ? new RelayStats(0, 0, 0, 0)
         : new RelayStats(
-            relayLoop.rounds.get(),
-            relayLoop.sent.get(),
-            relayLoop.refused.get(),
-            relayLoop.failures.get());
+            loop.rounds.get(), loop.sent.get(), loop.refused.get(), loop.failures.get());
   }
 
   /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */
@@ -341,7 +370,7 @@ public final class FencedRuntime implements AutoCloseable {
     return t;
   }
 
-  private static void join(Thread thread, Duration timeout) {
+  static void join(Thread thread, Duration timeout) {
     if (thread == Thread.currentThread()) {
       return;
     }
@@ -372,10 +401,7 @@ public final class FencedRuntime implements AutoCloseable {
     private Duration fallbackPoll = Duration.ofSeconds(1);
     private boolean virtualThreads = defaultVirtualThreads();
     private Consumer<WorkOutcome> onOutcome = outcome -> {};
-    private @Nullable Maintenance maintenance;
-    private Duration maintenanceEvery = Duration.ofMinutes(1);
-    private final List<RelayLoop.Route> relays = new ArrayList<>();
-    private Duration relayEvery = Duration.ofMillis(200);
+    private final Sidecars sidecars = new Sidecars();
 
     private Builder(FencedQueue queue) {
       this.queue = Objects.requireNonNull(queue, "queue");
@@ -554,8 +580,7 @@ public final class FencedRuntime implements AutoCloseable {
      * @throws NullPointerException if {@code maintenance} is null
      */
     public Builder maintenance(Maintenance maintenance, Duration every) {
-      this.maintenance = Objects.requireNonNull(maintenance, "maintenance");
-      this.maintenanceEvery = every;
+      sidecars.maintenance(maintenance, every);
       return this;
     }
 
@@ -570,9 +595,7 @@ public final class FencedRuntime implements AutoCloseable {
      * @throws NullPointerException if {@code outbox} or {@code sender} is null
      */
     public Builder relay(FencedOutbox outbox, String destination, FencedOutbox.Sender sender) {
-      Objects.requireNonNull(outbox, "outbox");
-      Objects.requireNonNull(sender, "sender");
-      relays.add(new RelayLoop.Route(destination, max -> outbox.relay(destination, sender, max)));
+      sidecars.relay(outbox, destination, sender);
       return this;
     }
 
@@ -583,9 +606,7 @@ public final class FencedRuntime implements AutoCloseable {
      * @throws NullPointerException if {@code outbox} or {@code receiver} is null
      */
     public Builder relay(FencedOutbox outbox, String destination, FencedReceiver receiver) {
-      Objects.requireNonNull(outbox, "outbox");
-      Objects.requireNonNull(receiver, "receiver");
-      relays.add(new RelayLoop.Route(destination, max -> outbox.relay(destination, receiver, max)));
+      sidecars.relay(outbox, destination, receiver);
       return this;
     }
 
@@ -594,7 +615,7 @@ public final class FencedRuntime implements AutoCloseable {
      * ms. It is also the first pause after a failed round, doubling up to 30 s.
      */
     public Builder relayEvery(Duration every) {
-      this.relayEvery = every;
+      sidecars.relayEvery(every);
       return this;
     }
 
@@ -623,35 +644,12 @@ public final class FencedRuntime implements AutoCloseable {
               drainTimeout,
               fallbackPoll,
               virtualThreads);
-      MaintenanceLoop maintenanceLoop = null;
-      if (maintenance != null) {
-        Validate.between(
-            "maintenance every", maintenanceEvery, Duration.ofSeconds(1), Validate.MAX_LEASE);
-        maintenanceLoop = new MaintenanceLoop(maintenance, maintenanceEvery);
-      }
+      MaintenanceLoop maintenanceLoop = sidecars.maintenanceLoop();
       return new FencedRuntime(
               new Pipeline(settings, queue, receiver, handler, onOutcome),
               maintenanceLoop,
-              relayLoop(settings))
+              sidecars.relayLoop(settings.batchSize()))
           .start();
-    }
-
-    private @Nullable RelayLoop relayLoop(Settings settings) {
-      if (relays.isEmpty()) {
-        return null;
-      }
-      Set<String> destinations = new HashSet<>();
-      for (RelayLoop.Route route : relays) {
-        Validate.identifier("relay destination", route.destination());
-        if (!destinations.add(route.destination())) {
-          throw new IllegalArgumentException(
-              "relay destination must be relayed once, but "
-                  + Validate.quote(route.destination())
-                  + " was given twice");
-        }
-      }
-      Validate.between("relayEvery", relayEvery, Duration.ofMillis(1), Duration.ofHours(24));
-      return new RelayLoop(relays, relayEvery, settings.batchSize());
     }
 
     private static Duration third(@Nullable Duration lease) {

@@ -75,9 +75,11 @@ final class Heartbeat extends Loop {
       try {
         renewals = p.queue.renewAll(leases, p.settings.leaseLength());
         p.counters.renewStatements.incrementAndGet();
+        p.succeeded();
       } catch (RuntimeException e) {
         // nothing changed; the deadlines keep running and cancelRunOut acts if this goes on
         p.counters.storeErrors.incrementAndGet();
+        p.renewalFailed(e);
         continue;
       }
       for (int i = 0; i < chunk.size(); i++) {

@@ -51,6 +51,34 @@ final class Pipeline {
   /** Set when shutdown begins: nothing new is claimed or started. */
   volatile boolean stopping;
 
+  /**
+   * For {@link FencedRuntime#health()}: when a statement of this runtime last succeeded, when a
+   * renewal last failed, whether the latest claim failed, and the latest failure's text.
+   */
+  private volatile long succeededAt = System.nanoTime();
+
+  private volatile long renewalFailedAt;
+  private volatile boolean renewalFailed;
+  volatile boolean claimsFailing;
+  volatile @Nullable String lastFailure;
+
+  /** A claim, commit or renewal statement came back. */
+  void succeeded() {
+    succeededAt = System.nanoTime();
+  }
+
+  /** A renewal statement failed (after the queue's retries). */
+  void renewalFailed(RuntimeException e) {
+    renewalFailedAt = System.nanoTime();
+    renewalFailed = true;
+    lastFailure = String.valueOf(e);
+  }
+
+  /** Whether the latest renewal failed and no statement succeeded since. */
+  boolean renewalsFailing() {
+    return renewalFailed && renewalFailedAt - succeededAt > 0;
+  }
+
   Pipeline(
       Settings settings,
       FencedQueue queue,

@@ -1,0 +1,408 @@
+package dev.fencing.runtime;
+
+import dev.fencing.FencedOutbox;
+import dev.fencing.FencedQueue;
+import dev.fencing.FencedReceiver;
+import dev.fencing.Maintenance;
+import dev.fencing.internal.Validate;
+import dev.fencing.schedule.FencedScheduler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The worker side's one door: every queue of a process with its handler and settings, the recurring
+ * schedules, the outbox relay and maintenance, under one lifecycle.
+ *
+ * <pre>{@code
+ * FencedWorkers workers = FencedWorkers.builder(fencing.queue())
+ *     .owner("pod-7")
+ *     .queue("emails", emailHandler)
+ *     .queue("pdf", pdfHandler, q -> q.concurrency(2).leaseLength(Duration.ofMinutes(5)))
+ *     .scheduler(FencedScheduler.builder(fencing.schedules()).schedule(nightly).build())
+ *     .relay(fencing.outbox(), "mail", mailReceiver)
+ *     .maintenance(fencing.maintenance().build(), Duration.ofMinutes(1))
+ *     .start();
+ * ...
+ * workers.shutdown(Duration.ofSeconds(30));   // one drain for all of it
+ * }</pre>
+ *
+ * <p>Each queue runs as a {@link FencedRuntime} (its claim loop, heartbeat, handlers and commits);
+ * a single-queue {@code FencedRuntime} is this door with one queue. The scheduler, the relay and
+ * maintenance belong to the door, not to any queue, so a producer-only process (no queue) runs them
+ * too, and none of them stops when a queue's runtime does. {@link #shutdown} stops the scheduler,
+ * then drains every queue at once, then runs the relay's last round (so it sends what the drained
+ * commits wrote) and stops maintenance.
+ */
+public final class FencedWorkers implements AutoCloseable {
+
+  private final Map<String, FencedRuntime> runtimes;
+  private final @Nullable FencedScheduler scheduler;
+  private final @Nullable MaintenanceLoop maintenanceLoop;
+  private final @Nullable RelayLoop relayLoop;
+  private final List<Thread> threads;
+  private final Duration drainTimeout;
+  private final AtomicBoolean stopped = new AtomicBoolean();
+  private volatile boolean drained;
+
+  private FencedWorkers(
+      Map<String, FencedRuntime> runtimes,
+      @Nullable FencedScheduler scheduler,
+      @Nullable MaintenanceLoop maintenanceLoop,
+      @Nullable RelayLoop relayLoop,
+      List<Thread> threads,
+      Duration drainTimeout) {
+    this.runtimes = Collections.unmodifiableMap(runtimes);
+    this.scheduler = scheduler;
+    this.maintenanceLoop = maintenanceLoop;
+    this.relayLoop = relayLoop;
+    this.threads = threads;
+    this.drainTimeout = drainTimeout;
+  }
+
+  /**
+   * Starts configuring the workers of {@code queue} (a backend's, e.g. {@code
+   * PostgresFencing.queue()}).
+   *
+   * @throws NullPointerException if {@code queue} is null
+   */
+  public static Builder builder(FencedQueue queue) {
+    return new Builder(Objects.requireNonNull(queue, "queue"));
+  }
+
+  /** Returns the runtime of each queue, in the order they were added. */
+  public Map<String, FencedRuntime> runtimes() {
+    return runtimes;
+  }
+
+  /**
+   * Returns the counters of each queue's runtime, in the order the queues were added.
+   *
+   * @see FencedRuntime#stats()
+   */
+  public Map<String, FencedRuntime.Stats> stats() {
+    Map<String, FencedRuntime.Stats> stats = new LinkedHashMap<>();
+    runtimes.forEach((name, runtime) -> stats.put(name, runtime.stats()));
+    return stats;
+  }
+
+  /**
+   * Returns each queue's health, in the order the queues were added: whether its claims or its
+   * lease renewals are failing now.
+   *
+   * @see FencedRuntime#health()
+   */
+  public Map<String, FencedRuntime.Health> health() {
+    Map<String, FencedRuntime.Health> health = new LinkedHashMap<>();
+    runtimes.forEach((name, runtime) -> health.put(name, runtime.health()));
+    return health;
+  }
+
+  /**
+   * Whether every queue is healthy: no queue's latest lease renewal failed without a statement
+   * succeeding since (its leases would run out and its work be fenced off), and no queue's claims
+   * are failing.
+   */
+  public boolean healthy() {
+    return runtimes.values().stream().allMatch(r -> r.health().healthy());
+  }
+
+  /** Returns the scheduler's counters, if the workers run one. */
+  public java.util.Optional<dev.fencing.schedule.SchedulerStats> schedulerStats() {
+    return java.util.Optional.ofNullable(scheduler).map(FencedScheduler::stats);
+  }
+
+  /** Returns what maintenance did since start (all zero without {@link Builder#maintenance}). */
+  public FencedRuntime.MaintenanceStats maintenanceStats() {
+    return FencedRuntime.maintenanceStats(maintenanceLoop);
+  }
+
+  /** Returns what the relay did since start (all zero without {@link Builder#relay}). */
+  public FencedRuntime.RelayStats relayStats() {
+    return FencedRuntime.relayStats(relayLoop);
+  }
+
+  /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */
+  @Override
+  public void close() {
+    shutdown(drainTimeout);
+  }
+
+  /**
+   * Stops everything: the scheduler after its round; every queue's runtime at once, each as {@link
+   * FencedRuntime#shutdown} says (stops claiming, releases what has not started, lets running
+   * handlers finish within {@code drainTimeout} and commits their results, then cancels and
+   * releases the rest); then the relay, after one last round that sends what the drain committed;
+   * and maintenance. Returns when all has stopped. A second call waits for the first.
+   *
+   * @return whether every queue's jobs in flight ended within the drain timeout
+   * @throws IllegalArgumentException if {@code drainTimeout} is negative or over 24 h
+   */
+  public synchronized boolean shutdown(Duration drainTimeout) {
+    Validate.delay("drainTimeout", drainTimeout);
+    if (!stopped.compareAndSet(false, true)) {
+      return drained;
+    }
+    if (scheduler != null) {
+      scheduler.close();
+    }
+    if (maintenanceLoop != null) {
+      maintenanceLoop.stop();
+    }
+    Map<String, Boolean> results = new java.util.concurrent.ConcurrentHashMap<>();
+    List<Thread> stopping = new ArrayList<>();
+    runtimes.forEach(
+        (name, runtime) ->
+            stopping.add(
+                Thread.ofPlatform()
+                    .name("fencing-stop-" + name)
+                    .start(() -> results.put(name, runtime.shutdown(drainTimeout)))));
+    for (Thread t : stopping) {
+      FencedRuntime.join(t, drainTimeout.plus(Duration.ofMinutes(1)));
+    }
+    if (relayLoop != null) {
+      relayLoop.stop();
+    }
+    for (Thread t : threads) {
+      FencedRuntime.join(t, Duration.ofSeconds(30));
+    }
+    drained =
+        results.size() == runtimes.size()
+            && results.values().stream().allMatch(Boolean::booleanValue);
+    return drained;
+  }
+
+  /** Configures {@link FencedWorkers}; {@link #start()} checks every setting. */
+  public static final class Builder {
+
+    private final FencedQueue queue;
+    private final Map<String, Consumer<FencedRuntime.Builder>> queues = new LinkedHashMap<>();
+    private @Nullable String owner;
+    private @Nullable FencedReceiver receiver;
+    private @Nullable Boolean virtualThreads;
+    private Duration drainTimeout = Duration.ofSeconds(30);
+    private Consumer<WorkOutcome> onOutcome = outcome -> {};
+    private @Nullable FencedScheduler scheduler;
+    private final Sidecars sidecars = new Sidecars();
+
+    private Builder(FencedQueue queue) {
+      this.queue = queue;
+    }
+
+    /** This process's name, stored as the owner of what every queue claims. Required. */
+    public Builder owner(String owner) {
+      this.owner = owner;
+      return this;
+    }
+
+    /**
+     * The receiver every queue delivers its results to before each commit, unless its settings name
+     * another ({@link FencedRuntime.Builder#receiver}). Optional.
+     *
+     * @throws NullPointerException if {@code receiver} is null
+     */
+    public Builder receiver(FencedReceiver receiver) {
+      this.receiver = Objects.requireNonNull(receiver, "receiver");
+      return this;
+    }
+
+    /**
+     * Whether every queue's handlers run on virtual threads, unless its settings say otherwise;
+     * default {@link FencedRuntime#defaultVirtualThreads()}.
+     */
+    public Builder virtualThreads(boolean virtualThreads) {
+      this.virtualThreads = virtualThreads;
+      return this;
+    }
+
+    /** How long {@link #close()} lets running handlers finish, up to 24 h; default 30 s. */
+    public Builder drainTimeout(Duration drainTimeout) {
+      this.drainTimeout = drainTimeout;
+      return this;
+    }
+
+    /** Called with every queue's outcomes, from the runtimes' threads; must not block. */
+    public Builder onOutcome(Consumer<WorkOutcome> onOutcome) {
+      this.onOutcome = Objects.requireNonNull(onOutcome, "onOutcome");
+      return this;
+    }
+
+    /**
+     * Runs {@code handler} on queue {@code name} with the runtime's defaults (4 handler threads, a
+     * 30 s lease, ...).
+     *
+     * @throws NullPointerException if {@code handler} is null
+     * @throws IllegalArgumentException if {@code name} was added before
+     */
+    public Builder queue(String name, Handler handler) {
+      return queue(name, handler, settings -> {});
+    }
+
+    /**
+     * Runs {@code handler} on queue {@code name}, with {@code settings} applied to its runtime's
+     * builder (concurrency, lease length, batch size, retry delay, ...: any {@link
+     * FencedRuntime.Builder} setting but its queue and owner, which are this queue's and {@link
+     * #owner}'s).
+     *
+     * @throws NullPointerException if {@code handler} or {@code settings} is null
+     * @throws IllegalArgumentException if {@code name} was added before
+     */
+    public Builder queue(String name, Handler handler, Consumer<FencedRuntime.Builder> settings) {
+      Objects.requireNonNull(handler, "handler");
+      Objects.requireNonNull(settings, "settings");
+      return add(name, b -> settings.accept(b.handler(handler)));
+    }
+
+    /**
+     * Runs {@code handler}, whose results carry outbox messages, on queue {@code name}; see {@link
+     * #queue(String, Handler, Consumer)}.
+     *
+     * @throws NullPointerException if {@code handler} or {@code settings} is null
+     * @throws IllegalArgumentException if {@code name} was added before
+     */
+    public Builder outboxQueue(
+        String name, OutboxHandler handler, Consumer<FencedRuntime.Builder> settings) {
+      Objects.requireNonNull(handler, "handler");
+      Objects.requireNonNull(settings, "settings");
+      return add(name, b -> settings.accept(b.outboxHandler(handler)));
+    }
+
+    private Builder add(String name, Consumer<FencedRuntime.Builder> configure) {
+      Validate.identifier("queue", name);
+      if (queues.putIfAbsent(name, configure) != null) {
+        throw new IllegalArgumentException(
+            "queue must be added once, but " + Validate.quote(name) + " was added twice");
+      }
+      return this;
+    }
+
+    /**
+     * Runs {@code scheduler} (recurring jobs, fencing-schedule) from {@link #start()} to {@link
+     * FencedWorkers#shutdown}; it must not have been started. Optional.
+     *
+     * @throws NullPointerException if {@code scheduler} is null
+     */
+    public Builder scheduler(FencedScheduler scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /**
+     * Runs {@code maintenance} on a thread of the workers, as {@link
+     * FencedRuntime.Builder#maintenance} says, with or without queues. Default: no maintenance.
+     *
+     * @throws NullPointerException if {@code maintenance} is null
+     */
+    public Builder maintenance(Maintenance maintenance, Duration every) {
+      sidecars.maintenance(maintenance, every);
+      return this;
+    }
+
+    /**
+     * Relays the outbox messages for {@code destination} to {@code receiver}, as {@link
+     * FencedRuntime.Builder#relay(FencedOutbox, String, FencedReceiver)} says, on a thread of the
+     * workers. Call once per destination.
+     *
+     * @throws NullPointerException if {@code outbox} or {@code receiver} is null
+     */
+    public Builder relay(FencedOutbox outbox, String destination, FencedReceiver receiver) {
+      sidecars.relay(outbox, destination, receiver);
+      return this;
+    }
+
+    /**
+     * Relays the outbox messages for {@code destination} to {@code sender}; see {@link
+     * #relay(FencedOutbox, String, FencedReceiver)}.
+     *
+     * @throws NullPointerException if {@code outbox} or {@code sender} is null
+     */
+    public Builder relay(FencedOutbox outbox, String destination, FencedOutbox.Sender sender) {
+      sidecars.relay(outbox, destination, sender);
+      return this;
+    }
+
+    /**
+     * How long the relay waits after a round that left nothing to send, 1 ms to 24 h; default 200
+     * ms.
+     */
+    public Builder relayEvery(Duration every) {
+      sidecars.relayEvery(every);
+      return this;
+    }
+
+    /**
+     * Starts every queue's runtime, the scheduler, the relay and maintenance, and returns them
+     * running. If one fails to start, those started are stopped before the exception is thrown.
+     *
+     * @throws IllegalArgumentException naming the first setting missing or out of range (a queue's
+     *     as {@code queue 'name': ...})
+     */
+    public FencedWorkers start() {
+      Validate.delay("drainTimeout", drainTimeout);
+      if (owner == null) {
+        throw new IllegalArgumentException("owner must be set, but was null");
+      }
+      MaintenanceLoop maintenanceLoop = sidecars.maintenanceLoop();
+      // up to 100 messages per call, as a runtime's relay with its default batch size
+      RelayLoop relayLoop = sidecars.relayLoop(100);
+      Map<String, FencedRuntime> started = new LinkedHashMap<>();
+      List<Thread> threads = new ArrayList<>();
+      try {
+        for (Map.Entry<String, Consumer<FencedRuntime.Builder>> q : queues.entrySet()) {
+          started.put(q.getKey(), startQueue(q.getKey(), q.getValue()));
+        }
+        if (maintenanceLoop != null) {
+          threads.add(daemon("fencing-maintenance-" + owner, maintenanceLoop));
+        }
+        if (relayLoop != null) {
+          threads.add(daemon("fencing-relay-" + owner, relayLoop));
+        }
+        if (scheduler != null) {
+          scheduler.start();
+        }
+      } catch (RuntimeException e) {
+        started.values().forEach(r -> r.shutdown(Duration.ZERO));
+        if (maintenanceLoop != null) {
+          maintenanceLoop.stop();
+        }
+        if (relayLoop != null) {
+          relayLoop.stop();
+        }
+        throw e;
+      }
+      return new FencedWorkers(
+          started, scheduler, maintenanceLoop, relayLoop, threads, drainTimeout);
+    }
+
+    private FencedRuntime startQueue(String name, Consumer<FencedRuntime.Builder> configure) {
+      FencedRuntime.Builder b =
+          FencedRuntime.builder(queue).drainTimeout(drainTimeout).onOutcome(onOutcome);
+      if (receiver != null) {
+        b.receiver(receiver);
+      }
+      if (virtualThreads != null) {
+        b.virtualThreads(virtualThreads);
+      }
+      configure.accept(b);
+      // the queue and the owner are the door's: set last, whatever the settings said
+      b.queue(name).owner(owner);
+      try {
+        return b.start();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "queue " + Validate.quote(name) + ": " + e.getMessage(), e);
+      }
+    }
+
+    private static Thread daemon(String name, Runnable loop) {
+      return Thread.ofPlatform().daemon().name(name).start(loop);
+    }
+  }
+}
