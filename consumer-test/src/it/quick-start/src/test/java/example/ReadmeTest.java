@@ -51,6 +51,7 @@ class ReadmeTest {
         .containsExactly(
             "dev.fencing:fencing-postgres:::",
             "dev.fencing:fencing-runtime:::",
+            "dev.fencing:fencing-schedule:::",
             "com.zaxxer:HikariCP:::",
             "org.slf4j:slf4j-simple:::runtime");
     assertThat(coordinates(child(pom, "dependencyManagement"))).containsAll(managed);
@@ -61,6 +62,7 @@ class ReadmeTest {
         .contains("platform(\"dev.fencing:fencing-bom:" + version + "\")")
         .contains("implementation(\"dev.fencing:fencing-postgres\")")
         .contains("implementation(\"dev.fencing:fencing-runtime\")")
+        .contains("implementation(\"dev.fencing:fencing-schedule\")")
         .contains("implementation(\"com.zaxxer:HikariCP\")")
         .contains("runtimeOnly(\"org.slf4j:slf4j-simple\")");
   }
