@@ -208,8 +208,10 @@ class SchemaVersionsTest {
     try (Connection holder = schema.dataSource().getConnection()) {
       holder.setAutoCommit(false);
       try (Statement s = holder.createStatement()) {
-        // the script's last statements read fencing_schema: it stops there, every earlier one run
-        s.execute("lock table " + schema.name() + ".fencing_schema in access exclusive mode");
+        // the script's last statements write fencing_schema: it stops there, every earlier one
+        // run (fencing_schema_version created among them); SHARE, not ACCESS EXCLUSIVE, so that
+        // the installer's own read of the table before the script does not stop first
+        s.execute("lock table " + schema.name() + ".fencing_schema in share mode");
       }
       migration =
           CompletableFuture.supplyAsync(
@@ -227,7 +229,10 @@ class SchemaVersionsTest {
               watcher.prepareStatement(
                   "select count(pg_terminate_backend(pid)) from pg_stat_activity"
                       + " where datname = current_database() and pid <> pg_backend_pid()"
-                      + " and wait_event_type = 'Lock' and query ilike '%fencing_schema%'")) {
+                      + " and wait_event_type = 'Lock'"
+                      // the script reaches the server as its statements: the view shows the one
+                      // that waits
+                      + " and query ilike '%insert into fencing_schema %'")) {
             try (ResultSet r = kill.executeQuery()) {
               r.next();
               killed = r.getInt(1);

@@ -22,10 +22,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 /**
- * A real second JVM running any main class on this JVM's class path, whose output lines a test
- * waits for. Stalls and crashes are real signals: {@link #freeze()} sends {@code SIGSTOP}, {@link
- * #thaw()} {@code SIGCONT}, {@link #crash()} {@code SIGKILL}. Closing it kills the process, and so
- * does the end of this JVM, so none outlives its test.
+ * A real second JVM running any main class on this JVM's class path (or on another, such as an
+ * earlier build's), whose output lines a test waits for. Stalls and crashes are real signals:
+ * {@link #freeze()} sends {@code SIGSTOP}, {@link #thaw()} {@code SIGCONT}, {@link #crash()} {@code
+ * SIGKILL}. Closing it kills the process, and so does the end of this JVM, so none outlives its
+ * test.
  */
 public final class JavaProcess implements AutoCloseable {
 
@@ -85,9 +86,25 @@ public final class JavaProcess implements AutoCloseable {
     return start(
         name,
         jvmOptions,
-        mainClass,
+        mainClass.getName(),
         args,
         SharedClasses.launch(classPath(mainClass), mainClass.getName()));
+  }
+
+  /**
+   * Starts {@code mainClass} with {@code args} in a new JVM on {@code classPath} instead of this
+   * JVM's, a small one as {@link #start(String, List, Class, List)} starts: for code this JVM does
+   * not hold, such as an earlier build of the library, whose classes a test must not load next to
+   * its own. The JVM is this one's ({@code java.home}).
+   *
+   * @param name how reports call it
+   * @param classPath the child's whole class path, entries separated by {@link
+   *     java.io.File#pathSeparator}
+   * @param mainClass the binary name of a class on {@code classPath}
+   */
+  public static JavaProcess start(
+      String name, List<String> jvmOptions, String classPath, String mainClass, List<String> args) {
+    return start(name, jvmOptions, mainClass, args, SharedClasses.launch(classPath, mainClass));
   }
 
   /**
@@ -110,7 +127,7 @@ public final class JavaProcess implements AutoCloseable {
     if (!launch.trainer()) {
       return;
     }
-    try (JavaProcess child = start(name, jvmOptions, mainClass, args, launch)) {
+    try (JavaProcess child = start(name, jvmOptions, mainClass.getName(), args, launch)) {
       exercise.accept(child);
     }
   }
@@ -118,7 +135,7 @@ public final class JavaProcess implements AutoCloseable {
   private static JavaProcess start(
       String name,
       List<String> jvmOptions,
-      Class<?> mainClass,
+      String mainClass,
       List<String> args,
       SharedClasses.Launch launch) {
     List<String> command = new ArrayList<>();
@@ -126,7 +143,7 @@ public final class JavaProcess implements AutoCloseable {
     command.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m"));
     command.addAll(launch.options());
     command.addAll(jvmOptions);
-    command.addAll(List.of("-cp", launch.classPath(), mainClass.getName()));
+    command.addAll(List.of("-cp", launch.classPath(), mainClass));
     command.addAll(args);
     Process process;
     try {

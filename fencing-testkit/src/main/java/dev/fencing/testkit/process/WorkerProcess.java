@@ -5,9 +5,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * A real second JVM running {@link PuppetWorker}, driven line by line. Stalls and crashes are real
- * signals: {@link #freeze()} sends {@code SIGSTOP}, {@link #thaw()} {@code SIGCONT}, {@link
- * #crash()} {@code SIGKILL}. Closing it kills the process, so none outlives its test.
+ * A real second JVM running {@link PuppetWorker} (this build's, or another build's on a class path
+ * the test gives), driven line by line. Stalls and crashes are real signals: {@link #freeze()}
+ * sends {@code SIGSTOP}, {@link #thaw()} {@code SIGCONT}, {@link #crash()} {@code SIGKILL}. Closing
+ * it kills the process, so none outlives its test.
  */
 public final class WorkerProcess implements AutoCloseable {
 
@@ -33,9 +34,42 @@ public final class WorkerProcess implements AutoCloseable {
       Class<? extends FencingBackend> backend,
       PostgresFixture.Database database,
       String schema) {
-    JavaProcess process =
+    return ready(
+        name,
         JavaProcess.start(
-            name, JVM_OPTIONS, PuppetWorker.class, arguments(backend, database, schema));
+            name, JVM_OPTIONS, PuppetWorker.class, arguments(backend.getName(), database, schema)));
+  }
+
+  /**
+   * Starts a worker JVM on {@code classPath} instead of this JVM's, with the backend named {@code
+   * backendClass} on {@code database}'s {@code schema}, and waits until it is ready: the {@link
+   * PuppetWorker} of another build, such as an earlier one in a rolling upgrade, driven with the
+   * same commands. Its classes are that class path's alone, {@code PuppetWorker} and the backend
+   * among them.
+   *
+   * @param name how reports call it
+   * @param classPath the child's whole class path, entries separated by {@link
+   *     java.io.File#pathSeparator}
+   * @param backendClass the binary name of a {@link FencingBackend} on {@code classPath}
+   * @throws IllegalStateException if it does not start, with its error output
+   */
+  public static WorkerProcess start(
+      String name,
+      String classPath,
+      String backendClass,
+      PostgresFixture.Database database,
+      String schema) {
+    return ready(
+        name,
+        JavaProcess.start(
+            name,
+            JVM_OPTIONS,
+            classPath,
+            PuppetWorker.class.getName(),
+            arguments(backendClass, database, schema)));
+  }
+
+  private static WorkerProcess ready(String name, JavaProcess process) {
     WorkerProcess worker = new WorkerProcess(process);
     String ready = worker.awaitReply();
     if (!ready.startsWith("ok ready")) {
@@ -59,7 +93,7 @@ public final class WorkerProcess implements AutoCloseable {
         "worker-warm-up",
         JVM_OPTIONS,
         PuppetWorker.class,
-        arguments(backend, database, schema),
+        arguments(backend.getName(), database, schema),
         process -> {
           WorkerProcess worker = new WorkerProcess(process);
           String ready = worker.awaitReply();
@@ -85,9 +119,8 @@ public final class WorkerProcess implements AutoCloseable {
   private static final List<String> JVM_OPTIONS = List.of("-Xss512k");
 
   private static List<String> arguments(
-      Class<? extends FencingBackend> backend, PostgresFixture.Database database, String schema) {
-    return List.of(
-        backend.getName(), database.jdbcUrl(), database.user(), database.password(), schema);
+      String backend, PostgresFixture.Database database, String schema) {
+    return List.of(backend, database.jdbcUrl(), database.user(), database.password(), schema);
   }
 
   /** Returns the name given at start. */
