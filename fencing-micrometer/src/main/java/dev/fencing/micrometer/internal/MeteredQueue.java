@@ -5,12 +5,11 @@ import dev.fencing.Enqueued;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
+import dev.fencing.ForwardingFencedQueue;
 import dev.fencing.Job;
-import dev.fencing.JobSnapshot;
 import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
-import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -21,13 +20,14 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link FencedQueue} that meters every call and passes it, unchanged, to the queue it wraps:
- * each method, the interface's default methods included, calls the same method of the delegate, so
- * the delegate's own batching (one statement for {@code completeAll} on PostgreSQL) is kept. A
- * refusal is an answer, not an error: it is counted by reason and rethrown. Any other exception is
- * counted in the timer's {@code error} tag and rethrown as it was.
+ * A {@link FencedQueue} that meters every call and passes it, unchanged, to the queue it wraps (a
+ * {@link ForwardingFencedQueue}: each method, the interface's default methods included, calls the
+ * same method of the delegate, so the delegate's own batching is kept; those it does not meter,
+ * {@code find}, {@code depth} and the wake-ups, it inherits). A refusal is an answer, not an error:
+ * it is counted by reason and rethrown. Any other exception is counted in the timer's {@code error}
+ * tag and rethrown as it was.
  */
-public final class MeteredQueue implements FencedQueue {
+public final class MeteredQueue extends ForwardingFencedQueue {
 
   private static final String CLAIM = "fencing.claim";
   private static final String COMMIT = "fencing.commit";
@@ -37,6 +37,7 @@ public final class MeteredQueue implements FencedQueue {
   private final Instruments meters;
 
   public MeteredQueue(FencedQueue delegate, Instruments meters) {
+    super(delegate);
     this.delegate = delegate;
     this.meters = meters;
   }
@@ -69,16 +70,6 @@ public final class MeteredQueue implements FencedQueue {
   }
 
   /** Not timed: a wait is idle time, not latency. */
-  @Override
-  public boolean awaitWork(String queue, Duration timeout) throws InterruptedException {
-    return delegate.awaitWork(queue, timeout);
-  }
-
-  @Override
-  public boolean signalsWork() {
-    return delegate.signalsWork();
-  }
-
   @Override
   public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
     Optional<Job> job = timed(CLAIM, queue, () -> delegate.claim(queue, owner, leaseLength));
@@ -154,16 +145,6 @@ public final class MeteredQueue implements FencedQueue {
   @Override
   public FencedOutcome.Accepted release(Lease lease) {
     return settled("fencing.release", "release", () -> delegate.release(lease));
-  }
-
-  @Override
-  public Optional<JobSnapshot> find(long jobId) {
-    return delegate.find(jobId);
-  }
-
-  @Override
-  public QueueDepth depth(String queue) {
-    return delegate.depth(queue);
   }
 
   private FencedOutcome.Accepted committed(Lease lease, Supplier<FencedOutcome.Accepted> commit) {
