@@ -1,78 +1,106 @@
 package dev.fencing.architecture;
 
+import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.AccessTarget.CodeUnitAccessTarget;
+import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.CompositeArchRule;
 
 /**
  * The PostgreSQL backend's two storage engines meet at one seam (issue 33, part 5; docs/ENGINE.md):
  * each engine's classes are in a package of their own and name none of the other's; the code both
  * share names neither engine's classes (it is written against {@code internal.JobStore}), except
  * the Dagger module that binds the engine; and that module is the only code that asks which engine
- * the configuration names.
+ * the configuration names. Reads fencing-postgres's compiled main code ({@link MainCode}).
  */
+@AnalyzeClasses(locations = MainCode.class, importOptions = MainCode.class)
 class EngineSeamTest {
 
-  private static final Path SOURCES =
-      Path.of("").toAbsolutePath().getParent().resolve("fencing-postgres/src/main/java");
-
-  private static final String INTERNAL = "dev.fencing.postgres.internal.";
-  private static final String IN_PLACE = INTERNAL + "inplace.";
-  private static final String APPEND = INTERNAL + "append.";
+  private static final String POSTGRES = "dev.fencing.postgres..";
+  private static final String IN_PLACE = "dev.fencing.postgres.internal.inplace..";
+  private static final String APPEND = "dev.fencing.postgres.internal.append..";
 
   /** The one class of shared code that names the engines' classes: it binds one of them. */
-  private static final String BINDER = INTERNAL + "PostgresModule";
+  private static final String BINDER = "dev.fencing.postgres.internal.PostgresModule";
 
-  @Test
-  void eachEngineNamesNoneOfTheOthersClassesAndSharedCodeNamesNeither() {
-    SourceGraph graph = SourceGraph.of(List.of(SOURCES));
-    Set<String> crossings = new TreeSet<>();
-    int inPlace = 0;
-    int append = 0;
-    for (String type : graph.types()) {
-      boolean isInPlace = type.startsWith(IN_PLACE);
-      boolean isAppend = type.startsWith(APPEND);
-      inPlace += isInPlace ? 1 : 0;
-      append += isAppend ? 1 : 0;
-      for (String used : graph.references(type)) {
-        boolean usesInPlace = used.startsWith(IN_PLACE);
-        boolean usesAppend = used.startsWith(APPEND);
-        boolean crosses =
-            isInPlace
-                ? usesAppend
-                : isAppend ? usesInPlace : (usesInPlace || usesAppend) && !type.equals(BINDER);
-        if (crosses) {
-          crossings.add(type + " -> " + used);
-        }
-      }
-    }
+  /** A call of (or a reference to) a method {@code appendOnly()}: the configuration's engine. */
+  private static final DescribedPredicate<JavaAccess<?>> ASKS_WHICH_ENGINE =
+      describe(
+          "appendOnly()",
+          access ->
+              access.getTarget() instanceof CodeUnitAccessTarget method
+                  && method.getName().equals("appendOnly")
+                  && method.getRawParameterTypes().isEmpty());
 
-    assertThat(inPlace).as("classes of the update-in-place engine").isGreaterThan(3);
-    assertThat(append).as("classes of the append-only engine").isGreaterThan(3);
-    assertThat(crossings).as("references across the seam between the engines").isEmpty();
+  @ArchTest
+  static void eachEngineNamesNoneOfTheOthersClassesAndSharedCodeNamesNeither(JavaClasses classes) {
+    JavaClasses postgres = classes.that(resideInAPackage(POSTGRES));
+
+    assertThat(topLevelClassesIn(postgres, IN_PLACE))
+        .as("classes of the update-in-place engine")
+        .isGreaterThan(3);
+    assertThat(topLevelClassesIn(postgres, APPEND))
+        .as("classes of the append-only engine")
+        .isGreaterThan(3);
+    CompositeArchRule.of(
+            noClasses()
+                .that()
+                .resideInAPackage(IN_PLACE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(APPEND))
+        .and(
+            noClasses()
+                .that()
+                .resideInAPackage(APPEND)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(IN_PLACE))
+        .and(
+            noClasses()
+                .that()
+                .resideOutsideOfPackages(IN_PLACE, APPEND)
+                .and(not(belongTo(name(BINDER))))
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(IN_PLACE, APPEND))
+        .as("no reference across the seam between the engines")
+        .check(postgres);
   }
 
-  @Test
-  void onlyTheModuleThatBindsTheEngineAsksWhichEngineItIs() {
-    Set<String> askers = new TreeSet<>();
-    try (Stream<Path> files = Files.walk(SOURCES)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-        if (SourceGraph.strip(Files.readString(file)).contains(".appendOnly()")) {
-          askers.add(SOURCES.relativize(file).toString().replace('\\', '/'));
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  @ArchTest
+  static void onlyTheModuleThatBindsTheEngineAsksWhichEngineItIs(JavaClasses classes) {
+    CompositeArchRule.of(
+            noClasses()
+                .that(not(belongTo(name(BINDER))))
+                .should()
+                .accessTargetWhere(ASKS_WHICH_ENGINE))
+        .and(
+            classes()
+                .that()
+                .haveFullyQualifiedName(BINDER)
+                .should()
+                .accessTargetWhere(ASKS_WHICH_ENGINE))
+        .as("only " + BINDER + " asks which engine the configuration names")
+        .check(classes.that(resideInAPackage(POSTGRES)));
+  }
 
-    assertThat(askers).containsExactly("dev/fencing/postgres/internal/PostgresModule.java");
+  private static long topLevelClassesIn(JavaClasses classes, String pkg) {
+    return classes.stream()
+        .filter(JavaClass::isTopLevelClass)
+        .filter(resideInAPackage(pkg))
+        .count();
   }
 }

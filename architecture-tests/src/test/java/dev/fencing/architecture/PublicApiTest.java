@@ -1,28 +1,33 @@
 package dev.fencing.architecture;
 
+import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.domain.JavaType;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.Executable;
-import java.lang.reflect.Field;
-import java.lang.reflect.GenericArrayType;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
-import java.lang.reflect.TypeVariable;
-import java.lang.reflect.WildcardType;
+import java.lang.module.ModuleDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,11 +37,11 @@ import org.junit.jupiter.api.Test;
  * protected type, method, constructor or field mentions a third-party type (in a parameter, a
  * return, a field, a supertype, a type bound or a {@code throws} clause), and every public
  * exception extends {@link dev.fencing.FencingException} or is an {@link IllegalArgumentException}
- * or {@link IllegalStateException}.
+ * or {@link IllegalStateException}. Reads the compiled main code ({@link MainCode}) and each
+ * module's compiled {@code module-info}.
  */
+@AnalyzeClasses(locations = MainCode.class, importOptions = MainCode.class)
 class PublicApiTest {
-
-  private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
 
   /** The modules a user depends on. */
   static final List<String> PUBLISHED =
@@ -73,32 +78,29 @@ class PublicApiTest {
           // the starter's public types are plain Java: Spring reaches them by reflection only
           "org.springframework.");
 
-  private static final Pattern EXPORTS =
-      Pattern.compile("^\\s*exports\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
-
-  @Test
-  void noThirdPartyTypeEscapesAnExportedPackageAndEveryExceptionIsOurs() {
-    Set<String> violations = new TreeSet<>();
-    int types = 0;
+  @ArchTest
+  static void noThirdPartyTypeEscapesAnExportedPackageAndEveryExceptionIsOurs(JavaClasses classes) {
+    Set<String> exported = new TreeSet<>();
     for (String module : PUBLISHED) {
-      for (String pkg : exportedPackages(REPOSITORY.resolve(module))) {
-        for (Class<?> type : publicTypes(REPOSITORY.resolve(module), pkg)) {
-          types++;
-          check(type, violations);
-        }
-      }
+      exported.addAll(exportedPackages(module, classes));
     }
+    JavaClasses api =
+        classes.that(
+            describe(
+                "are public in a package that a published module exports",
+                type -> exported.contains(type.getPackageName()) && visible(type)));
 
-    assertThat(types).as("public types read").isGreaterThan(50);
-    assertThat(violations)
+    assertThat(api.size()).as("public types read").isGreaterThan(50);
+    classes()
+        .should(nameOnlyOurTypes())
         .as("third-party types or foreign exceptions in a published API")
-        .isEmpty();
+        .check(api);
   }
 
   @Test
   void findsEveryKindOfEscape() {
-    Set<String> violations = new TreeSet<>();
-    check(Leaky.class, violations);
+    Set<String> violations =
+        check(new ClassFileImporter().importClasses(Leaky.class).get(Leaky.class));
 
     String leaky = Leaky.class.getName().replace('$', '.');
     assertThat(violations)
@@ -140,166 +142,127 @@ class PublicApiTest {
     private void secret(java.sql.Connection c) {}
   }
 
-  static void check(Class<?> type, Set<String> violations) {
+  /** Each class's violations of {@link #check}, one event each. */
+  private static ArchCondition<JavaClass> nameOnlyOurTypes() {
+    return new ArchCondition<>(
+        "name no third-party type, and extend FencingException if they are exceptions") {
+      @Override
+      public void check(JavaClass type, ConditionEvents events) {
+        for (String violation : PublicApiTest.check(type)) {
+          events.add(SimpleConditionEvent.violated(type, violation));
+        }
+      }
+    };
+  }
+
+  /** What {@code type} shows a user that it should not: foreign types, a foreign exception. */
+  static Set<String> check(JavaClass type) {
+    Set<String> violations = new TreeSet<>();
     String name = display(type);
-    if (Throwable.class.isAssignableFrom(type)
-        && !dev.fencing.FencingException.class.isAssignableFrom(type)
-        && !IllegalArgumentException.class.isAssignableFrom(type)
-        && !IllegalStateException.class.isAssignableFrom(type)) {
+    if (type.isAssignableTo(Throwable.class)
+        && !type.isAssignableTo("dev.fencing.FencingException")
+        && !type.isAssignableTo(IllegalArgumentException.class)
+        && !type.isAssignableTo(IllegalStateException.class)) {
       violations.add(
-          name + " extends " + type.getSuperclass().getName() + ", not FencingException");
+          name
+              + " extends "
+              + type.getRawSuperclass().map(JavaClass::getName).orElse("nothing")
+              + ", not FencingException");
     }
-    List<Type> supertypes = new ArrayList<>();
-    if (type.getGenericSuperclass() != null) {
-      supertypes.add(type.getGenericSuperclass());
-    }
-    supertypes.addAll(List.of(type.getGenericInterfaces()));
-    supertypes.addAll(List.of(type.getTypeParameters()));
-    for (Type t : supertypes) {
+    List<JavaType> supertypes = new ArrayList<>();
+    type.getSuperclass().ifPresent(supertypes::add);
+    supertypes.addAll(type.getInterfaces());
+    supertypes.addAll(type.getTypeParameters());
+    for (JavaType t : supertypes) {
       forbidden(t).forEach(f -> violations.add(name + " mentions " + f));
     }
-    for (Field field : type.getDeclaredFields()) {
-      if (visible(field.getModifiers()) && !field.isSynthetic()) {
-        forbidden(field.getGenericType())
+    for (JavaField field : type.getFields()) {
+      if (visible(field.getModifiers())) {
+        forbidden(field.getType())
             .forEach(f -> violations.add(name + "." + field.getName() + " mentions " + f));
       }
     }
-    List<Executable> members = new ArrayList<>(List.of(type.getDeclaredConstructors()));
-    members.addAll(List.of(type.getDeclaredMethods()));
-    for (Executable member : members) {
-      if (!visible(member.getModifiers()) || member.isSynthetic()) {
-        continue;
-      }
-      if (member instanceof Method m && m.isBridge()) {
+    for (JavaCodeUnit member : type.getCodeUnits()) {
+      if (!visible(member.getModifiers()) || member.getModifiers().contains(JavaModifier.BRIDGE)) {
         continue;
       }
       String shown = name + "." + signature(member);
-      for (Type parameter : member.getGenericParameterTypes()) {
-        if (parameter != javax.sql.DataSource.class) {
+      for (JavaType parameter : member.getParameterTypes()) {
+        if (!parameter.getName().equals("javax.sql.DataSource")) {
           forbidden(parameter).forEach(f -> violations.add(shown + " mentions " + f));
         }
       }
-      List<Type> others = new ArrayList<>(List.of(member.getGenericExceptionTypes()));
-      others.addAll(List.of(member.getTypeParameters()));
-      if (member instanceof Method m) {
-        others.add(m.getGenericReturnType());
+      List<JavaType> others = new ArrayList<>(member.getThrowsClause().getTypes());
+      others.addAll(member.getTypeParameters());
+      if (member instanceof JavaMethod m) {
+        others.add(m.getReturnType());
       }
-      for (Type t : others) {
+      for (JavaType t : others) {
         forbidden(t).forEach(f -> violations.add(shown + " mentions " + f));
       }
     }
+    return violations;
   }
 
   /** The forbidden classes {@code type} mentions, anywhere in its type arguments and bounds. */
-  private static Set<String> forbidden(Type type) {
-    Set<String> found = new TreeSet<>();
-    collect(type, found, new java.util.HashSet<>());
-    found.removeIf(n -> FORBIDDEN.stream().noneMatch(n::startsWith));
-    return found;
+  private static Set<String> forbidden(JavaType type) {
+    return type.getAllInvolvedRawTypes().stream()
+        .map(JavaClass::getName)
+        .filter(n -> FORBIDDEN.stream().anyMatch(n::startsWith))
+        .collect(Collectors.toCollection(TreeSet::new));
   }
 
-  private static void collect(Type type, Set<String> names, Set<Type> seen) {
-    if (!seen.add(type)) {
-      return;
-    }
-    switch (type) {
-      case Class<?> c when c.isArray() -> collect(c.getComponentType(), names, seen);
-      case Class<?> c -> names.add(c.getName());
-      case ParameterizedType p -> {
-        collect(p.getRawType(), names, seen);
-        for (Type a : p.getActualTypeArguments()) {
-          collect(a, names, seen);
-        }
-      }
-      case GenericArrayType g -> collect(g.getGenericComponentType(), names, seen);
-      case WildcardType w -> {
-        for (Type b : w.getUpperBounds()) {
-          collect(b, names, seen);
-        }
-        for (Type b : w.getLowerBounds()) {
-          collect(b, names, seen);
-        }
-      }
-      case TypeVariable<?> v -> {
-        for (Type b : v.getBounds()) {
-          collect(b, names, seen);
-        }
-      }
-      default -> names.add(type.getTypeName());
-    }
-  }
-
-  private static String signature(Executable member) {
+  private static String signature(JavaCodeUnit member) {
     String params =
-        String.join(
-            ", ", Stream.of(member.getGenericParameterTypes()).map(Type::getTypeName).toList());
-    String name = member instanceof Constructor<?> ? "new" : member.getName();
-    return name + "(" + params + ")";
+        member.getParameterTypes().stream()
+            .map(PublicApiTest::display)
+            .collect(Collectors.joining(", "));
+    return (member.isConstructor() ? "new" : member.getName()) + "(" + params + ")";
   }
 
-  private static String display(Class<?> type) {
-    return type.getName().replace('$', '.');
+  private static String display(JavaType type) {
+    return type instanceof JavaClass c && c.isArray()
+        ? display(c.getComponentType()) + "[]"
+        : type.getName().replace('$', '.');
   }
 
-  private static boolean visible(int modifiers) {
-    return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers);
+  /** Whether a user sees the class: public, or public or protected and nested in one they see. */
+  private static boolean visible(JavaClass type) {
+    if (type.isTopLevelClass()) {
+      return type.getModifiers().contains(JavaModifier.PUBLIC);
+    }
+    return type.isMemberClass()
+        && visible(type.getModifiers())
+        && visible(type.getEnclosingClass().orElseThrow());
   }
 
-  /** The packages a module exports to everyone, or, without module-info, all but internal ones. */
-  static List<String> exportedPackages(Path module) {
-    Path sources = module.resolve("src/main/java");
-    try {
-      Path info = sources.resolve("module-info.java");
-      if (Files.exists(info)) {
-        List<String> packages = new ArrayList<>();
-        Matcher m = EXPORTS.matcher(SourceGraph.strip(Files.readString(info)));
-        while (m.find()) {
-          packages.add(m.group(1));
-        }
-        return packages;
+  private static boolean visible(Set<JavaModifier> modifiers) {
+    return (modifiers.contains(JavaModifier.PUBLIC) || modifiers.contains(JavaModifier.PROTECTED))
+        && !modifiers.contains(JavaModifier.SYNTHETIC);
+  }
+
+  /**
+   * The packages a module exports to everyone (its compiled {@code module-info}), or, without one,
+   * all its packages but internal ones.
+   */
+  static Set<String> exportedPackages(String module, JavaClasses classes) {
+    Path info = MainCode.REPOSITORY.resolve(module).resolve("target/classes/module-info.class");
+    if (Files.exists(info)) {
+      try (InputStream in = Files.newInputStream(info)) {
+        return ModuleDescriptor.read(in).exports().stream()
+            .filter(e -> !e.isQualified())
+            .map(ModuleDescriptor.Exports::source)
+            .collect(Collectors.toCollection(TreeSet::new));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
-      try (Stream<Path> files = Files.walk(sources)) {
-        return files
-            .filter(f -> f.toString().endsWith(".java"))
-            .map(f -> sources.relativize(f.getParent()).toString().replace('/', '.'))
+    }
+    Set<String> packages =
+        classes.that(MainCode.inModule(module)).stream()
+            .map(JavaClass::getPackageName)
             .filter(p -> !p.equals("internal") && !p.contains(".internal") && !p.isEmpty())
-            .distinct()
-            .sorted()
-            .toList();
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** The public classes of {@code pkg} and their public and protected nested classes. */
-  private static List<Class<?>> publicTypes(Path module, String pkg) {
-    Path dir = module.resolve("src/main/java").resolve(pkg.replace('.', '/'));
-    List<Class<?>> types = new ArrayList<>();
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
-        String simple = file.getFileName().toString().replace(".java", "");
-        if (simple.equals("package-info")) {
-          continue;
-        }
-        addVisible(
-            Class.forName(pkg + "." + simple, false, PublicApiTest.class.getClassLoader()), types);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (ClassNotFoundException e) {
-      throw new AssertionError("not on the test class path: " + e.getMessage(), e);
-    }
-    return types;
-  }
-
-  private static void addVisible(Class<?> type, List<Class<?>> types) {
-    if (!visible(type.getModifiers())) {
-      return;
-    }
-    types.add(type);
-    for (Class<?> nested : type.getDeclaredClasses()) {
-      addVisible(nested, types);
-    }
+            .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(packages).as("packages of %s", module).isNotEmpty();
+    return packages;
   }
 }
