@@ -1,4 +1,4 @@
-package dev.fencing.demo.runtime;
+package dev.fencing.runtime;
 
 import dev.fencing.CommitOutcome;
 import dev.fencing.FencedQueue;
