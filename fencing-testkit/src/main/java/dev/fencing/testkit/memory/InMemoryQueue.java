@@ -92,8 +92,9 @@ public final class InMemoryQueue implements FencedQueue {
 
   @Override
   public long enqueue(String queue, String payload) {
-    Jsonb.Value value = Jsonb.parse("payload", payload);
+    Validate.json("payload", payload);
     Validate.identifier("queue", queue);
+    Jsonb.Value value = Jsonb.parse("payload", payload);
     return signalled(queue, store.add(queue, List.of(value))).getFirst();
   }
 
