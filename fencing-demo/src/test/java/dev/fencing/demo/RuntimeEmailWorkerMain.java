@@ -7,6 +7,7 @@ import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.HandlerResult;
 import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.fault.ForwardingQueue;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

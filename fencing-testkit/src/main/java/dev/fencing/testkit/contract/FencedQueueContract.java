@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The rules every {@link FencedQueue} keeps. A backend's test subclasses this once and says how to
  * build its queue in a fresh schema. Leases expire on the backend's clock, so the tests wait out
- * short leases rather than fake time.
+ * short leases rather than fake time; a backend whose clock a test can move overrides {@link
+ * #pause} to move it instead of sleeping.
  */
 @FencingDatabase
 public abstract class FencedQueueContract {
@@ -485,7 +486,7 @@ public abstract class FencedQueueContract {
       if (job.isPresent()) {
         return job.get();
       }
-      sleep(Duration.ofMillis(25));
+      pause(Duration.ofMillis(25));
     }
     throw new AssertionError("no lease expired within 10 s");
   }
@@ -503,15 +504,23 @@ public abstract class FencedQueueContract {
             e -> assertThat(e.refusal()).isInstanceOf(FencedOutcome.Superseded.class));
   }
 
-  /** Sleeps until {@code instant} has passed on this clock, plus a margin for clock differences. */
-  protected static void sleepPast(Instant instant) {
+  /**
+   * Lets time pass until {@code instant} has passed on this clock, plus a margin for clock
+   * differences.
+   */
+  protected void sleepPast(Instant instant) {
     Duration wait = Duration.between(Instant.now(), instant).plusMillis(150);
     if (!wait.isNegative()) {
-      sleep(wait);
+      pause(wait);
     }
   }
 
-  private static void sleep(Duration duration) {
+  /**
+   * Lets {@code duration} pass on the backend's clock, so that leases and retry delays run out:
+   * sleeps, as a backend's clock runs by itself. A backend whose clock the test moves overrides
+   * this to move it by {@code duration}.
+   */
+  protected void pause(Duration duration) {
     try {
       Thread.sleep(duration);
     } catch (InterruptedException e) {

@@ -1,6 +1,8 @@
 /**
  * Faults on the wire: {@link dev.fencing.testkit.fault.FlakyProxy}, a TCP proxy in front of
- * PostgreSQL that loses a commit's acknowledgement after the commit has landed.
+ * PostgreSQL that loses a commit's acknowledgement after the commit has landed; and faults in the
+ * code: {@link dev.fencing.testkit.fault.ForwardingQueue}, a queue that passes every call on, for a
+ * test to override the ones it breaks.
  *
  * <p>No optional dependency.
  */

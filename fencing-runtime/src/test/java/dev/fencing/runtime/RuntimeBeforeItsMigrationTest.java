@@ -1,12 +1,10 @@
-package dev.fencing.demo.runtime;
+package dev.fencing.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.receiver.Receivers;
-import dev.fencing.runtime.FencedRuntime;
-import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.sql.Connection;

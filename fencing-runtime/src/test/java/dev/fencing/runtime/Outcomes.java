@@ -1,6 +1,5 @@
-package dev.fencing.demo.runtime;
+package dev.fencing.runtime;
 
-import dev.fencing.runtime.WorkOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

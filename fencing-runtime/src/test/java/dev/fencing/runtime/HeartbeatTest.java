@@ -1,4 +1,4 @@
-package dev.fencing.demo.runtime;
+package dev.fencing.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,8 +9,6 @@ import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.receiver.Receivers;
-import dev.fencing.runtime.FencedRuntime;
-import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.time.Duration;

@@ -1,21 +1,41 @@
-package dev.fencing.demo;
+package dev.fencing.testkit.fault;
 
+import dev.fencing.Enqueued;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
+import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
+import dev.fencing.QueueDepth;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
-/** Passes every call to the real queue; a broken variant overrides the one guard it removes. */
+/**
+ * Passes each call to a real queue; a test overrides the calls it wants to break or slow down: a
+ * broken variant that removes one guard, a commit that hangs, a renewal that cannot reach the
+ * store.
+ *
+ * <p>Forwarded: every method that works on one job or one call ({@code enqueue}, {@code
+ * enqueueAll}, {@code enqueueKeyed}, {@code claim}, {@code claimBatch}, {@code renew}, {@code
+ * complete(Lease, String)}, {@code fail}, {@code release}, {@code find}, {@code depth}, {@code
+ * awaitWork}, {@code signalsWork}). Not forwarded: the batched writes ({@code renewAll}, {@code
+ * completeAll}) and the commit with outbox messages keep {@link FencedQueue}'s defaults, which loop
+ * over {@code renew} and {@code complete}, so that an override of one guard reaches them too, and
+ * so that a forwarding queue is one without an outbox (a commit with messages throws {@link
+ * UnsupportedOperationException}). Override them to forward them.
+ */
 public class ForwardingQueue implements FencedQueue {
 
   private final FencedQueue delegate;
 
+  /**
+   * @throws NullPointerException if {@code delegate} is null
+   */
   public ForwardingQueue(FencedQueue delegate) {
-    this.delegate = delegate;
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
   }
 
   @Override
@@ -26,6 +46,11 @@ public class ForwardingQueue implements FencedQueue {
   @Override
   public List<Long> enqueueAll(String queue, List<String> payloads) {
     return delegate.enqueueAll(queue, payloads);
+  }
+
+  @Override
+  public List<Enqueued> enqueueKeyed(String queue, List<KeyedJob> jobs) {
+    return delegate.enqueueKeyed(queue, jobs);
   }
 
   @Override
@@ -64,18 +89,12 @@ public class ForwardingQueue implements FencedQueue {
   }
 
   @Override
-  public dev.fencing.QueueDepth depth(String queue) {
+  public QueueDepth depth(String queue) {
     return delegate.depth(queue);
   }
 
   @Override
-  public java.util.List<dev.fencing.Enqueued> enqueueKeyed(
-      String queue, java.util.List<dev.fencing.KeyedJob> jobs) {
-    return delegate.enqueueKeyed(queue, jobs);
-  }
-
-  @Override
-  public boolean awaitWork(String queue, java.time.Duration timeout) throws InterruptedException {
+  public boolean awaitWork(String queue, Duration timeout) throws InterruptedException {
     return delegate.awaitWork(queue, timeout);
   }
 

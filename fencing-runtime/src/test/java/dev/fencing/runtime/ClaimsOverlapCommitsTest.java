@@ -1,16 +1,14 @@
-package dev.fencing.demo.runtime;
+package dev.fencing.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Lease;
-import dev.fencing.demo.ForwardingQueue;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
-import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
+import dev.fencing.testkit.fault.ForwardingQueue;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

@@ -1,11 +1,11 @@
-package dev.fencing.demo.runtime;
+package dev.fencing.runtime;
 
 import dev.fencing.CommitOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.Lease;
 import dev.fencing.Renewal;
-import dev.fencing.demo.ForwardingQueue;
+import dev.fencing.testkit.fault.ForwardingQueue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
