@@ -1,4 +1,4 @@
-package dev.fencing.demo;
+package dev.fencing.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,8 +7,6 @@ import dev.fencing.FencedReceiver;
 import dev.fencing.OutboxMessage;
 import dev.fencing.QueueDepth;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedWorkers;
-import dev.fencing.runtime.HandlerResult;
 import dev.fencing.schedule.FencedScheduler;
 import dev.fencing.schedule.Schedule;
 import dev.fencing.testkit.db.FencingDatabase;
