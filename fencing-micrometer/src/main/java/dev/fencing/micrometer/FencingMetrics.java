@@ -9,6 +9,8 @@ import dev.fencing.micrometer.internal.MeteredQueue;
 import dev.fencing.micrometer.internal.MeteredReceiver;
 import dev.fencing.micrometer.internal.RuntimeBinding;
 import dev.fencing.micrometer.internal.SchedulerBinding;
+import dev.fencing.micrometer.internal.WorkersBinding;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.schedule.FencedScheduler;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -41,7 +43,18 @@ public final class FencingMetrics {
 
   /** Tag keys the meters set themselves, which common tags may not use. */
   private static final Set<String> OWN_KEYS =
-      Set.of("queue", "state", "outcome", "reason", "stage", "error", "runtime", "kind", "source");
+      Set.of(
+          "queue",
+          "state",
+          "outcome",
+          "reason",
+          "stage",
+          "error",
+          "runtime",
+          "kind",
+          "source",
+          "action",
+          "scheduler");
 
   private final Instruments meters;
   private final List<String> watched;
@@ -96,26 +109,60 @@ public final class FencingMetrics {
    * @throws IllegalArgumentException if {@code name} is blank or too long
    */
   public RuntimeMetrics runtime(String name) {
-    if (name == null || name.isBlank() || name.length() > 200) {
-      throw new IllegalArgumentException(
-          "name must be non-blank and at most 200 characters, but was "
-              + (name == null ? "null" : "'" + name + "'"));
-    }
-    return new RuntimeBinding(meters, name);
+    return new RuntimeBinding(meters, tagValue("name", name));
   }
 
   /**
    * Registers the counts of {@code scheduler} (fencing-schedule), tagged {@code scheduler=<its
-   * name>} and read from {@link FencedScheduler#stats()} when the registry publishes: {@code
-   * fencing.schedule.slots} by {@code outcome} ({@code enqueued}, {@code skipped}) and {@code
-   * fencing.schedule.idle} by {@code reason} ({@code taken}, {@code superseded}, {@code conflict},
-   * {@code failed}). Needs fencing-schedule on the class path (an optional dependency of this
-   * module).
+   * name>}: {@code scheduler(scheduler.name(), scheduler)}. Name the scheduler by its role; a name
+   * per process (its default, {@code scheduler-<pid>}, or an owner name) makes a time series per
+   * restart: give the tag with {@link #scheduler(String, FencedScheduler)} then. Needs
+   * fencing-schedule on the class path (an optional dependency of this module).
    *
    * @throws NullPointerException if {@code scheduler} is null
    */
   public void scheduler(FencedScheduler scheduler) {
-    SchedulerBinding.bind(meters, Objects.requireNonNull(scheduler, "scheduler"));
+    Objects.requireNonNull(scheduler, "scheduler");
+    scheduler(scheduler.name(), scheduler);
+  }
+
+  /**
+   * Registers the counts of {@code scheduler}, tagged {@code scheduler=name} and read from {@link
+   * FencedScheduler#stats()} when the registry publishes: {@code fencing.schedule.slots} by {@code
+   * outcome} ({@code enqueued}, {@code skipped}) and {@code fencing.schedule.idle} by {@code
+   * reason} ({@code taken}, {@code superseded}, {@code conflict}, {@code failed}).
+   *
+   * @param name the tag's value, a role (not blank, at most 200 characters), never a process's name
+   * @throws IllegalArgumentException if {@code name} is blank or too long
+   * @throws NullPointerException if {@code scheduler} is null
+   */
+  public void scheduler(String name, FencedScheduler scheduler) {
+    SchedulerBinding.bind(
+        meters, tagValue("name", name), Objects.requireNonNull(scheduler, "scheduler"));
+  }
+
+  /**
+   * Registers what the maintenance and the relay of {@code workers} did, read from {@link
+   * FencedWorkers#maintenanceStats()} and {@link FencedWorkers#relayStats()} when the registry
+   * publishes: {@code fencing.maintenance.jobs} by {@code action} ({@code removed}, {@code
+   * archived}), {@code fencing.maintenance.failures}, {@code fencing.relay.messages} by {@code
+   * outcome} ({@code accepted}, {@code refused}) and {@code fencing.relay.failures}. Each queue's
+   * runtime has meters of its own: {@link #runtime(String)}.
+   *
+   * @throws NullPointerException if {@code workers} is null
+   */
+  public void workers(FencedWorkers workers) {
+    WorkersBinding.bind(meters, Objects.requireNonNull(workers, "workers"));
+  }
+
+  private static String tagValue(String parameter, String value) {
+    if (value == null || value.isBlank() || value.length() > 200) {
+      throw new IllegalArgumentException(
+          parameter
+              + " must be non-blank and at most 200 characters, but was "
+              + (value == null ? "null" : "'" + value + "'"));
+    }
+    return value;
   }
 
   /** Configures {@link FencingMetrics}; {@link #build()} checks every setting. */

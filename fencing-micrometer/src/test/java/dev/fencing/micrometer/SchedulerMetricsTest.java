@@ -22,11 +22,7 @@ class SchedulerMetricsTest {
 
   @Test
   void slotsEnqueuedAndSkippedAndIdleRoundsAreCounted(TestSchema schema) throws Exception {
-    ScheduleStore store =
-        PostgresFencing.builder(schema.pooledDataSource(2))
-            .schema(schema.name())
-            .build()
-            .schedules();
+    ScheduleStore store = store(schema);
     Schedule ticks =
         Schedule.builder("ticks")
             .queue("ticks")
@@ -62,6 +58,29 @@ class SchedulerMetricsTest {
     }
     assertThat(first.stats().enqueued()).isPositive();
     assertThat(first.stats().skipped()).isPositive();
+  }
+
+  @Test
+  void aSchedulerIsTaggedWithTheNameGivenRatherThanItsOwn(TestSchema schema) {
+    ScheduleStore store = store(schema);
+    FencedScheduler scheduler =
+        FencedScheduler.builder(store)
+            .name("pod-7-4242")
+            .schedule(Schedule.builder("ticks").queue("ticks").every(Duration.ofHours(1)).build())
+            .build();
+    FencingMetrics.builder(registry).build().scheduler("reports", scheduler);
+
+    assertThat(registry.find("fencing.schedule.slots").tag("scheduler", "reports").meters())
+        .hasSize(2);
+    assertThat(registry.find("fencing.schedule.slots").tag("scheduler", "pod-7-4242").meters())
+        .isEmpty();
+  }
+
+  private static ScheduleStore store(TestSchema schema) {
+    return PostgresFencing.builder(schema.pooledDataSource(2))
+        .schema(schema.name())
+        .build()
+        .schedules();
   }
 
   private double count(String name, String scheduler, String key, String value) {

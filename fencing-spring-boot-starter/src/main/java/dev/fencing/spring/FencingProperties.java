@@ -3,6 +3,7 @@ package dev.fencing.spring;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.PostgresFencing;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -44,10 +45,19 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     and .min-lease-left; each unset takes fencing.queue-defaults, then the runtime's default.
  *     Spring drops underscores from map keys: write a queue named order_events as
  *     fencing.queues[order_events].concurrency
- * @param maintenance retention of finished jobs and storage upkeep
+ * @param maintenance retention of finished jobs and storage upkeep, run by the workers with or
+ *     without queues
  * @param health the health indicator's settings
- * @param scheduler the settings of the scheduler that runs the application's Schedule beans (with
+ * @param scheduler the settings of the scheduler that runs the application's schedules (with
  *     fencing-schedule on the class path)
+ * @param receiver the name of a FencedReceiver bean that every queue delivers its results to, with
+ *     the job's lease, before each commit; default none (so is a blank name): results are committed
+ *     only
+ * @param schedules recurring jobs by schedule name, beside the Schedule beans (with
+ *     fencing-schedule on the class path): fencing.schedules.(name).queue, .cron or .every, .zone,
+ *     .payload, .missed (run-once, skip or run-all:N), .grace and .revision. A name may not be both
+ *     a property and a bean
+ * @param metrics the meters' settings, with a MeterRegistry in the context
  */
 @ConfigurationProperties("fencing")
 public record FencingProperties(
@@ -62,7 +72,10 @@ public record FencingProperties(
     @Nullable Map<String, Queue> queues,
     @DefaultValue Maintenance maintenance,
     @DefaultValue Health health,
-    @DefaultValue Scheduler scheduler) {
+    @DefaultValue Scheduler scheduler,
+    @Nullable String receiver,
+    @Nullable Map<String, ScheduleProperties> schedules,
+    @DefaultValue Metrics metrics) {
 
   /**
    * Checks every property.
@@ -82,6 +95,9 @@ public record FencingProperties(
       Validate.between("fencing.max-attempts", maxAttempts, 1, 1_000);
     }
     Validate.delay("fencing.drain-timeout", drainTimeout);
+    if (receiver != null && receiver.isBlank()) {
+      receiver = null;
+    }
     queueDefaults.check("fencing.queue-defaults.");
     Map<String, Queue> merged = new TreeMap<>();
     if (queues != null) {
@@ -92,7 +108,20 @@ public record FencingProperties(
         merged.put(e.getKey(), q);
       }
     }
-    queues = java.util.Collections.unmodifiableMap(merged);
+    queues = Collections.unmodifiableMap(merged);
+    Map<String, ScheduleProperties> named = new TreeMap<>();
+    if (schedules != null) {
+      for (Map.Entry<String, ScheduleProperties> e : schedules.entrySet()) {
+        try {
+          Validate.scheduleName(e.getKey());
+        } catch (IllegalArgumentException bad) {
+          throw new IllegalArgumentException("fencing.schedules: " + bad.getMessage());
+        }
+        e.getValue().check("fencing.schedules." + e.getKey() + ".");
+        named.put(e.getKey(), e.getValue());
+      }
+    }
+    schedules = Collections.unmodifiableMap(named);
   }
 
   /**
@@ -191,7 +220,7 @@ public record FencingProperties(
 
   /**
    * Retention of finished jobs and storage upkeep (dev.fencing.postgres.PostgresMaintenance), run
-   * by one of this process's runtimes.
+   * by the workers, with or without queues.
    *
    * @param enabled whether rounds run; default true
    * @param keepFinished how long a finished job (and its idempotency key) is kept, 1 min to 3650
@@ -262,6 +291,21 @@ public record FencingProperties(
           pollInterval,
           Duration.ofMillis(10),
           Duration.ofHours(1));
+    }
+  }
+
+  /**
+   * The meters' settings.
+   *
+   * @param tags tags added to every fencing meter, by key (fencing.metrics.tags.service=billing);
+   *     keys the meters set themselves (queue, outcome, runtime, scheduler and the like) stop the
+   *     context
+   */
+  public record Metrics(@Nullable Map<String, String> tags) {
+
+    /** Copies the tags, none when unset. */
+    public Metrics {
+      tags = tags == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(tags));
     }
   }
 }

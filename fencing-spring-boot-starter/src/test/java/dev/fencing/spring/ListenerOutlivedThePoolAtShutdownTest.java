@@ -17,6 +17,8 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -24,7 +26,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * On SIGTERM the wake-ups' listening connection outlived HikariCP's pool: the pool closed it under
  * the listener, which logged a broken connection (SQLSTATE 08003) after "Shutdown completed" (issue
  * 32). The workers' stop now gives it back before the pool closes, and says once that the runtimes
- * drained.
+ * drained; the worker door (issue 35) does not own the handle, so the stop still closes it after
+ * the door's shutdown, whatever the door runs.
  */
 class ListenerOutlivedThePoolAtShutdownTest {
 
@@ -48,6 +51,11 @@ class ListenerOutlivedThePoolAtShutdownTest {
           "the handler ran 3 jobs",
           Duration.ofSeconds(20),
           () -> app.getBean(StarterTest.Recording.class).ran.size() == 3);
+      // the handler returned; its result may still be on its way to the commit
+      Apps.await(
+          "3 jobs committed",
+          Duration.ofSeconds(10),
+          () -> app.getBean(FencedWorkers.class).runtimes().get("emails").stats().completed() == 3);
       Apps.await("the listener listens", Duration.ofSeconds(10), () -> listening(schema) == 1);
 
       app.stop();
@@ -82,6 +90,70 @@ class ListenerOutlivedThePoolAtShutdownTest {
         .matches(
             "fencing: owner \\S+ drained 1 runtime \\[emails\\] in \\d+ ms: 0 jobs completed, 0"
                 + " released, 0 failed during the drain; the listening connection is closed");
+  }
+
+  /**
+   * Every kind of application the starter runs (a queue, a producer only with maintenance, a
+   * scheduler, an outbox handler with relays and a receiver) closed at once, without a stop first:
+   * no WARN, no ERROR and no stack trace from fencing, HikariCP or Spring, the drain line once, and
+   * no thread of the workers left.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      classes = {
+        StarterTest.OneHandler.class,
+        StarterTest.NoHandler.class,
+        ScheduleBeansTest.EverySecond.class,
+        OutboxBeansTest.Billing.class
+      })
+  void everyKindOfApplicationClosesWithoutAWarningAndLeavesNoThreadBehind(Class<?> source)
+      throws Exception {
+    String schema = Apps.db().freshSchema("close");
+    String owner = "closing-" + source.getSimpleName().toLowerCase(java.util.Locale.ROOT);
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    boolean outbox = source == OutboxBeansTest.Billing.class;
+    ConfigurableApplicationContext app =
+        Apps.start(
+            source,
+            schema,
+            "logging.level.dev.fencing=info",
+            "fencing.owner=" + owner,
+            "fencing.receiver=" + (outbox ? "ledger" : ""));
+    try {
+      logs.start();
+      root().addAppender(logs);
+      FencedQueue queue = app.getBean(FencedQueue.class);
+      String handled =
+          outbox ? "invoices" : source == ScheduleBeansTest.EverySecond.class ? "ticks" : "emails";
+      long id = queue.enqueue(handled, "{}");
+      Apps.await(
+          "the job ended, or was left to another instance",
+          Duration.ofSeconds(20),
+          () ->
+              source == StarterTest.NoHandler.class
+                  || queue.find(id).orElseThrow().state() == dev.fencing.JobState.COMPLETED);
+      Thread.sleep(300);
+    } finally {
+      app.close();
+    }
+    Thread.sleep(1_000); // a listener left behind reads its dead connection within 250 ms
+    root().detachAppender(logs);
+
+    assertThat(logs.list)
+        .filteredOn(
+            e ->
+                e.getLevel().isGreaterOrEqual(Level.WARN)
+                    || e.getThrowableProxy() != null && !e.getLoggerName().startsWith("io.zonky"))
+        .extracting(e -> e.getLoggerName() + ": " + e.getFormattedMessage())
+        .isEmpty();
+    assertThat(logs.list)
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .filteredOn(m -> m.startsWith("fencing: owner " + owner + " drained "))
+        .hasSize(1);
+    assertThat(Thread.getAllStackTraces().keySet())
+        .extracting(Thread::getName)
+        .noneMatch(
+            name -> name.contains(owner) || name.equals("fencing-wakeups-fencing_" + schema));
   }
 
   @Test

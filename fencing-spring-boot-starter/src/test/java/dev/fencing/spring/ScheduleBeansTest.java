@@ -75,10 +75,11 @@ class ScheduleBeansTest {
       assertThat(scheduler.name()).isEqualTo("app-one");
 
       MeterRegistry registry = app.getBean(MeterRegistry.class);
+      // tagged with a fixed name, not the owner (MeterTagsTest)
       assertThat(
               registry
                   .get("fencing.schedule.slots")
-                  .tag("scheduler", "app-one")
+                  .tag("scheduler", "default")
                   .tag("outcome", "enqueued")
                   .functionCounter()
                   .count())
@@ -169,13 +170,13 @@ class ScheduleBeansTest {
     }
   }
 
-  private static List<String> dataSource() {
+  static List<String> dataSource() {
     var db = Apps.db();
     return Apps.dataSource(db.jdbcUrl(), db.user(), db.password());
   }
 
   /** A class loader that says the classes under {@code prefix} are absent. */
-  private static final class Hiding extends ClassLoader {
+  static final class Hiding extends ClassLoader {
     private final String prefix;
 
     Hiding(ClassLoader parent, String prefix) {

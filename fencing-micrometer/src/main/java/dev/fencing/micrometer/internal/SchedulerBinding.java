@@ -11,9 +11,9 @@ public final class SchedulerBinding {
 
   private SchedulerBinding() {}
 
-  /** Registers the counters of {@code scheduler}, tagged {@code scheduler=<its name>}. */
-  public static void bind(Instruments meters, FencedScheduler scheduler) {
-    Tags tags = Tags.of("scheduler", scheduler.name());
+  /** Registers the counters of {@code scheduler}, tagged {@code scheduler=name}. */
+  public static void bind(Instruments meters, String name, FencedScheduler scheduler) {
+    Tags tags = Tags.of("scheduler", name);
     String slots = "Due slots a scheduler's advances dealt with: enqueued, or skipped by policy";
     count(
         meters,

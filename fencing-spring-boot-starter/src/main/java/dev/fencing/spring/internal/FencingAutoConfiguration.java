@@ -19,11 +19,12 @@ import org.springframework.core.env.Environment;
 
 /**
  * The fenced queue on the application's {@link DataSource}, through {@link PostgresFencing}; the
- * workers that run each queue's {@link dev.fencing.spring.QueueHandler}; meters in the
- * application's registry when it has one. Each bean backs off when the application defines its own
- * of that type. Without one {@link DataSource} (none configured, or several and none primary) the
- * context fails saying what to add ({@link MissingDataSourceException}), rather than backing off
- * and leaving the application's injection of {@link FencedQueue} to fail.
+ * workers (one {@link dev.fencing.runtime.FencedWorkers}) that run each queue's handler bean, the
+ * schedules, the outbox relays and maintenance; meters in the application's registry when it has
+ * one. Each bean backs off when the application defines its own of that type. Without one {@link
+ * DataSource} (none configured, or several and none primary) the context fails saying what to add
+ * ({@link MissingDataSourceException}), rather than backing off and leaving the application's
+ * injection of {@link FencedQueue} to fail.
  */
 @AutoConfiguration(
     afterName = {
@@ -35,7 +36,7 @@ public class FencingAutoConfiguration {
 
   /**
    * Builds the PostgreSQL door on the application's data source, installing the schema if set.
-   * Closed by the workers' stop, and by the context (idempotently) when it has no workers.
+   * Closed by the workers' stop, and by the context (idempotently) before the data source.
    */
   @Bean
   @ConditionalOnMissingBean
@@ -78,8 +79,8 @@ public class FencingAutoConfiguration {
   }
 
   @Bean
-  Meters fencingMeters(ObjectProvider<MeterRegistry> registry) {
-    return new Meters(registry.getIfUnique());
+  Meters fencingMeters(ObjectProvider<MeterRegistry> registry, FencingProperties properties) {
+    return new Meters(registry.getIfUnique(), properties.metrics().tags());
   }
 
   /** The queue to enqueue to (and claim from), metered when the application has a registry. */
@@ -97,6 +98,7 @@ public class FencingAutoConfiguration {
       FencingProperties properties,
       Meters meters,
       ListableBeanFactory beans,
+      ObjectProvider<Scheduling> scheduling,
       Environment environment) {
     boolean virtualThreads =
         properties.virtualThreads() != null
@@ -105,6 +107,6 @@ public class FencingAutoConfiguration {
                 "spring.threads.virtual.enabled",
                 Boolean.class,
                 FencedRuntime.defaultVirtualThreads());
-    return new Workers(queue, fencing, properties, meters, beans, virtualThreads);
+    return new Workers(queue, fencing, properties, meters, beans, scheduling, virtualThreads);
   }
 }

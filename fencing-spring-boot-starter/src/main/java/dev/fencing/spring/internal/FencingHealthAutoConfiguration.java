@@ -32,6 +32,11 @@ public class FencingHealthAutoConfiguration {
       FencingProperties properties,
       ObjectProvider<HealthDetails> details) {
     return new FencingHealthIndicator(
-        fencing, queue, workers, properties.health().timeout(), details);
+        fencing,
+        queue,
+        workers,
+        properties.queues().keySet(),
+        properties.health().timeout(),
+        details);
   }
 }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -24,10 +25,12 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 /**
  * DOWN when the database cannot be reached within {@code fencing.health.timeout}, when the schema
  * has no fencing tables (a depth read fails), or when a runtime's latest lease renewal failed
- * (after the queue's retries) and none of its statements has succeeded since: its leases will run
- * out and its work be fenced off. UP otherwise, with the depth of every queue and each runtime's
- * counters, and the scheduler's counts when it runs (never DOWN for them: a failed round is
- * retried, a late slot dealt with by its schedule's missed-slot policy).
+ * (after the queue's retries) and none of its statements has succeeded since, as {@link
+ * FencedRuntime#health()} says: its leases will run out and its work be fenced off. UP otherwise,
+ * with the depth of every queue, each runtime's counters and health (claims failing, the latest
+ * failure), what maintenance and the relays did, and the scheduler's counts when it runs (never
+ * DOWN for these: a failed round is retried, a late slot dealt with by its schedule's missed-slot
+ * policy, a failing claim is retried with a backoff).
  */
 final class FencingHealthIndicator implements HealthIndicator {
 
@@ -37,6 +40,7 @@ final class FencingHealthIndicator implements HealthIndicator {
   private final PostgresFencing fencing;
   private final FencedQueue queue;
   private final FencedWorkers workers;
+  private final Set<String> configured;
   private final Duration timeout;
   private final ObjectProvider<HealthDetails> more;
 
@@ -44,11 +48,13 @@ final class FencingHealthIndicator implements HealthIndicator {
       PostgresFencing fencing,
       FencedQueue queue,
       FencedWorkers workers,
+      Set<String> configured,
       Duration timeout,
       ObjectProvider<HealthDetails> more) {
     this.fencing = fencing;
     this.queue = queue;
     this.workers = workers;
+    this.configured = Set.copyOf(configured);
     this.timeout = timeout;
     this.more = more;
   }
@@ -56,14 +62,30 @@ final class FencingHealthIndicator implements HealthIndicator {
   @Override
   public Health health() {
     Map<String, Object> runtimes = new LinkedHashMap<>();
-    List<String> failing = new ArrayList<>();
-    TreeSet<String> queues = new TreeSet<>(workers.runtimes().keySet());
-    if (workers instanceof Workers own) {
-      queues.addAll(own.queueNames());
-      own.running().forEach((name, r) -> runtimes.put(name, runtime(name, r, failing)));
-    } else {
-      workers.runtimes().forEach((name, r) -> runtimes.put(name, stats(r.stats())));
-    }
+    List<String> renewalsFailing = new ArrayList<>();
+    List<String> claimsFailing = new ArrayList<>();
+    Map<String, FencedRuntime.Health> states = workers.health();
+    workers
+        .runtimes()
+        .forEach(
+            (name, r) -> {
+              Map<String, Object> details = stats(r.stats());
+              FencedRuntime.Health state = states.get(name);
+              if (state != null) {
+                details.put("renewalsFailing", state.renewalsFailing());
+                details.put("claimsFailing", state.claimsFailing());
+                state.lastFailure().ifPresent(f -> details.put("lastFailure", f));
+                if (state.renewalsFailing()) {
+                  renewalsFailing.add(name);
+                }
+                if (state.claimsFailing()) {
+                  claimsFailing.add(name);
+                }
+              }
+              runtimes.put(name, details);
+            });
+    TreeSet<String> queues = new TreeSet<>(configured);
+    queues.addAll(runtimes.keySet());
     Health.Builder health = Health.up().withDetail("schema", fencing.schema());
     health.withDetail("owner", workers.owner());
     CompletableFuture<Map<String, Object>> depths =
@@ -79,10 +101,14 @@ final class FencingHealthIndicator implements HealthIndicator {
     } catch (ExecutionException e) {
       health.down().withDetail("error", e.getCause().getMessage());
     }
-    if (!failing.isEmpty()) {
-      health.down().withDetail("renewalsFailing", failing);
+    if (!renewalsFailing.isEmpty()) {
+      health.down().withDetail("renewalsFailing", renewalsFailing);
+    }
+    if (!claimsFailing.isEmpty()) {
+      health.withDetail("claimsFailing", claimsFailing);
     }
     health.withDetail("runtimes", runtimes);
+    sidecars(health);
     more.orderedStream()
         .forEach(
             d -> {
@@ -92,6 +118,30 @@ final class FencingHealthIndicator implements HealthIndicator {
               }
             });
     return health.build();
+  }
+
+  /** What maintenance and the relays did, when they ran: details, never a reason for DOWN. */
+  private void sidecars(Health.Builder health) {
+    FencedRuntime.MaintenanceStats m = workers.maintenanceStats();
+    if (m.rounds() + m.failures() > 0) {
+      health.withDetail(
+          "maintenance",
+          Map.of(
+              "rounds", m.rounds(),
+              "jobsRemoved", m.jobsRemoved(),
+              "jobsArchived", m.jobsArchived(),
+              "failures", m.failures()));
+    }
+    FencedRuntime.RelayStats r = workers.relayStats();
+    if (r.rounds() > 0) {
+      health.withDetail(
+          "relay",
+          Map.of(
+              "rounds", r.rounds(),
+              "sent", r.sent(),
+              "refused", r.refused(),
+              "failures", r.failures()));
+    }
   }
 
   /**
@@ -114,23 +164,6 @@ final class FencingHealthIndicator implements HealthIndicator {
     } catch (SchemaNotInstalledException | StoreUnavailableException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
-  }
-
-  private static Map<String, Object> runtime(String name, Workers.Running r, List<String> failing) {
-    Map<String, Object> details = stats(r.runtime().stats());
-    RenewalWatch.State renewals = r.watch().state();
-    if (renewals.failing()) {
-      failing.add(name);
-    }
-    Map<String, Object> watch = new LinkedHashMap<>();
-    watch.put("failing", renewals.failing());
-    watch.put("failures", renewals.failures());
-    if (renewals.lastFailure() != null) {
-      watch.put("lastFailure", renewals.lastFailure().toString());
-      watch.put("lastError", String.valueOf(renewals.lastError()));
-    }
-    details.put("renewals", watch);
-    return details;
   }
 
   private static Map<String, Object> stats(FencedRuntime.Stats s) {

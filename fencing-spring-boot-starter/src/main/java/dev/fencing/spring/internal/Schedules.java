@@ -2,52 +2,67 @@ package dev.fencing.spring.internal;
 
 import dev.fencing.micrometer.FencingMetrics;
 import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.schedule.FencedScheduler;
+import dev.fencing.schedule.Missed;
 import dev.fencing.schedule.Schedule;
 import dev.fencing.schedule.SchedulerStats;
 import dev.fencing.spring.FencingProperties;
+import dev.fencing.spring.ScheduleProperties;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
- * Runs every {@link Schedule} bean of the context in one {@link FencedScheduler}, named by {@code
- * fencing.owner}, from the context's start to its close. Its phase is just above the workers': it
- * starts after them (and after the schema was installed, when the {@link PostgresFencing} bean was
- * made) and stops before them, so the data source closes only after the scheduler's thread ended.
+ * One {@link FencedScheduler} of every {@link Schedule} bean and every {@code fencing.schedules.*}
+ * schedule, named by {@code fencing.owner} (its thread and log lines), handed to the workers, which
+ * start it after their queues and stop it before them.
  */
-final class Schedules implements SmartLifecycle, HealthDetails {
+final class Schedules implements Scheduling, HealthDetails {
 
-  // Spring's logging, not System.Logger: Spring Boot disconnects java.util.logging (where
-  // System.Logger goes) from its own logging when the context starts to close, before the
-  // lifecycle stops, so a line logged during stop() through it was never seen
-  private static final Log LOG = LogFactory.getLog(Schedules.class);
-
-  /** Starts after the workers, stops before them. */
-  static final int PHASE = Workers.PHASE + 1;
+  /**
+   * The {@code scheduler} tag of its meters: one scheduler per application, and never the owner
+   * name, which would make a time series per process.
+   */
+  static final String METER_TAG = "default";
 
   private final FencedScheduler scheduler;
   private final LastRound rounds;
-  private final String schema;
-  private boolean started;
-  private volatile boolean running;
 
   /**
-   * Builds the scheduler of {@code schedules}, not started.
+   * Builds the scheduler of {@code beans} (by bean name) and of {@code properties}' schedules, not
+   * started.
    *
-   * @throws IllegalArgumentException if the schedules are not distinct by name
+   * @throws IllegalArgumentException if a schedule is both a bean and a property, naming both, if a
+   *     property's schedule is bad, naming it, or if two beans share a name
    */
   Schedules(
       PostgresFencing fencing,
       FencingProperties properties,
       Meters meters,
-      List<Schedule> schedules) {
+      Map<String, Schedule> beans) {
     this.rounds = new LastRound(fencing.schedules());
-    this.schema = fencing.schema();
+    List<Schedule> schedules = new ArrayList<>(beans.values());
+    properties
+        .schedules()
+        .forEach(
+            (name, p) -> {
+              beans.forEach(
+                  (bean, s) -> {
+                    if (s.name().equals(name)) {
+                      throw new IllegalArgumentException(
+                          "schedule '"
+                              + name
+                              + "' must be defined once, but is both the Schedule bean '"
+                              + bean
+                              + "' and fencing.schedules."
+                              + name);
+                    }
+                  });
+              schedules.add(schedule(name, p));
+            });
     FencedScheduler.Builder builder =
         FencedScheduler.builder(rounds)
             .name(properties.ownerOrDefault())
@@ -60,60 +75,51 @@ final class Schedules implements SmartLifecycle, HealthDetails {
     }
     FencingMetrics metrics = meters.metrics();
     if (metrics != null) {
-      metrics.scheduler(scheduler);
+      metrics.scheduler(METER_TAG, scheduler);
     }
   }
 
-  /** Returns the scheduler, started with the context. */
+  /** The schedule {@code fencing.schedules.<name>} defines. */
+  private static Schedule schedule(String name, ScheduleProperties p) {
+    try {
+      Schedule.Builder b =
+          Schedule.builder(name)
+              .queue(p.queue())
+              .payload(p.payload())
+              .zone(p.zoneOrUtc())
+              .grace(p.grace())
+              .revision(p.revision())
+              .missed(
+                  switch (p.missed()) {
+                    case "run-once" -> Missed.runOnce();
+                    case "skip" -> Missed.skip();
+                    default -> Missed.runAll(p.runAllCap());
+                  });
+      if (p.cron() != null) {
+        b.cron(p.cron());
+      } else if (p.every() != null) {
+        b.every(p.every());
+      }
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      // no cause: Spring reports the root cause's message, which would not name the property
+      throw new IllegalArgumentException("fencing.schedules." + name + ": " + e.getMessage());
+    }
+  }
+
+  /** Returns the scheduler, started and closed by the workers. */
   FencedScheduler scheduler() {
     return scheduler;
   }
 
-  /**
-   * Starts the scheduler's thread.
-   *
-   * @throws IllegalStateException if the context is started again after a stop: a stopped scheduler
-   *     does not restart
-   */
   @Override
-  public synchronized void start() {
-    if (running) {
-      return;
-    }
-    if (started) {
-      throw new IllegalStateException(
-          "scheduler " + scheduler.name() + " was stopped and does not restart");
-    }
-    started = true;
-    scheduler.start();
-    running = true;
-    LOG.info(
-        "fencing: scheduler "
-            + scheduler.name()
-            + " runs schedules "
-            + scheduler.schedules().stream().map(Schedule::name).toList()
-            + " in schema "
-            + schema);
-  }
-
-  /**
-   * Stops the scheduler after the round it is in, waiting for its thread; the marks stay in the
-   * database.
-   */
-  @Override
-  public synchronized void stop() {
-    running = false;
-    scheduler.close();
+  public void addTo(FencedWorkers.Builder workers) {
+    workers.scheduler(scheduler);
   }
 
   @Override
-  public boolean isRunning() {
-    return running;
-  }
-
-  @Override
-  public int getPhase() {
-    return PHASE;
+  public List<String> names() {
+    return scheduler.schedules().stream().map(Schedule::name).toList();
   }
 
   @Override
@@ -128,13 +134,10 @@ final class Schedules implements SmartLifecycle, HealthDetails {
    */
   @Override
   public Map<String, Object> details() {
-    if (!running) {
-      return Map.of();
-    }
     SchedulerStats s = scheduler.stats();
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("name", scheduler.name());
-    details.put("schedules", scheduler.schedules().stream().map(Schedule::name).toList());
+    details.put("schedules", names());
     details.put("enqueued", s.enqueued());
     details.put("skipped", s.skipped());
     details.put("taken", s.taken());

@@ -1,16 +1,14 @@
 package dev.fencing.spring.internal;
 
 import dev.fencing.FencedQueue;
-import dev.fencing.internal.Validate;
+import dev.fencing.FencedReceiver;
 import dev.fencing.micrometer.FencingMetrics;
 import dev.fencing.micrometer.RuntimeMetrics;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.spring.FencedWorkers;
 import dev.fencing.spring.FencingProperties;
-import dev.fencing.spring.QueueHandler;
-import java.util.ArrayList;
-import java.util.Collections;
+import dev.fencing.spring.OutboxRelay;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,16 +19,19 @@ import java.util.function.Consumer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Runs one {@link FencedRuntime} per queue with a {@link QueueHandler} bean, from the context's
- * start to its close. Its phase is below the web server's, so it starts before the server takes
- * requests and stops after the server has finished them; the data source closes only after every
- * lifecycle bean has stopped, and {@link #stop()} returns only when each runtime has drained (or
- * its drain timeout passed and it released what was left) and the {@link PostgresFencing} handle
- * has given back its listening connection.
+ * Runs the worker door ({@link dev.fencing.runtime.FencedWorkers}) from the context's start to its
+ * close: a runtime per queue with a handler bean, the schedules, the outbox relays and maintenance.
+ * Its phase is below the web server's, so it starts before the server takes requests and stops
+ * after the server has finished them; the data source closes only after every lifecycle bean has
+ * stopped, and {@link #stop()} returns only when the door has drained (or its drain timeout passed
+ * and it released what was left) and the {@link PostgresFencing} handle has given back its
+ * listening connection.
  */
 final class Workers implements FencedWorkers, SmartLifecycle {
 
@@ -42,17 +43,16 @@ final class Workers implements FencedWorkers, SmartLifecycle {
   /** Below the web server's graceful shutdown ({@code DEFAULT_PHASE - 1024}) and stop (- 2048). */
   static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
-  /** One queue's runtime, what watches its renewals, and its meters. */
-  record Running(FencedRuntime runtime, RenewalWatch watch, @Nullable RuntimeMetrics meters) {}
-
   private final FencedQueue queue;
   private final PostgresFencing fencing;
   private final FencingProperties properties;
   private final Meters meters;
   private final ListableBeanFactory beans;
+  private final ObjectProvider<Scheduling> scheduling;
   private final boolean virtualThreads;
   private final String owner;
-  private volatile Map<String, Running> running = Map.of();
+  private volatile dev.fencing.runtime.@Nullable FencedWorkers door;
+  private List<RuntimeMetrics> runtimeMeters = List.of();
   private boolean stopped;
 
   Workers(
@@ -61,12 +61,14 @@ final class Workers implements FencedWorkers, SmartLifecycle {
       FencingProperties properties,
       Meters meters,
       ListableBeanFactory beans,
+      ObjectProvider<Scheduling> scheduling,
       boolean virtualThreads) {
     this.queue = queue;
     this.fencing = fencing;
     this.properties = properties;
     this.meters = meters;
     this.beans = beans;
+    this.scheduling = scheduling;
     this.virtualThreads = virtualThreads;
     this.owner = properties.ownerOrDefault();
   }
@@ -78,84 +80,71 @@ final class Workers implements FencedWorkers, SmartLifecycle {
 
   @Override
   public Map<String, FencedRuntime> runtimes() {
-    Map<String, FencedRuntime> runtimes = new LinkedHashMap<>();
-    running.forEach((name, r) -> runtimes.put(name, r.runtime()));
-    return Collections.unmodifiableMap(runtimes);
+    dev.fencing.runtime.FencedWorkers d = door;
+    return d == null ? Map.of() : d.runtimes();
   }
 
-  /** Returns the running queues with their renewal watches. */
-  Map<String, Running> running() {
-    return running;
+  @Override
+  public Map<String, FencedRuntime.Health> health() {
+    dev.fencing.runtime.FencedWorkers d = door;
+    return d == null ? Map.of() : d.health();
   }
 
-  /** Returns the queues to report on: those with a runtime and those configured. */
-  TreeSet<String> queueNames() {
-    TreeSet<String> names = new TreeSet<>(properties.queues().keySet());
-    names.addAll(running.keySet());
-    return names;
+  @Override
+  public FencedRuntime.MaintenanceStats maintenanceStats() {
+    dev.fencing.runtime.FencedWorkers d = door;
+    return d == null ? FencedWorkers.super.maintenanceStats() : d.maintenanceStats();
+  }
+
+  @Override
+  public FencedRuntime.RelayStats relayStats() {
+    dev.fencing.runtime.FencedWorkers d = door;
+    return d == null ? FencedWorkers.super.relayStats() : d.relayStats();
   }
 
   /**
-   * Starts a runtime per queue with a handler.
+   * Starts the door: a runtime per queue with a handler bean, the scheduler, the relays and
+   * maintenance.
    *
-   * @throws IllegalStateException if the context is started again after a stop: the stop closed the
-   *     {@link PostgresFencing} handle's listening, so the workers do not restart
+   * @throws IllegalStateException if the context is started again after a stop (the stop closed the
+   *     {@link PostgresFencing} handle's listening, so the workers do not restart), if two handler
+   *     beans name one queue or two relay beans one destination, if {@code fencing.receiver} names
+   *     no receiver bean, or if {@code fencing.schedules} is set without fencing-schedule on the
+   *     class path
    */
   @Override
   public synchronized void start() {
-    if (!running.isEmpty()) {
+    if (door != null) {
       return;
     }
     if (stopped) {
       throw new IllegalStateException(
           "the fencing workers of owner " + owner + " were stopped and do not restart");
     }
-    Map<String, QueueHandler> handlers = handlersByQueue();
+    Map<String, HandlerBeans.Queue> handlers = HandlerBeans.byQueue(beans);
     TreeSet<String> watched = new TreeSet<>(properties.queues().keySet());
     watched.addAll(handlers.keySet());
     FencingMetrics metrics = meters.watch(queue, watched);
-    Map<String, Running> started = new LinkedHashMap<>();
-    boolean maintenance = properties.maintenance().enabled();
-    try {
-      for (Map.Entry<String, QueueHandler> e : handlers.entrySet()) {
-        started.put(
-            e.getKey(), start(e.getKey(), e.getValue(), metrics, maintenance && started.isEmpty()));
-      }
-    } catch (RuntimeException e) {
-      stopAll(started);
-      throw e;
-    }
-    running = Collections.unmodifiableMap(started);
-    LOG.info(
-        "fencing: owner "
-            + owner
-            + " runs queues "
-            + started.keySet()
-            + " in schema "
-            + fencing.schema()
-            + (virtualThreads ? ", handlers on virtual threads" : ""));
-  }
-
-  private Running start(
-      String name, QueueHandler handler, @Nullable FencingMetrics metrics, boolean maintenance) {
-    FencingProperties.Queue q = properties.queue(name);
-    RenewalWatch watch = new RenewalWatch();
-    FencedRuntime.Builder b =
-        FencedRuntime.builder(watch.watch(queue))
-            .queue(name)
+    dev.fencing.runtime.FencedWorkers.Builder b =
+        dev.fencing.runtime.FencedWorkers.builder(queue)
             .owner(owner)
-            .handler(handler)
             .virtualThreads(virtualThreads)
             .drainTimeout(properties.drainTimeout());
-    ifSet(q.concurrency(), b::concurrency);
-    ifSet(q.lease(), b::leaseLength);
-    ifSet(q.heartbeat(), b::heartbeatInterval);
-    ifSet(q.batchSize(), b::batchSize);
-    ifSet(q.prefetch(), b::prefetch);
-    ifSet(q.retryDelay(), b::retryDelay);
-    ifSet(q.minLeaseLeft(), b::minLeaseLeft);
-    if (maintenance) {
-      FencingProperties.Maintenance m = properties.maintenance();
+    FencedReceiver receiver = receiver();
+    if (receiver != null) {
+      b.receiver(meters.receiver(receiver));
+    }
+    Map<String, RuntimeMetrics> byQueue = new LinkedHashMap<>();
+    handlers.forEach(
+        (name, handler) -> {
+          RuntimeMetrics m = Meters.runtime(metrics, name);
+          if (m != null) {
+            byQueue.put(name, m);
+          }
+          handler.addTo(b, name, settings(name, m));
+        });
+    FencingProperties.Maintenance m = properties.maintenance();
+    if (m.enabled()) {
       b.maintenance(
           fencing
               .maintenance()
@@ -166,20 +155,41 @@ final class Workers implements FencedWorkers, SmartLifecycle {
               .build(),
           m.every());
     }
-    RuntimeMetrics runtimeMeters = Meters.runtime(metrics, name);
-    if (runtimeMeters != null) {
-      b.onOutcome(runtimeMeters);
+    List<String> relays = relays(b);
+    List<String> schedules = schedules(b);
+    dev.fencing.runtime.FencedWorkers started = b.start();
+    byQueue.forEach((name, meter) -> meter.bind(started.runtimes().get(name)));
+    if (metrics != null) {
+      metrics.workers(started);
     }
-    FencedRuntime runtime;
-    try {
-      runtime = b.start();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("fencing.queues." + name + ": " + e.getMessage(), e);
-    }
-    if (runtimeMeters != null) {
-      runtimeMeters.bind(runtime);
-    }
-    return new Running(runtime, watch, runtimeMeters);
+    runtimeMeters = List.copyOf(byQueue.values());
+    door = started;
+    LOG.info(
+        "fencing: owner "
+            + owner
+            + " runs queues "
+            + handlers.keySet()
+            + " in schema "
+            + fencing.schema()
+            + (virtualThreads ? ", handlers on virtual threads" : "")
+            + (schedules.isEmpty() ? "" : ", schedules " + schedules)
+            + (relays.isEmpty() ? "" : ", relays " + relays)
+            + (m.enabled() ? ", maintenance every " + m.every() : ""));
+  }
+
+  /** The settings of queue {@code name}'s runtime: those its properties set, and its meters. */
+  private Consumer<FencedRuntime.Builder> settings(String name, @Nullable RuntimeMetrics meter) {
+    FencingProperties.Queue q = properties.queue(name);
+    return b -> {
+      ifSet(q.concurrency(), b::concurrency);
+      ifSet(q.lease(), b::leaseLength);
+      ifSet(q.heartbeat(), b::heartbeatInterval);
+      ifSet(q.batchSize(), b::batchSize);
+      ifSet(q.prefetch(), b::prefetch);
+      ifSet(q.retryDelay(), b::retryDelay);
+      ifSet(q.minLeaseLeft(), b::minLeaseLeft);
+      ifSet(meter, b::onOutcome);
+    };
   }
 
   /** Passes {@code value} to {@code setter} when it is set: else the runtime's default holds. */
@@ -189,57 +199,114 @@ final class Workers implements FencedWorkers, SmartLifecycle {
     }
   }
 
-  private Map<String, QueueHandler> handlersByQueue() {
-    Map<String, QueueHandler> byQueue = new TreeMap<>();
-    Map<String, String> beanOf = new TreeMap<>();
-    for (Map.Entry<String, QueueHandler> e : beans.getBeansOfType(QueueHandler.class).entrySet()) {
-      String name =
-          Validate.identifier(
-              "queue() of the QueueHandler bean '" + e.getKey() + "'", e.getValue().queue());
-      String other = beanOf.putIfAbsent(name, e.getKey());
-      if (other != null) {
-        throw new IllegalStateException(
-            "queue '"
-                + name
-                + "' must have one QueueHandler bean, but had two: '"
-                + other
-                + "' and '"
-                + e.getKey()
-                + "'");
-      }
-      byQueue.put(name, e.getValue());
+  /** The receiver bean {@code fencing.receiver} names, or null when it is unset. */
+  private @Nullable FencedReceiver receiver() {
+    String name = properties.receiver();
+    if (name == null) {
+      return null;
     }
-    return byQueue;
+    try {
+      return beans.getBean(name, FencedReceiver.class);
+    } catch (BeansException e) {
+      // no cause: Spring reports the root cause's message, which would not name the property
+      throw new IllegalStateException(
+          "fencing.receiver must name a FencedReceiver bean, but was '"
+              + name
+              + "'; the FencedReceiver beans are "
+              + List.of(beans.getBeanNamesForType(FencedReceiver.class)));
+    }
+  }
+
+  /** Adds a relay per {@link OutboxRelay} bean to {@code b}; returns their destinations. */
+  private List<String> relays(dev.fencing.runtime.FencedWorkers.Builder b) {
+    Map<String, String> beanOf = new TreeMap<>();
+    beans
+        .getBeansOfType(OutboxRelay.class)
+        .forEach(
+            (bean, relay) -> {
+              String other = beanOf.putIfAbsent(relay.destination(), bean);
+              if (other != null) {
+                throw new IllegalStateException(
+                    "destination '"
+                        + relay.destination()
+                        + "' must have one OutboxRelay bean, but had two: '"
+                        + other
+                        + "' and '"
+                        + bean
+                        + "'");
+              }
+              switch (relay) {
+                case OutboxRelay.ToReceiver r ->
+                    b.relay(fencing.outbox(), r.destination(), meters.receiver(r.receiver()));
+                case OutboxRelay.ToSender s ->
+                    b.relay(fencing.outbox(), s.destination(), s.sender());
+              }
+            });
+    return List.copyOf(beanOf.keySet());
+  }
+
+  /** Hands the scheduler, if any, to {@code b}; returns the names of its schedules. */
+  private List<String> schedules(dev.fencing.runtime.FencedWorkers.Builder b) {
+    Scheduling s = scheduling.getIfAvailable();
+    if (s == null) {
+      if (!properties.schedules().isEmpty()) {
+        throw new IllegalStateException(
+            "fencing.schedules sets "
+                + properties.schedules().keySet()
+                + ", but fencing-schedule is not on the class path: add the dependency"
+                + " dev.fencing:fencing-schedule");
+      }
+      return List.of();
+    }
+    s.addTo(b);
+    return s.names();
   }
 
   /**
-   * Stops every runtime at once: each stops claiming, releases what has not started, lets its
-   * handlers finish within {@code fencing.drain-timeout}, commits their results, then cancels and
-   * releases the rest. Then closes the {@link PostgresFencing} handle, which gives back its
-   * listening connection, and logs one line saying what the drain did. Returns when all is done.
+   * Stops the door: the scheduler first, then every queue at once (each stops claiming, releases
+   * what has not started, lets its handlers finish within {@code fencing.drain-timeout}, commits
+   * their results, then cancels and releases the rest), then the relays after a last round, and
+   * maintenance. Then closes the {@link PostgresFencing} handle, which gives back its listening
+   * connection, and logs one line saying what the drain did. Returns when all is done.
    */
   @Override
   public synchronized void stop() {
-    Map<String, Running> stopping = running;
-    running = Map.of();
+    dev.fencing.runtime.FencedWorkers stopping = door;
+    door = null;
     stopped = true;
     long start = System.nanoTime();
+    Map<String, FencedRuntime> runtimes = stopping == null ? Map.of() : stopping.runtimes();
     Map<String, FencedRuntime.Stats> before = new LinkedHashMap<>();
-    stopping.forEach((name, r) -> before.put(name, r.runtime().stats()));
-    stopAll(stopping);
+    runtimes.forEach((name, r) -> before.put(name, r.stats()));
+    if (stopping != null) {
+      stopping.shutdown(properties.drainTimeout());
+    }
+    // a runtime's second shutdown returns at once whether its own drain ended in time
+    runtimes.forEach(
+        (name, r) -> {
+          if (!r.shutdown(properties.drainTimeout())) {
+            LOG.warn(
+                "fencing: queue "
+                    + name
+                    + " did not drain within "
+                    + properties.drainTimeout()
+                    + "; its handlers still running were cancelled and their jobs released");
+          }
+        });
+    runtimeMeters.forEach(RuntimeMetrics::close);
     fencing.close();
-    LOG.info(drained(stopping, before, System.nanoTime() - start));
+    LOG.info(drained(runtimes, before, System.nanoTime() - start));
   }
 
   /** The line that says what the drain of {@code stopped} did in {@code nanos}. */
   private String drained(
-      Map<String, Running> stopped, Map<String, FencedRuntime.Stats> before, long nanos) {
+      Map<String, FencedRuntime> stopped, Map<String, FencedRuntime.Stats> before, long nanos) {
     long completed = 0;
     long released = 0;
     long failed = 0;
-    for (Map.Entry<String, Running> e : stopped.entrySet()) {
+    for (Map.Entry<String, FencedRuntime> e : stopped.entrySet()) {
       FencedRuntime.Stats b = before.get(e.getKey());
-      FencedRuntime.Stats a = e.getValue().runtime().stats();
+      FencedRuntime.Stats a = e.getValue().stats();
       completed += a.completed() - b.completed();
       released += a.released() - b.released();
       failed += a.failed() - b.failed();
@@ -261,42 +328,9 @@ final class Workers implements FencedWorkers, SmartLifecycle {
         + " failed during the drain; the listening connection is closed";
   }
 
-  private void stopAll(Map<String, Running> stopping) {
-    List<Thread> threads = new ArrayList<>();
-    for (Map.Entry<String, Running> e : stopping.entrySet()) {
-      threads.add(
-          Thread.ofPlatform()
-              .name("fencing-stop-" + e.getKey())
-              .start(() -> stop(e.getKey(), e.getValue())));
-    }
-    for (Thread t : threads) {
-      try {
-        t.join();
-      } catch (InterruptedException ex) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  private void stop(String name, Running r) {
-    boolean drained = r.runtime().shutdown(properties.drainTimeout());
-    if (!drained) {
-      LOG.warn(
-          "fencing: queue "
-              + name
-              + " did not drain within "
-              + properties.drainTimeout()
-              + "; its handlers still running were cancelled and their jobs released");
-    }
-    if (r.meters() != null) {
-      r.meters().close();
-    }
-  }
-
   @Override
   public boolean isRunning() {
-    return !running.isEmpty();
+    return door != null;
   }
 
   @Override
