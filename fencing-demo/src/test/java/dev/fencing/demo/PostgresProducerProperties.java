@@ -20,7 +20,7 @@ class PostgresProducerProperties extends OwnershipSafetyProperties {
   /**
    * 300 ms after the last short lease was granted: PostgreSQL computes its end from the granting
    * transaction's start, before the reply arrives, so 100 ms of margin remain (500 ms spent half a
-   * schedule's time asleep).
+   * interleaving's time asleep).
    */
   @Override
   protected Duration leasesRunOut() {

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.process.OwnershipBackend;
 import dev.fencing.testkit.property.OwnershipInvariant;
+import dev.fencing.testkit.property.ProducerInterleaving;
+import dev.fencing.testkit.property.ProducerInterleavings;
 import dev.fencing.testkit.property.ProducerRunner;
-import dev.fencing.testkit.property.ProducerSchedule;
-import dev.fencing.testkit.property.ProducerSchedules;
 import dev.fencing.testkit.property.PropertySearch;
 import dev.fencing.testkit.property.Step;
 import java.time.Duration;
@@ -24,8 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The producer property suite has power, shown as {@link PropertiesCatchBrokenVariantsTest} shows
  * the worker suite's: each broken variant (one guard taken out) breaks the guard's invariant on its
  * known counterexample, which the real backend keeps; and a search from a fresh seed catches it
- * within 100 schedules, names the invariant and shrinks it to at most 10 steps, for the variants
- * {@code fencing.power.search} names (the cheapest in {@code verify}, all in {@code -Pfull}).
+ * within 100 interleavings, names the invariant and shrinks it to at most 10 steps, for the
+ * variants {@code fencing.power.search} names (the cheapest in {@code verify}, all in {@code
+ * -Pfull}).
  */
 class ProducerPropertiesCatchBrokenVariantsTest {
 
@@ -38,7 +39,7 @@ class ProducerPropertiesCatchBrokenVariantsTest {
             List.of(
                 OwnershipInvariant.ONLY_THE_NEWEST_OWNER_RENEWS_OR_RELEASES,
                 OwnershipInvariant.ONE_OWNER_AT_A_TIME),
-            schedule(
+            interleaving(
                 new Step.Acquire(0, 0, true),
                 new Step.LeasesRunOut(),
                 new Step.Acquire(1, 0, true),
@@ -46,12 +47,12 @@ class ProducerPropertiesCatchBrokenVariantsTest {
         Arguments.of(
             OwnershipBackends.AcquiresOverTheHolder.class,
             List.of(OwnershipInvariant.EPOCHS_ONLY_GO_UP, OwnershipInvariant.ONE_OWNER_AT_A_TIME),
-            schedule(new Step.Acquire(0, 0, true), new Step.Acquire(1, 0, true))),
+            interleaving(new Step.Acquire(0, 0, true), new Step.Acquire(1, 0, true))),
         Arguments.of(
             OwnershipBackends.ReceiverWithoutEpochCheck.class,
             List.of(OwnershipInvariant.RECEIVER_KEEPS_NEWEST),
             // the zombie sends after the new owner did
-            schedule(
+            interleaving(
                 new Step.Acquire(0, 0, true),
                 new Step.LeasesRunOut(),
                 new Step.Acquire(1, 0, true),
@@ -69,8 +70,8 @@ class ProducerPropertiesCatchBrokenVariantsTest {
         .map(a -> Arguments.of(a.get()[0], a.get()[1]));
   }
 
-  private static ProducerSchedule schedule(Step... steps) {
-    return new ProducerSchedule(2, 1, List.of(steps));
+  private static ProducerInterleaving interleaving(Step... steps) {
+    return new ProducerInterleaving(2, 1, List.of(steps));
   }
 
   @ParameterizedTest
@@ -78,7 +79,7 @@ class ProducerPropertiesCatchBrokenVariantsTest {
   void theKnownCounterexampleBreaksTheGuardedInvariant(
       Class<? extends OwnershipBackend> variant,
       List<OwnershipInvariant> expected,
-      ProducerSchedule counterexample) {
+      ProducerInterleaving counterexample) {
     ProducerRunner.Run run = runner(variant).run(counterexample);
     System.out.println(variant.getSimpleName() + ", its known counterexample:\n" + run.report());
     assertThat(expected.stream().map(Enum::name).anyMatch(run::breaks))
@@ -93,7 +94,7 @@ class ProducerPropertiesCatchBrokenVariantsTest {
   void theRealBackendKeepsEveryInvariantOnEveryCounterexample() {
     ProducerRunner runner = runner(OwnershipBackends.Postgres.class);
     for (Arguments variant : variants().toList()) {
-      ProducerSchedule counterexample = (ProducerSchedule) variant.get()[2];
+      ProducerInterleaving counterexample = (ProducerInterleaving) variant.get()[2];
       ProducerRunner.Run run = runner.run(counterexample);
       assertThat(run.holds())
           .as("the real backend on %s:%n%s", counterexample, run.report())
@@ -108,7 +109,7 @@ class ProducerPropertiesCatchBrokenVariantsTest {
     ProducerRunner runner = runner(variant);
     PropertySearch.Result<ProducerRunner.Run> result =
         PropertySearch.search(
-            new ProducerSchedules(30),
+            new ProducerInterleavings(30),
             new PropertySearch.Settings(seed, 100, Duration.ofSeconds(90)),
             runner::run);
     assertThat(result)
@@ -118,7 +119,7 @@ class ProducerPropertiesCatchBrokenVariantsTest {
         (PropertySearch.Falsified<ProducerRunner.Run>) result;
     System.out.println(variant.getSimpleName() + ": " + found.report());
     assertThat(expected.stream().map(Enum::name)).contains(found.invariant());
-    assertThat(found.shrunk().schedule().steps()).hasSizeLessThanOrEqualTo(10);
+    assertThat(found.shrunk().interleaving().steps()).hasSizeLessThanOrEqualTo(10);
   }
 
   private static final java.util.Map<Class<?>, ProducerRunner> RUNNERS =
@@ -126,7 +127,7 @@ class ProducerPropertiesCatchBrokenVariantsTest {
 
   /**
    * One runner (and so one set of producer processes) per backend, shared by this class's tests,
-   * with the leases of {@link PostgresProducerProperties}: each schedule names resources of its
+   * with the leases of {@link PostgresProducerProperties}: each interleaving names resources of its
    * own.
    */
   private static ProducerRunner runner(Class<? extends OwnershipBackend> backend) {

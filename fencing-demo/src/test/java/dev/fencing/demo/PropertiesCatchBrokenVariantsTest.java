@@ -6,11 +6,11 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.process.FencingBackend;
 import dev.fencing.testkit.property.Execution;
+import dev.fencing.testkit.property.Interleaving;
+import dev.fencing.testkit.property.InterleavingRunner;
+import dev.fencing.testkit.property.Interleavings;
 import dev.fencing.testkit.property.Invariant;
 import dev.fencing.testkit.property.PropertySearch;
-import dev.fencing.testkit.property.Schedule;
-import dev.fencing.testkit.property.ScheduleRunner;
-import dev.fencing.testkit.property.Schedules;
 import dev.fencing.testkit.property.Step;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,12 +38,12 @@ import org.junit.platform.testkit.engine.Event;
  * guard here):
  *
  * <ul>
- *   <li><b>Its known counterexample</b> (the schedule the shrinker found, written down) breaks the
- *       invariant the missing guard protects, and the real backend keeps every invariant on it: a
- *       deterministic test, a few seconds each, that fails when the guard is removed.
+ *   <li><b>Its known counterexample</b> (the interleaving the shrinker found, written down) breaks
+ *       the invariant the missing guard protects, and the real backend keeps every invariant on it:
+ *       a deterministic test, a few seconds each, that fails when the guard is removed.
  *   <li><b>A search from a fresh seed</b> must catch it within the kit's default number of tries
- *       and shrink it to a short schedule that names the invariant. A search costs from 2 to 70
- *       schedules on real processes by luck of the seed, plus dozens more to shrink, so {@code
+ *       and shrink it to a short interleaving that names the invariant. A search costs from 2 to 70
+ *       interleavings on real processes by luck of the seed, plus dozens more to shrink, so {@code
  *       verify}'s short form searches for the cheapest variant of the update-in-place engine only
  *       ({@code fencing.power.search} in the root {@code pom.xml}); {@code -Pfull} searches for all
  *       eight.
@@ -76,8 +76,8 @@ class PropertiesCatchBrokenVariantsTest {
 
   /**
    * How long shrinking may take here: it took 1 to 14 s on a quiet machine, but a machine loaded by
-   * other builds made one schedule with crashes (JVM starts) take seconds; a shrink cut short by
-   * its bound would fail the step count for the load's sake, not the suite's.
+   * other builds made one interleaving with crashes (JVM starts) take seconds; a shrink cut short
+   * by its bound would fail the step count for the load's sake, not the suite's.
    */
   private static final Duration SHRINK_BOUND =
       Duration.ofSeconds(Long.getLong("fencing.power.shrink.seconds", 180));
@@ -91,7 +91,7 @@ class PropertiesCatchBrokenVariantsTest {
 
   private static final List<String> ROWS = new ArrayList<>();
 
-  private static final java.util.Map<Class<?>, ScheduleRunner> RUNNERS =
+  private static final java.util.Map<Class<?>, InterleavingRunner> RUNNERS =
       new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Where the hand-written part of the report begins, which a new measurement keeps. */
@@ -105,7 +105,7 @@ class PropertiesCatchBrokenVariantsTest {
                 BrokenVariants.NoCompareAndSet.class,
                 Invariant.COMMITS_ONLY_BY_CURRENT_OWNER,
                 // the same owner's older lease completes after its own reclaim
-                schedule(
+                interleaving(
                     new Step.Claim(0, true),
                     new Step.LeasesRunOut(),
                     new Step.Claim(0, false),
@@ -114,7 +114,7 @@ class PropertiesCatchBrokenVariantsTest {
                 BrokenVariants.NoReceiverEpochCheck.class,
                 Invariant.RECEIVER_KEEPS_NEWEST,
                 // the zombie delivers after the new owner did
-                schedule(
+                interleaving(
                     new Step.Claim(0, true),
                     new Step.LeasesRunOut(),
                     new Step.Claim(1, true),
@@ -123,13 +123,13 @@ class PropertiesCatchBrokenVariantsTest {
             Arguments.of(
                 BrokenVariants.NoIncrementOnClaim.class,
                 Invariant.EPOCHS_ONLY_GO_UP,
-                schedule(
+                interleaving(
                     new Step.Claim(0, true), new Step.LeasesRunOut(), new Step.Claim(0, true))),
             Arguments.of(
                 BrokenVariants.NoEpochInCompareAndSet.class,
                 Invariant.COMMITS_ONLY_BY_CURRENT_OWNER,
                 // only the epoch tells the same owner's two leases apart
-                schedule(
+                interleaving(
                     new Step.Claim(0, true),
                     new Step.LeasesRunOut(),
                     new Step.Claim(0, false),
@@ -174,14 +174,14 @@ class PropertiesCatchBrokenVariantsTest {
   }
 
   /** One job, and only the workers the steps name: a worker that does nothing costs a JVM. */
-  private static Schedule schedule(Step... steps) {
-    return Schedule.naming(1, 1, List.of(steps));
+  private static Interleaving interleaving(Step... steps) {
+    return Interleaving.naming(1, 1, List.of(steps));
   }
 
   @ParameterizedTest
   @MethodSource("variants")
   void theKnownCounterexampleBreaksTheGuardedInvariant(
-      Class<? extends FencingBackend> backend, Invariant expected, Schedule counterexample) {
+      Class<? extends FencingBackend> backend, Invariant expected, Interleaving counterexample) {
     String name = name(backend);
     Execution execution = runner(backend).run(counterexample);
     System.out.println("== " + name + ", its known counterexample:\n" + execution.report());
@@ -198,9 +198,9 @@ class PropertiesCatchBrokenVariantsTest {
   @ValueSource(classes = {UpdateInPlacePostgresBackend.class, AppendOnlyPostgresBackend.class})
   void theRealBackendKeepsEveryInvariantOnEveryCounterexample(
       Class<? extends FencingBackend> real) {
-    ScheduleRunner runner = runner(real);
-    for (Schedule counterexample :
-        variants().stream().map(a -> (Schedule) a.get()[2]).distinct().toList()) {
+    InterleavingRunner runner = runner(real);
+    for (Interleaving counterexample :
+        variants().stream().map(a -> (Interleaving) a.get()[2]).distinct().toList()) {
       Execution execution = runner.run(counterexample);
       assertThat(execution.holds())
           .as("%s on %s:%n%s", real.getSimpleName(), counterexample, execution.report())
@@ -210,13 +210,13 @@ class PropertiesCatchBrokenVariantsTest {
 
   /**
    * One runner (and so one pool of worker processes) per backend, shared by this class's tests:
-   * each schedule runs in a queue of its own.
+   * each interleaving runs in a queue of its own.
    */
-  private static ScheduleRunner runner(Class<? extends FencingBackend> backend) {
+  private static InterleavingRunner runner(Class<? extends FencingBackend> backend) {
     return RUNNERS.computeIfAbsent(
         backend,
         b ->
-            new ScheduleRunner(
+            new InterleavingRunner(
                 PostgresFixture.get(),
                 backend,
                 "power_" + name(backend).replace('.', '_').toLowerCase(Locale.ROOT)));
@@ -224,7 +224,7 @@ class PropertiesCatchBrokenVariantsTest {
 
   @AfterAll
   static void stopWorkers() {
-    RUNNERS.values().forEach(ScheduleRunner::close);
+    RUNNERS.values().forEach(InterleavingRunner::close);
     RUNNERS.clear();
   }
 
@@ -233,7 +233,7 @@ class PropertiesCatchBrokenVariantsTest {
   void theDefaultTriesCatchTheBrokenVariantAndShrinkIt(
       Class<? extends FencingBackend> backend, Invariant expected) {
     String name = name(backend);
-    ScheduleRunner runner = runner(backend);
+    InterleavingRunner runner = runner(backend);
     for (int run = 1; run <= RUNS; run++) {
       PropertySearch.Settings fromProperties = PropertySearch.Settings.fromSystemProperties();
       PropertySearch.Settings settings =
@@ -242,7 +242,7 @@ class PropertiesCatchBrokenVariantsTest {
               TRIES,
               SHRINK_BOUND);
       PropertySearch.Result<Execution> result =
-          PropertySearch.search(Schedules.defaults(), settings, runner::run);
+          PropertySearch.search(Interleavings.defaults(), settings, runner::run);
 
       assertThat(result)
           .as("%s, seed %d: the property suite must fail", name, settings.seed())
@@ -251,7 +251,7 @@ class PropertiesCatchBrokenVariantsTest {
       System.out.println("== " + name + ", run " + run + ": " + falsified.report());
       ROWS.add(row(name, run, falsified));
       assertThat(falsified.shrunk().report()).contains(expected.name());
-      assertThat(falsified.shrunk().schedule().steps())
+      assertThat(falsified.shrunk().interleaving().steps())
           .as("%s, seed %d: shrunk counterexample", name, settings.seed())
           .hasSizeLessThanOrEqualTo(MAX_SHRUNK_STEPS);
     }
@@ -345,8 +345,8 @@ class PropertiesCatchBrokenVariantsTest {
         run,
         f.seed(),
         f.tryNumber(),
-        f.found().schedule().steps().size(),
-        f.shrunk().schedule().steps().size(),
+        f.found().interleaving().steps().size(),
+        f.shrunk().interleaving().steps().size(),
         f.shrinkRuns(),
         f.shrinkTime().toMillis() / 1000.0,
         f.invariant());

@@ -5,7 +5,7 @@ import dev.fencing.testkit.property.ZombieSafetyProperties;
 
 /**
  * The property suite against the update-in-place engine (PostgresZombieSafetyProperties runs the
- * default, append-only one): the same schedules and invariants as {@link
+ * default, append-only one): the same interleavings and invariants as {@link
  * PostgresZombieSafetyProperties}, a quarter as many of them ({@code -Dfencing.tries} divided by 4:
  * 15 in {@code verify}, 50 in {@code -Pfull}), to keep {@code verify} short.
  */

@@ -1,11 +1,11 @@
 package dev.fencing.etcd;
 
+import dev.fencing.testkit.process.Ports;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.maintenance.StatusResponse;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +58,7 @@ public final class EtcdCluster implements AutoCloseable {
     Path dir = Path.of("target", "etcd", UUID.randomUUID().toString().substring(0, 8));
     List<Member> members = new ArrayList<>();
     for (int i = 0; i < size; i++) {
-      members.add(new Member("m" + i, freePort(), freePort(), dir.resolve("m" + i)));
+      members.add(new Member("m" + i, Ports.freePort(), Ports.freePort(), dir.resolve("m" + i)));
     }
     EtcdCluster cluster = new EtcdCluster(dir, members);
     try {
@@ -325,31 +325,5 @@ public final class EtcdCluster implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted", e);
     }
-  }
-
-  private static final int PORTS_FROM = 20_000;
-  private static final int PORT_SPAN = 12_000;
-
-  /** The next port to try: below Linux's ephemeral range (32768-60999). */
-  private static final java.util.concurrent.atomic.AtomicInteger NEXT_PORT =
-      new java.util.concurrent.atomic.AtomicInteger(
-          new java.util.Random().nextInt(PORTS_FROM, PORTS_FROM + PORT_SPAN));
-
-  /**
-   * Returns a loopback port nobody listens on, taken below the kernel's ephemeral range: a port
-   * from that range may be taken by an outgoing connection between this check and etcd's bind.
-   */
-  private static int freePort() {
-    for (int tries = 0; tries < PORT_SPAN; tries++) {
-      int port = PORTS_FROM + Math.floorMod(NEXT_PORT.getAndIncrement() - PORTS_FROM, PORT_SPAN);
-      try (ServerSocket socket =
-          new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-        return port;
-      } catch (IOException taken) {
-        // try the next one
-      }
-    }
-    throw new AssertionError(
-        "no free port between " + PORTS_FROM + " and " + (PORTS_FROM + PORT_SPAN));
   }
 }

@@ -8,9 +8,8 @@ import dev.fencing.keyed.KeyedService.Loss;
 import dev.fencing.keyed.internal.Config;
 import dev.fencing.keyed.internal.HttpKeyedCalls;
 import dev.fencing.keyed.internal.Keys;
+import dev.fencing.testkit.process.Ports;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Set;
@@ -139,7 +138,7 @@ class KeyedCallsTest {
 
   @Test
   void aServiceThatIsDownEndsUnknownAfterTheAttempts() throws IOException {
-    URI down = URI.create("http://127.0.0.1:" + freePort());
+    URI down = URI.create("http://127.0.0.1:" + Ports.freePort());
     try (KeyedCalls calls = client(down, 3)) {
       KeyedOutcome outcome = calls.post(CHARGE, Epoch.FIRST, "/charges", BODY);
 
@@ -290,11 +289,5 @@ class KeyedCallsTest {
             KeyedCalls.DEFAULT_KEY_HEADER,
             KeyedCalls.DEFAULT_EPOCH_HEADER);
     return new HttpKeyedCalls(config, keys, lookupBeforeRetry);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.AfterAll;
 
 /**
  * The test kit's producer property suite, on an etcd process. etcd grants leases in whole seconds
- * (1 s at the least here), so a schedule takes longer: a third of {@code fencing.producer.tries} (5
- * in the short form of `verify`, 33 in -Pfull), of at most 20 steps.
+ * (1 s at the least here), so an interleaving takes longer: a third of {@code
+ * fencing.producer.tries} (5 in the short form of `verify`, 33 in -Pfull), of at most 20 steps.
  */
 class EtcdProducerPropertiesTest extends OwnershipSafetyProperties {
 

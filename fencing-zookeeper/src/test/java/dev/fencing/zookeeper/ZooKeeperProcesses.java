@@ -1,10 +1,10 @@
 package dev.fencing.zookeeper;
 
+import dev.fencing.testkit.process.Ports;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,9 +24,6 @@ import java.util.stream.IntStream;
  */
 public final class ZooKeeperProcesses implements AutoCloseable {
 
-  private static final int PORTS_FROM = 20_000;
-  private static final int PORT_SPAN = 12_000;
-
   /** The server's tick: sessions may be as short as 2 ticks and at most 20. */
   static final Duration TICK = Duration.ofMillis(200);
 
@@ -40,15 +37,15 @@ public final class ZooKeeperProcesses implements AutoCloseable {
     this.clientPorts = new int[servers];
     this.processes = new Process[servers];
     for (int i = 0; i < servers; i++) {
-      clientPorts[i] = freePort();
+      clientPorts[i] = Ports.freePort();
       if (servers > 1) {
         quorumLines.add(
             "server."
                 + (i + 1)
                 + "=127.0.0.1:"
-                + freePort()
+                + Ports.freePort()
                 + ":"
-                + freePort()
+                + Ports.freePort()
                 + ";127.0.0.1:"
                 + clientPorts[i]);
       }
@@ -243,30 +240,6 @@ public final class ZooKeeperProcesses implements AutoCloseable {
     Path target = Path.of("target");
     Files.createDirectories(target);
     return Files.createTempDirectory(target, "zk-" + name + "-").toAbsolutePath();
-  }
-
-  /** The next port to try: below Linux's ephemeral range (32768-60999). */
-  private static final java.util.concurrent.atomic.AtomicInteger NEXT_PORT =
-      new java.util.concurrent.atomic.AtomicInteger(
-          new java.util.Random().nextInt(PORTS_FROM, PORTS_FROM + PORT_SPAN));
-
-  /**
-   * Returns a loopback port nobody listens on, taken below the kernel's ephemeral range: a port
-   * from that range may be taken by an outgoing connection (a client's, PostgreSQL's) between this
-   * check and the server's bind, which once failed the failover test.
-   */
-  private static int freePort() throws IOException {
-    for (int tries = 0; tries < PORT_SPAN; tries++) {
-      int port = PORTS_FROM + Math.floorMod(NEXT_PORT.getAndIncrement() - PORTS_FROM, PORT_SPAN);
-      try (ServerSocket socket =
-          new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-        return port;
-      } catch (IOException taken) {
-        // try the next one
-      }
-    }
-    throw new IOException(
-        "no free port between " + PORTS_FROM + " and " + (PORTS_FROM + PORT_SPAN));
   }
 
   private static void await(Process process) {

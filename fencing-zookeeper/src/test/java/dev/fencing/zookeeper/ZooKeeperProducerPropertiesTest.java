@@ -20,7 +20,7 @@ class ZooKeeperProducerPropertiesTest extends OwnershipSafetyProperties {
   /**
    * 450 ms after the last short lease (300 ms) was granted: its end is computed on this machine's
    * clock before the node is written, so 150 ms of margin remain; the default of three short leases
-   * spent half a schedule's time asleep.
+   * spent half an interleaving's time asleep.
    */
   @Override
   protected Duration leasesRunOut() {

@@ -3,7 +3,6 @@ package dev.fencing.testkit.process;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -36,7 +35,8 @@ public final class PostgresServer implements AutoCloseable {
   public static PostgresServer start() {
     try {
       PostgresServer server =
-          new PostgresServer(Files.createTempDirectory("fencing-postgres-server"), freePort());
+          new PostgresServer(
+              Files.createTempDirectory("fencing-postgres-server"), Ports.freePort());
       server.begin();
       return server;
     } catch (IOException e) {
@@ -138,11 +138,5 @@ public final class PostgresServer implements AutoCloseable {
       throw new IllegalStateException("the PostgreSQL on port " + port + " is stopped");
     }
     return running;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -42,7 +42,8 @@ public final class PuppetProducer {
   public static void main(String[] args) throws Exception {
     OwnershipBackend backend = OwnershipBackend.load(args[0]);
     // pooled, as a producer would run: a new connection per call cost tens of milliseconds of the
-    // server's CPU each (a fork and a backend start), a good part of a schedule's time; 10 s for a
+    // server's CPU each (a fork and a backend start), a good part of an interleaving's time; 10 s
+    // for a
     // connection, as a fresh JVM's first one on a loaded machine took over 2 s
     DataSource database =
         new PostgresFixture.Database(args[2], args[3], args[4], "producer")
@@ -60,7 +61,7 @@ public final class PuppetProducer {
           reply = producer.run(line.split(" "));
         } catch (CoordinationException e) {
           // the service did not answer (a stalled process's session may have ended): a fact
-          // the schedule lives with, not a failure of the run
+          // the interleaving lives with, not a failure of the run
           reply = "unavailable " + e.getMessage();
         } catch (RuntimeException e) {
           reply = "error " + e.getClass().getSimpleName() + ": " + e.getMessage();

@@ -75,7 +75,7 @@ public final class PuppetWorker {
     }
     // a fresh JVM's first connection (driver loading, SCRAM in cold code) took over 2 s on a
     // loaded machine and killed the worker at start: 10 s while it starts, then 2 s again, so that
-    // a database that goes away mid-schedule is still reported quickly
+    // a database that goes away mid-interleaving is still reported quickly
     var ds =
         (com.zaxxer.hikari.HikariDataSource)
             new PostgresFixture.Database(args[1], args[2], args[3], "worker")

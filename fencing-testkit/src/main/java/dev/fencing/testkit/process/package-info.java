@@ -5,7 +5,8 @@
  * are a worker and a producer driven that way over the backend a test names ({@link
  * dev.fencing.testkit.process.FencingBackend}, {@link
  * dev.fencing.testkit.process.OwnershipBackend}); {@link
- * dev.fencing.testkit.process.ZombieScenario} plays the seed's zombie orderings with them.
+ * dev.fencing.testkit.process.ZombieScenario} plays the seed's zombie orderings with them. {@link
+ * dev.fencing.testkit.process.Ports#freePort()} gives the servers a test starts their ports.
  *
  * <p>No optional dependency; the worker processes reach PostgreSQL at an address the caller gives.
  */

@@ -3,18 +3,19 @@ package dev.fencing.testkit.property;
 import java.util.List;
 
 /**
- * What running one {@link Schedule} showed.
+ * What running one {@link Interleaving} showed.
  *
  * @param timeline who did what, at which epoch, with the reply, one line per action
  * @param violations every invariant broken, in the order found
  */
-public record Execution(Schedule schedule, List<String> timeline, List<Violation> violations)
-    implements Trial<Schedule> {
+public record Execution(
+    Interleaving interleaving, List<String> timeline, List<Violation> violations)
+    implements Trial<Interleaving> {
 
   /**
    * One broken invariant.
    *
-   * @param step the schedule's step (from 1) during which it was seen; 0 for the final checks
+   * @param step the interleaving's step (from 1) during which it was seen; 0 for the final checks
    */
   public record Violation(Invariant invariant, int step, String detail) {
     @Override
@@ -30,7 +31,7 @@ public record Execution(Schedule schedule, List<String> timeline, List<Violation
 
   @Override
   public List<Step> steps() {
-    return schedule.steps();
+    return interleaving.steps();
   }
 
   @Override
@@ -65,13 +66,13 @@ public record Execution(Schedule schedule, List<String> timeline, List<Violation
     }
   }
 
-  /** Returns the violations, the schedule and the timeline, readable. */
+  /** Returns the violations, the interleaving and the timeline, readable. */
   @Override
   public String report() {
     StringBuilder out = new StringBuilder();
     out.append(violations.size()).append(" invariant violation(s):\n");
     violations.forEach(v -> out.append("  ").append(v).append('\n'));
-    out.append("schedule: ").append(schedule).append("\ntimeline:\n");
+    out.append("interleaving: ").append(interleaving).append("\ntimeline:\n");
     timeline.forEach(line -> out.append("  ").append(line).append('\n'));
     return out.toString();
   }

@@ -1,6 +1,9 @@
 package dev.fencing.testkit.property;
 
-/** The invariants a {@link ScheduleRunner} checks after every step and at the end of a schedule. */
+/**
+ * The invariants a {@link InterleavingRunner} checks after every step and at the end of an
+ * interleaving.
+ */
 public enum Invariant {
   /** Epochs per job strictly increase with every claim, and never reset or go down. */
   EPOCHS_ONLY_GO_UP,

@@ -158,7 +158,7 @@ final class Oracle {
     }
   }
 
-  /** The checks at the end of a schedule; claims every job that should be claimable again. */
+  /** The checks at the end of an interleaving; claims every job that should be claimable again. */
   void finish(FencedQueue queue, String queueName) {
     observe(0);
     Instant checkedAt = Instant.now();

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
  * }
  * }</pre>
  *
- * The receiver's database comes from {@link PostgresFixture#get()}. Failing schedules shrink, and
- * the failure names the invariant, shows the timeline and prints the seed that replays it. A pass
- * prints one line: {@code PostgresProducerProperties: 30 schedules passed (seed 42)}.
+ * The receiver's database comes from {@link PostgresFixture#get()}. Failing interleavings shrink,
+ * and the failure names the invariant, shows the timeline and prints the seed that replays it. A
+ * pass prints one line: {@code PostgresProducerProperties: 30 interleavings passed (seed 42)}.
  */
 public abstract class OwnershipSafetyProperties {
 
@@ -49,26 +49,26 @@ public abstract class OwnershipSafetyProperties {
     return shortLease().multipliedBy(3);
   }
 
-  /** The long lease, which never runs out within a schedule; default 2 minutes. */
+  /** The long lease, which never runs out within an interleaving; default 2 minutes. */
   protected Duration longLease() {
     return Duration.ofMinutes(2);
   }
 
-  /** The most steps a schedule has; default 30. */
+  /** The most steps an interleaving has; default 30. */
   protected int maxSteps() {
     return 30;
   }
 
-  /** The schedules tried; default up to {@link #maxSteps()} steps. */
-  protected ProducerSchedules schedules() {
-    return new ProducerSchedules(maxSteps());
+  /** The interleavings tried; default up to {@link #maxSteps()} steps. */
+  protected ProducerInterleavings interleavings() {
+    return new ProducerInterleavings(maxSteps());
   }
 
   /**
-   * Tries {@link #tries()} schedules from a fresh seed, or replays the seed in {@value
+   * Tries {@link #tries()} interleavings from a fresh seed, or replays the seed in {@value
    * PropertySearch#SEED_PROPERTY}.
    *
-   * @throws AssertionError naming the invariant, the seed and the shrunk schedule's timeline
+   * @throws AssertionError naming the invariant, the seed and the shrunk interleaving's timeline
    */
   @Test
   public void everyProducerInterleavingKeepsTheInvariants() {
@@ -77,7 +77,7 @@ public abstract class OwnershipSafetyProperties {
                 PropertySearch.PRODUCER_TRIES_PROPERTY, PropertySearch.DEFAULT_PRODUCER_TRIES)
             .withTries(tries());
     PropertySearch.Result<ProducerRunner.Run> result =
-        PropertySearch.search(schedules(), settings, runner()::run);
+        PropertySearch.search(interleavings(), settings, runner()::run);
     switch (result) {
       case PropertySearch.Falsified<ProducerRunner.Run> falsified ->
           throw new AssertionError(falsified.report());
@@ -87,7 +87,7 @@ public abstract class OwnershipSafetyProperties {
   }
 
   /**
-   * How many schedules to try: system property {@value PropertySearch#PRODUCER_TRIES_PROPERTY},
+   * How many interleavings to try: system property {@value PropertySearch#PRODUCER_TRIES_PROPERTY},
    * default {@value PropertySearch#DEFAULT_PRODUCER_TRIES}.
    *
    * @throws IllegalArgumentException if the property is not a whole number from 1 to 100,000

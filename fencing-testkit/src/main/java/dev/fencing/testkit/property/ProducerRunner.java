@@ -16,31 +16,31 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs {@link ProducerSchedule}s on real producer processes ({@link PuppetProducer}), keeping the
- * processes between schedules and giving every schedule resource names of its own. A crashed
- * producer's replacement starts in the background, so its JVM start overlaps the steps until that
- * producer acts again; "leases run out" waits only what is left of its duration since the last
- * short lease was granted, renewed, or a producer was stalled or crashed.
+ * Runs {@link ProducerInterleaving}s on real producer processes ({@link PuppetProducer}), keeping
+ * the processes between interleavings and giving every interleaving resource names of its own. A
+ * crashed producer's replacement starts in the background, so its JVM start overlaps the steps
+ * until that producer acts again; "leases run out" waits only what is left of its duration since
+ * the last short lease was granted, renewed, or a producer was stalled or crashed.
  */
 public final class ProducerRunner implements AutoCloseable {
 
   /**
-   * What a schedule did: its timeline and the invariants it broke.
+   * What an interleaving did: its timeline and the invariants it broke.
    *
    * @param firstViolationIndex the index of the step the first violation was judged at, or -1
    * @param replies each step's reply, empty for a step that is no command
    */
   public record Run(
-      ProducerSchedule schedule,
+      ProducerInterleaving interleaving,
       List<String> timeline,
       List<String> violations,
       int firstViolationIndex,
       List<String> replies)
-      implements Trial<ProducerSchedule> {
+      implements Trial<ProducerInterleaving> {
 
     @Override
     public List<Step> steps() {
-      return schedule.steps();
+      return interleaving.steps();
     }
 
     /** Whether every invariant held. */
@@ -122,20 +122,20 @@ public final class ProducerRunner implements AutoCloseable {
     this.longLease = longLease;
   }
 
-  /** Runs {@code schedule} and judges every reply. */
-  public Run run(ProducerSchedule schedule) {
+  /** Runs {@code interleaving} and judges every reply. */
+  public Run run(ProducerInterleaving interleaving) {
     String run = prefix + "-" + RUNS.incrementAndGet();
     ProducerOracle oracle = new ProducerOracle(longLease);
     List<String> timeline = new ArrayList<>();
     Map<Integer, List<Pending>> deferred = new HashMap<>();
-    for (int p = 0; p < schedule.producers(); p++) {
+    for (int p = 0; p < interleaving.producers(); p++) {
       startIfAbsent(p);
     }
-    for (int p = 0; p < schedule.producers(); p++) {
+    for (int p = 0; p < interleaving.producers(); p++) {
       call(p, "reset");
     }
     lastTimeMark = System.nanoTime();
-    List<Step> steps = schedule.steps();
+    List<Step> steps = interleaving.steps();
     String[] replies = new String[steps.size()];
     java.util.Arrays.fill(replies, "");
     for (int i = 0; i < steps.size(); i++) {
@@ -194,7 +194,7 @@ public final class ProducerRunner implements AutoCloseable {
     }
     List<ProducerOracle.Violation> violations = oracle.violations();
     return new Run(
-        schedule,
+        interleaving,
         timeline,
         violations.stream().map(Object::toString).toList(),
         violations.isEmpty() ? -1 : violations.getFirst().step(),
@@ -255,7 +255,7 @@ public final class ProducerRunner implements AutoCloseable {
         JavaProcess.start(
             "producer-" + index,
             PuppetProducer.class,
-            arguments(ProducerSchedule.ownerName(index)));
+            arguments(ProducerInterleaving.ownerName(index)));
     try {
       started.await(0, "ok ready"::equals, Duration.ofSeconds(60));
     } catch (RuntimeException e) {
@@ -277,9 +277,10 @@ public final class ProducerRunner implements AutoCloseable {
   }
 
   /**
-   * Once, before the first producer starts: a producer that takes no part in any schedule acquires,
-   * renews, sends for and releases a resource of its own, and is closed, so that its classes are
-   * archived before any producer of a schedule starts ({@link JavaProcess#warmUp}).
+   * Once, before the first producer starts: a producer that takes no part in any interleaving
+   * acquires, renews, sends for and releases a resource of its own, and is closed, so that its
+   * classes are archived before any producer of an interleaving starts ({@link
+   * JavaProcess#warmUp}).
    */
   private synchronized void warmUp() {
     if (warmedUp) {
@@ -324,7 +325,7 @@ public final class ProducerRunner implements AutoCloseable {
       throw new IllegalStateException("interrupted starting producer " + p, e);
     } catch (ExecutionException e) {
       processes.remove(p);
-      throw new ScheduleAbortedException(
+      throw new InterleavingAbortedException(
           "producer " + p + " did not start: " + e.getCause(), e.getCause());
     }
     nextLine.putIfAbsent(p, 1);
@@ -343,7 +344,7 @@ public final class ProducerRunner implements AutoCloseable {
     nextLine.put(p, index + 1);
     String reply = process.lines().get(index);
     if (reply.startsWith("error ")) {
-      throw new ScheduleAbortedException(
+      throw new InterleavingAbortedException(
           process.name() + " failed: " + reply, new IllegalStateException(reply));
     }
     return reply;

@@ -4,17 +4,17 @@ import java.util.List;
 import org.quicktheories.core.Gen;
 
 /**
- * What the property engine ({@link PropertySearch}) needs to know about a kind of schedule: how to
- * generate one, how to rebuild one with other steps, and the reductions of its own that shrinking
- * tries after deleting steps. {@link Schedules} is the worker domain, {@link ProducerSchedules} the
- * producer one.
+ * What the property engine ({@link PropertySearch}) needs to know about a kind of interleaving: how
+ * to generate one, how to rebuild one with other steps, and the reductions of its own that
+ * shrinking tries after deleting steps. {@link Interleavings} is the worker domain, {@link
+ * ProducerInterleavings} the producer one.
  *
- * @param <S> the schedule type, a value with equals (outcomes are remembered by it)
+ * @param <S> the interleaving type, a value with equals (outcomes are remembered by it)
  * @param <T> what running one shows
  */
 public interface PropertyDomain<S, T extends Trial<S>> {
 
-  /** Generates schedules. */
+  /** Generates interleavings. */
   Gen<S> generator();
 
   /** Returns {@code like} with these steps instead of its own. */
@@ -32,14 +32,14 @@ public interface PropertyDomain<S, T extends Trial<S>> {
   List<Reduction<S>> reductions();
 
   /**
-   * A way to make a schedule simpler: fewer jobs, fewer workers, a smaller number.
+   * A way to make an interleaving simpler: fewer jobs, fewer workers, a smaller number.
    *
-   * @param <S> the schedule type
+   * @param <S> the interleaving type
    */
   @FunctionalInterface
   interface Reduction<S> {
 
-    /** Returns simpler schedules than {@code smallest}, the most promising first. */
+    /** Returns simpler interleavings than {@code smallest}, the most promising first. */
     List<S> candidates(S smallest);
   }
 }

@@ -9,15 +9,15 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Shrinks a failing schedule of any domain by delta debugging over its steps: it cuts the schedule
- * at the step that broke the invariant (with the time that passed made explicit if the cut alone no
- * longer fails), deletes chunks of steps (halves, quarters, ... single steps), then tries the
- * domain's own {@link PropertyDomain.Reduction}s (fewer jobs, fewer workers, simpler leases...). A
- * candidate is kept when it still breaks the same invariant. Each schedule costs seconds of real
- * processes, so every outcome is remembered, and shrinking stops at a wall-clock bound with the
- * smallest schedule so far.
+ * Shrinks a failing interleaving of any domain by delta debugging over its steps: it cuts the
+ * interleaving at the step that broke the invariant (with the time that passed made explicit if the
+ * cut alone no longer fails), deletes chunks of steps (halves, quarters, ... single steps), then
+ * tries the domain's own {@link PropertyDomain.Reduction}s (fewer jobs, fewer workers, simpler
+ * leases...). A candidate is kept when it still breaks the same invariant. Each interleaving costs
+ * seconds of real processes, so every outcome is remembered, and shrinking stops at a wall-clock
+ * bound with the smallest interleaving so far.
  *
- * @param <S> the schedule type
+ * @param <S> the interleaving type
  * @param <T> what running one shows
  */
 final class Shrinker<S, T extends Trial<S>> {
@@ -38,7 +38,7 @@ final class Shrinker<S, T extends Trial<S>> {
     this.invariant = found.firstInvariant();
     this.deadline = System.nanoTime() + bound.toNanos();
     this.best = found;
-    seen.put(found.schedule(), Optional.of(found));
+    seen.put(found.interleaving(), Optional.of(found));
   }
 
   /**
@@ -50,7 +50,9 @@ final class Shrinker<S, T extends Trial<S>> {
    */
   record Shrunk<T>(T smallest, int ran, int remembered, boolean timedOut) {}
 
-  /** Returns the smallest schedule found that breaks the first invariant {@code found} broke. */
+  /**
+   * Returns the smallest interleaving found that breaks the first invariant {@code found} broke.
+   */
   static <S, T extends Trial<S>> Shrunk<T> shrink(
       PropertyDomain<S, T> domain, Function<S, T> property, T found, Duration bound) {
     Shrinker<S, T> shrinker = new Shrinker<>(domain, property, found, bound);
@@ -62,12 +64,12 @@ final class Shrinker<S, T extends Trial<S>> {
     cutAtTheViolation();
     boolean progress = true;
     while (progress && !timedOut) {
-      S before = best.schedule();
+      S before = best.interleaving();
       deleteChunks();
       for (PropertyDomain.Reduction<S> reduction : domain.reductions()) {
         reduce(reduction);
       }
-      progress = !best.schedule().equals(before);
+      progress = !best.interleaving().equals(before);
     }
   }
 
@@ -82,11 +84,12 @@ final class Shrinker<S, T extends Trial<S>> {
     List<Step> steps = best.steps();
     T found = best;
     List<Step> prefix = at <= 0 || at > steps.size() ? steps : steps.subList(0, at);
-    if (prefix.size() < steps.size() && tryCandidate(domain.withSteps(found.schedule(), prefix))) {
+    if (prefix.size() < steps.size()
+        && tryCandidate(domain.withSteps(found.interleaving(), prefix))) {
       return;
     }
     for (List<Step> explicit : domain.timeMadeExplicit(found, prefix)) {
-      if (tryCandidate(domain.withSteps(found.schedule(), explicit))) {
+      if (tryCandidate(domain.withSteps(found.interleaving(), explicit))) {
         return;
       }
     }
@@ -98,7 +101,7 @@ final class Shrinker<S, T extends Trial<S>> {
       while (i < best.steps().size() && !timedOut) {
         List<Step> steps = new ArrayList<>(best.steps());
         steps.subList(i, Math.min(steps.size(), i + size)).clear();
-        if (steps.isEmpty() || !tryCandidate(domain.withSteps(best.schedule(), steps))) {
+        if (steps.isEmpty() || !tryCandidate(domain.withSteps(best.interleaving(), steps))) {
           i += size;
         }
       }
@@ -107,14 +110,14 @@ final class Shrinker<S, T extends Trial<S>> {
 
   /**
    * Walks {@code reduction}'s candidates once; after one that still fails it asks again from the
-   * smaller schedule and carries on from the same position (the outer loop repeats the passes until
-   * none makes progress).
+   * smaller interleaving and carries on from the same position (the outer loop repeats the passes
+   * until none makes progress).
    */
   private void reduce(PropertyDomain.Reduction<S> reduction) {
-    List<S> candidates = reduction.candidates(best.schedule());
+    List<S> candidates = reduction.candidates(best.interleaving());
     for (int i = 0; i < candidates.size() && !timedOut; i++) {
       if (tryCandidate(candidates.get(i))) {
-        candidates = reduction.candidates(best.schedule());
+        candidates = reduction.candidates(best.interleaving());
         i--;
       }
     }
@@ -125,7 +128,7 @@ final class Shrinker<S, T extends Trial<S>> {
    * invariant, and then makes it the one to beat.
    */
   private boolean tryCandidate(S candidate) {
-    if (candidate.equals(best.schedule())) {
+    if (candidate.equals(best.interleaving())) {
       return false;
     }
     Optional<T> trial = seen.get(candidate);
@@ -139,7 +142,7 @@ final class Shrinker<S, T extends Trial<S>> {
       ran++;
       try {
         trial = Optional.of(property.apply(candidate));
-      } catch (ScheduleAbortedException e) {
+      } catch (InterleavingAbortedException e) {
         // a candidate that cannot run to its end shows nothing about the invariant
         trial = Optional.empty();
       }

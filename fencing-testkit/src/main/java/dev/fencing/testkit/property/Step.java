@@ -1,10 +1,11 @@
 package dev.fencing.testkit.property;
 
 /**
- * One step of a schedule, for workers ({@link Schedule}) and producers ({@link ProducerSchedule})
- * alike. What happens to a process or to time is common to both: {@link Stall}, {@link Resume},
- * {@link Crash}, {@link LeasesRunOut}. What a process does is its domain's: a {@link WorkerAction}
- * on the job queue, a {@link ProducerAction} on a resource. Processes are numbered from 0.
+ * One step of an interleaving, for workers ({@link Interleaving}) and producers ({@link
+ * ProducerInterleaving}) alike. What happens to a process or to time is common to both: {@link
+ * Stall}, {@link Resume}, {@link Crash}, {@link LeasesRunOut}. What a process does is its domain's:
+ * a {@link WorkerAction} on the job queue, a {@link ProducerAction} on a resource. Processes are
+ * numbered from 0.
  */
 public sealed interface Step {
 

@@ -3,17 +3,17 @@ package dev.fencing.testkit.property;
 import java.util.List;
 
 /**
- * What running one schedule showed, as the property engine sees it: worker schedules give an {@link
- * Execution}, producer schedules a {@link ProducerRunner.Run}.
+ * What running one interleaving showed, as the property engine sees it: worker interleavings give
+ * an {@link Execution}, producer interleavings a {@link ProducerRunner.Run}.
  *
- * @param <S> the schedule type
+ * @param <S> the interleaving type
  */
 public interface Trial<S> {
 
-  /** The schedule that ran. */
-  S schedule();
+  /** The interleaving that ran. */
+  S interleaving();
 
-  /** The schedule's steps. */
+  /** The interleaving's steps. */
   List<Step> steps();
 
   /** Whether every invariant held. */

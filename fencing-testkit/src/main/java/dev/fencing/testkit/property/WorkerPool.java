@@ -11,12 +11,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Worker processes kept across schedules, guarded by the pool's lock so that a clean-up never races
- * a schedule that is still starting workers, so that a property run pays a JVM start per crash, not
- * per try. From the first crash on, two spares are started in the background, one after the other,
- * to replace crashed workers quickly: a schedule (or a shrinker rerunning it) with two crashes in a
- * row does not wait for a JVM start. Before it, none are: a pool whose schedules never crash a
- * worker (a replayed counterexample, a short suite) starts only the workers it uses.
+ * Worker processes kept across interleavings, guarded by the pool's lock so that a clean-up never
+ * races an interleaving that is still starting workers, so that a property run pays a JVM start per
+ * crash, not per try. From the first crash on, two spares are started in the background, one after
+ * the other, to replace crashed workers quickly: an interleaving (or a shrinker rerunning it) with
+ * two crashes in a row does not wait for a JVM start. Before it, none are: a pool whose
+ * interleavings never crash a worker (a replayed counterexample, a short suite) starts only the
+ * workers it uses.
  */
 final class WorkerPool implements AutoCloseable {
 
@@ -138,7 +139,7 @@ final class WorkerPool implements AutoCloseable {
 
   private WorkerProcess start() {
     if (started.get() == 0) {
-      // before the first: no worker of a schedule is the one whose classes are archived
+      // before the first: no worker of an interleaving is the one whose classes are archived
       WorkerProcess.warmUp(backend, database, schema);
     }
     WorkerProcess process =

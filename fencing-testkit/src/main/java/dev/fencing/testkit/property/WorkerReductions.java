@@ -24,21 +24,21 @@ final class WorkerReductions {
     this.minJobs = minJobs;
   }
 
-  /** Returns the reductions for schedules of at least these workers and jobs. */
-  static List<PropertyDomain.Reduction<Schedule>> of(int minWorkers, int minJobs) {
+  /** Returns the reductions for interleavings of at least these workers and jobs. */
+  static List<PropertyDomain.Reduction<Interleaving>> of(int minWorkers, int minJobs) {
     WorkerReductions reductions = new WorkerReductions(minWorkers, minJobs);
     return List.of(reductions::fewerJobs, reductions::fewerWorkers, reductions::firstLeases);
   }
 
-  private Schedule of(int jobs, List<Step> steps) {
-    return Schedule.naming(minWorkers, jobs, steps);
+  private Interleaving of(int jobs, List<Step> steps) {
+    return Interleaving.naming(minWorkers, jobs, steps);
   }
 
   /**
    * Fewer jobs, alone or with as many claims fewer: a claim that only took a job out of the way
    * goes with the job it took.
    */
-  private List<Schedule> fewerJobs(Schedule best) {
+  private List<Interleaving> fewerJobs(Interleaving best) {
     List<Step> steps = best.steps();
     List<Integer> claims = new ArrayList<>();
     for (int i = 0; i < steps.size(); i++) {
@@ -46,7 +46,7 @@ final class WorkerReductions {
         claims.add(i);
       }
     }
-    List<Schedule> out = new ArrayList<>();
+    List<Interleaving> out = new ArrayList<>();
     for (int jobs = minJobs; jobs < best.jobs(); jobs++) {
       out.add(of(jobs, steps));
       for (List<Integer> drop : combinations(claims, best.jobs() - jobs, MAX_CLAIM_DROPS)) {
@@ -89,15 +89,15 @@ final class WorkerReductions {
   }
 
   /**
-   * First the same schedule with workers numbered in order of appearance, then each worker's steps
-   * handed to a lower one, the highest worker first.
+   * First the same interleaving with workers numbered in order of appearance, then each worker's
+   * steps handed to a lower one, the highest worker first.
    */
-  private List<Schedule> fewerWorkers(Schedule best) {
+  private List<Interleaving> fewerWorkers(Interleaving best) {
     Map<Integer, Integer> order = new LinkedHashMap<>();
     best.steps().stream()
         .filter(s -> !(s instanceof Step.LeasesRunOut))
         .forEach(s -> order.putIfAbsent(s.actor(), order.size()));
-    List<Schedule> out = new ArrayList<>();
+    List<Interleaving> out = new ArrayList<>();
     out.add(of(best.jobs(), renumber(best.steps(), order::get)));
     int named = best.steps().stream().mapToInt(Step::actor).max().orElse(0);
     for (int from = named; from > 0; from--) {
@@ -111,8 +111,8 @@ final class WorkerReductions {
   }
 
   /** Each step that picks a lease, with lease #0 instead. */
-  private List<Schedule> firstLeases(Schedule best) {
-    List<Schedule> out = new ArrayList<>();
+  private List<Interleaving> firstLeases(Interleaving best) {
+    List<Interleaving> out = new ArrayList<>();
     for (int i = 0; i < best.steps().size(); i++) {
       Step simpler = withFirstLease(best.steps().get(i));
       if (!simpler.equals(best.steps().get(i))) {

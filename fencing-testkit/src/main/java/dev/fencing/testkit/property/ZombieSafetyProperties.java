@@ -23,30 +23,30 @@ import org.junit.jupiter.api.Test;
  * }</pre>
  *
  * PostgreSQL comes from {@link PostgresFixture#get()}; each subclass gets a schema of its own.
- * Failing schedules shrink (see {@link PropertySearch}), and the failure names the invariant, shows
- * the timeline of the smallest schedule found, and prints the seed that replays the search: {@code
- * -Dfencing.seed=...}. A pass prints one line with the count and the seed that replays it: {@code
- * PostgresZombieSafetyProperties: 200 schedules passed (seed 42)}.
+ * Failing interleavings shrink (see {@link PropertySearch}), and the failure names the invariant,
+ * shows the timeline of the smallest interleaving found, and prints the seed that replays the
+ * search: {@code -Dfencing.seed=...}. A pass prints one line with the count and the seed that
+ * replays it: {@code PostgresZombieSafetyProperties: 200 interleavings passed (seed 42)}.
  */
 public abstract class ZombieSafetyProperties {
 
-  private static final Map<Class<?>, ScheduleRunner> RUNNERS = new ConcurrentHashMap<>();
+  private static final Map<Class<?>, InterleavingRunner> RUNNERS = new ConcurrentHashMap<>();
 
   /** The backend under test; worker processes load it by class name. */
   protected abstract Class<? extends FencingBackend> backend();
 
   /**
-   * Tries {@link #tries()} schedules from a fresh seed, or replays the seed in {@value
+   * Tries {@link #tries()} interleavings from a fresh seed, or replays the seed in {@value
    * PropertySearch#SEED_PROPERTY}.
    *
-   * @throws AssertionError naming the invariant, the seed and the shrunk schedule's timeline
+   * @throws AssertionError naming the invariant, the seed and the shrunk interleaving's timeline
    */
   @Test
   public void everyInterleavingKeepsTheInvariants() {
     PropertySearch.Settings settings =
         PropertySearch.Settings.fromSystemProperties().withTries(tries());
     PropertySearch.Result<Execution> result =
-        PropertySearch.search(schedules(), settings, runner()::run);
+        PropertySearch.search(interleavings(), settings, runner()::run);
     switch (result) {
       case PropertySearch.Falsified<Execution> falsified ->
           throw new AssertionError(falsified.report());
@@ -55,13 +55,13 @@ public abstract class ZombieSafetyProperties {
     }
   }
 
-  /** The schedules tried; override to narrow or widen them. */
-  protected Schedules schedules() {
-    return Schedules.defaults();
+  /** The interleavings tried; override to narrow or widen them. */
+  protected Interleavings interleavings() {
+    return Interleavings.defaults();
   }
 
   /**
-   * How many schedules to try: system property {@value PropertySearch#TRIES_PROPERTY}, default
+   * How many interleavings to try: system property {@value PropertySearch#TRIES_PROPERTY}, default
    * {@value PropertySearch#DEFAULT_TRIES}.
    *
    * @throws IllegalArgumentException if the property is not a whole number from 1 to 100,000
@@ -71,17 +71,17 @@ public abstract class ZombieSafetyProperties {
   }
 
   /** Returns this class's runner, started on first use. */
-  protected ScheduleRunner runner() {
+  protected InterleavingRunner runner() {
     return RUNNERS.computeIfAbsent(
-        getClass(), c -> new ScheduleRunner(PostgresFixture.get(), backend(), schemaFor(c)));
+        getClass(), c -> new InterleavingRunner(PostgresFixture.get(), backend(), schemaFor(c)));
   }
 
   @AfterAll
   static void stopWorkers() {
-    List<ScheduleRunner> runners = new ArrayList<>(RUNNERS.values());
+    List<InterleavingRunner> runners = new ArrayList<>(RUNNERS.values());
     RUNNERS.clear();
     RuntimeException first = null;
-    for (ScheduleRunner runner : runners) {
+    for (InterleavingRunner runner : runners) {
       try {
         runner.close();
       } catch (RuntimeException e) {

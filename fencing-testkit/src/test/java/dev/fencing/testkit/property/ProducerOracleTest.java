@@ -78,17 +78,19 @@ class ProducerOracleTest {
   }
 
   @Test
-  void drawnSchedulesFitTheirBoundsAndReplayFromTheSeed() {
-    ProducerSchedules schedules = new ProducerSchedules(20);
-    List<ProducerSchedule> drawn = schedules.sample(7, 50);
-    assertThat(drawn).isEqualTo(schedules.sample(7, 50)).isNotEqualTo(schedules.sample(8, 50));
-    for (ProducerSchedule schedule : drawn) {
-      assertThat(schedule.steps()).hasSizeBetween(1, 20);
-      assertThat(schedule.producers()).isBetween(2, 4);
-      assertThat(schedule.steps()).noneMatch(s -> s instanceof Step.WorkerAction);
+  void drawnInterleavingsFitTheirBoundsAndReplayFromTheSeed() {
+    ProducerInterleavings interleavings = new ProducerInterleavings(20);
+    List<ProducerInterleaving> drawn = interleavings.sample(7, 50);
+    assertThat(drawn)
+        .isEqualTo(interleavings.sample(7, 50))
+        .isNotEqualTo(interleavings.sample(8, 50));
+    for (ProducerInterleaving interleaving : drawn) {
+      assertThat(interleaving.steps()).hasSizeBetween(1, 20);
+      assertThat(interleaving.producers()).isBetween(2, 4);
+      assertThat(interleaving.steps()).noneMatch(s -> s instanceof Step.WorkerAction);
     }
-    assertThat(ProducerSchedule.ownerName(0)).isEqualTo(ProducerSchedule.ownerName(1));
-    assertThat(List.of(ProducerSchedule.ownerName(2), ProducerSchedule.ownerName(3)))
+    assertThat(ProducerInterleaving.ownerName(0)).isEqualTo(ProducerInterleaving.ownerName(1));
+    assertThat(List.of(ProducerInterleaving.ownerName(2), ProducerInterleaving.ownerName(3)))
         .doesNotContain("twin");
   }
 }

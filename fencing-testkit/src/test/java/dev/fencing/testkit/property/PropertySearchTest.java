@@ -14,30 +14,30 @@ import org.junit.jupiter.api.Test;
 /**
  * The engine on a planted bug, without processes: a zombie commit needs a claim, the lease running
  * out, another worker's claim and the first worker's commit, in that order, anywhere in the
- * schedule.
+ * interleaving.
  */
 class PropertySearchTest {
 
   /** Breaks COMMITS_ONLY_BY_CURRENT_OWNER when the zombie pattern occurs as a subsequence. */
-  static final class PlantedBug implements Function<Schedule, Execution> {
-    final List<Schedule> runs = new ArrayList<>();
+  static final class PlantedBug implements Function<Interleaving, Execution> {
+    final List<Interleaving> runs = new ArrayList<>();
 
     @Override
-    public Execution apply(Schedule schedule) {
-      runs.add(schedule);
+    public Execution apply(Interleaving interleaving) {
+      runs.add(interleaving);
       return new Execution(
-          schedule,
+          interleaving,
           List.of(),
-          zombieCommits(schedule)
+          zombieCommits(interleaving)
               ? List.of(
                   new Execution.Violation(Invariant.COMMITS_ONLY_BY_CURRENT_OWNER, 1, "planted"))
               : List.of());
     }
 
-    private static boolean zombieCommits(Schedule schedule) {
-      for (int zombie = 0; zombie < schedule.workers(); zombie++) {
+    private static boolean zombieCommits(Interleaving interleaving) {
+      for (int zombie = 0; zombie < interleaving.workers(); zombie++) {
         int stage = 0;
-        for (Step step : schedule.steps()) {
+        for (Step step : interleaving.steps()) {
           stage =
               switch (stage) {
                 case 0 -> step instanceof Step.Claim && step.actor() == zombie ? 1 : 0;
@@ -63,12 +63,12 @@ class PropertySearchTest {
   void aPlantedZombieIsFoundAndShrunkToItsFourSteps() {
     for (long seed = 1; seed <= 20; seed++) {
       PropertySearch.Result<Execution> result =
-          PropertySearch.search(Schedules.defaults(), settings(seed), new PlantedBug());
+          PropertySearch.search(Interleavings.defaults(), settings(seed), new PlantedBug());
 
       assertThat(result).isInstanceOf(PropertySearch.Falsified.class);
       PropertySearch.Falsified<Execution> falsified = (PropertySearch.Falsified<Execution>) result;
       assertThat(falsified.invariant()).isEqualTo(Invariant.COMMITS_ONLY_BY_CURRENT_OWNER.name());
-      Schedule shrunk = falsified.shrunk().schedule();
+      Interleaving shrunk = falsified.shrunk().interleaving();
       assertThat(shrunk.steps())
           .as("seed %d: %s", seed, shrunk)
           .hasSize(4)
@@ -84,17 +84,18 @@ class PropertySearchTest {
   }
 
   @Test
-  void everyScheduleRunsAtMostOnceWhileShrinking() {
+  void everyInterleavingRunsAtMostOnceWhileShrinking() {
     PlantedBug property = new PlantedBug();
     PropertySearch.Falsified<Execution> falsified =
         (PropertySearch.Falsified<Execution>)
-            PropertySearch.search(Schedules.defaults(), settings(11), property);
+            PropertySearch.search(Interleavings.defaults(), settings(11), property);
 
-    List<Schedule> shrinkRuns = property.runs.subList(falsified.tryNumber(), property.runs.size());
+    List<Interleaving> shrinkRuns =
+        property.runs.subList(falsified.tryNumber(), property.runs.size());
     assertThat(new HashSet<>(shrinkRuns)).hasSameSizeAs(shrinkRuns);
     assertThat(shrinkRuns)
         .hasSize(falsified.shrinkRuns())
-        .doesNotContain(falsified.found().schedule());
+        .doesNotContain(falsified.found().interleaving());
     assertThat(falsified.shrinkRemembered()).isPositive();
   }
 
@@ -102,14 +103,14 @@ class PropertySearchTest {
   void theSeedReplaysTheSearch() {
     PropertySearch.Falsified<Execution> first =
         (PropertySearch.Falsified<Execution>)
-            PropertySearch.search(Schedules.defaults(), settings(5), new PlantedBug());
+            PropertySearch.search(Interleavings.defaults(), settings(5), new PlantedBug());
     PropertySearch.Falsified<Execution> again =
         (PropertySearch.Falsified<Execution>)
-            PropertySearch.search(Schedules.defaults(), settings(5), new PlantedBug());
+            PropertySearch.search(Interleavings.defaults(), settings(5), new PlantedBug());
 
     assertThat(again.tryNumber()).isEqualTo(first.tryNumber());
-    assertThat(again.found().schedule()).isEqualTo(first.found().schedule());
-    assertThat(again.shrunk().schedule()).isEqualTo(first.shrunk().schedule());
+    assertThat(again.found().interleaving()).isEqualTo(first.found().interleaving());
+    assertThat(again.shrunk().interleaving()).isEqualTo(first.shrunk().interleaving());
     assertThat(first.report())
         .startsWith("invariant COMMITS_ONLY_BY_CURRENT_OWNER broken by try " + first.tryNumber())
         .contains("(seed 5)")
@@ -121,13 +122,13 @@ class PropertySearchTest {
   void aClaimThatOnlyTookAnotherJobOutOfTheWayGoesWithThatJob() {
     // planted: a tiny queue; a claim takes the first pending job, else a job whose short lease ran
     // out; the bug shows when another worker takes over the first claim's job
-    Function<Schedule, Execution> property =
-        schedule -> {
-          int[] holder = new int[schedule.jobs()];
-          boolean[] expired = new boolean[schedule.jobs()];
+    Function<Interleaving, Execution> property =
+        interleaving -> {
+          int[] holder = new int[interleaving.jobs()];
+          boolean[] expired = new boolean[interleaving.jobs()];
           java.util.Arrays.fill(holder, -1);
           boolean takenOver = false;
-          for (Step step : schedule.steps()) {
+          for (Step step : interleaving.steps()) {
             if (step instanceof Step.LeasesRunOut) {
               for (int j = 0; j < holder.length; j++) {
                 expired[j] = holder[j] >= 0;
@@ -151,14 +152,14 @@ class PropertySearchTest {
             }
           }
           return new Execution(
-              schedule,
+              interleaving,
               List.of(),
               takenOver
                   ? List.of(new Execution.Violation(Invariant.EPOCHS_ONLY_GO_UP, 1, "planted"))
                   : List.of());
         };
-    Schedule found =
-        new Schedule(
+    Interleaving found =
+        new Interleaving(
             2,
             3,
             List.of(
@@ -170,11 +171,11 @@ class PropertySearchTest {
 
     Shrinker.Shrunk<Execution> shrunk =
         Shrinker.shrink(
-            Schedules.defaults(), property, property.apply(found), Duration.ofSeconds(10));
+            Interleavings.defaults(), property, property.apply(found), Duration.ofSeconds(10));
 
-    assertThat(shrunk.smallest().schedule())
+    assertThat(shrunk.smallest().interleaving())
         .isEqualTo(
-            new Schedule(
+            new Interleaving(
                 2,
                 1,
                 List.of(
@@ -185,8 +186,8 @@ class PropertySearchTest {
   void aFailureAtTheEndThatTookTheClockIsShrunkWithTheTimeMadeExplicit() {
     // planted: the found run failed because a short lease ran out by the clock alone; a rerun
     // fails only when time passes between w0's claim and w1's
-    Schedule found =
-        new Schedule(
+    Interleaving found =
+        new Interleaving(
             2,
             1,
             List.of(
@@ -194,11 +195,11 @@ class PropertySearchTest {
                 new Step.Deliver(0, 0),
                 new Step.Claim(1, false),
                 new Step.Complete(0, 0)));
-    Function<Schedule, Execution> property =
-        schedule -> {
-          boolean fails = schedule.equals(found) || PlantedBug.zombieCommits(schedule);
+    Function<Interleaving, Execution> property =
+        interleaving -> {
+          boolean fails = interleaving.equals(found) || PlantedBug.zombieCommits(interleaving);
           return new Execution(
-              schedule,
+              interleaving,
               List.of(),
               fails
                   ? List.of(
@@ -208,9 +209,9 @@ class PropertySearchTest {
 
     Shrinker.Shrunk<Execution> shrunk =
         Shrinker.shrink(
-            Schedules.defaults(), property, property.apply(found), Duration.ofSeconds(10));
+            Interleavings.defaults(), property, property.apply(found), Duration.ofSeconds(10));
 
-    assertThat(shrunk.smallest().schedule().steps())
+    assertThat(shrunk.smallest().interleaving().steps())
         .containsExactly(
             new Step.Claim(0, true),
             new Step.LeasesRunOut(),
@@ -229,20 +230,20 @@ class PropertySearchTest {
   @Test
   void shrinkingStopsAtItsWallClockBound() {
     PlantedBug bug = new PlantedBug();
-    Function<Schedule, Execution> slow =
-        schedule -> {
+    Function<Interleaving, Execution> slow =
+        interleaving -> {
           try {
             Thread.sleep(20);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }
-          return bug.apply(schedule);
+          return bug.apply(interleaving);
         };
     long start = System.nanoTime();
     PropertySearch.Falsified<Execution> falsified =
         (PropertySearch.Falsified<Execution>)
             PropertySearch.search(
-                Schedules.defaults(),
+                Interleavings.defaults(),
                 new PropertySearch.Settings(11, 200, Duration.ofMillis(100)),
                 slow);
 
@@ -257,40 +258,40 @@ class PropertySearchTest {
     // a crash after a claim loses a job; once that is found, a claim alone breaks another
     // invariant, which is no counterexample of the first and must not be taken as one
     boolean[] found = {false};
-    Function<Schedule, Execution> property =
-        schedule -> {
-          boolean claims = schedule.steps().stream().anyMatch(s -> s instanceof Step.Claim);
-          boolean crashes = schedule.steps().stream().anyMatch(s -> s instanceof Step.Crash);
+    Function<Interleaving, Execution> property =
+        interleaving -> {
+          boolean claims = interleaving.steps().stream().anyMatch(s -> s instanceof Step.Claim);
+          boolean crashes = interleaving.steps().stream().anyMatch(s -> s instanceof Step.Crash);
           Invariant broken =
               claims && crashes
                   ? Invariant.NO_JOB_LOST
                   : claims && found[0] ? Invariant.EPOCHS_ONLY_GO_UP : null;
           found[0] |= broken == Invariant.NO_JOB_LOST;
           return new Execution(
-              schedule,
+              interleaving,
               List.of(),
               broken == null ? List.of() : List.of(new Execution.Violation(broken, 1, "planted")));
         };
     PropertySearch.Falsified<Execution> falsified =
         (PropertySearch.Falsified<Execution>)
-            PropertySearch.search(Schedules.defaults(), settings(2), property);
+            PropertySearch.search(Interleavings.defaults(), settings(2), property);
 
     assertThat(falsified.invariant()).isEqualTo(Invariant.NO_JOB_LOST.name());
-    assertThat(falsified.shrunk().schedule().steps())
+    assertThat(falsified.shrunk().interleaving().steps())
         .hasSize(2)
         .hasAtLeastOneElementOfType(Step.Crash.class);
   }
 
   @Test
   void aSearchWithNoFailureRunsEveryTry() {
-    Set<Schedule> seen = new HashSet<>();
+    Set<Interleaving> seen = new HashSet<>();
     PropertySearch.Result<Execution> result =
         PropertySearch.search(
-            Schedules.defaults(),
+            Interleavings.defaults(),
             new PropertySearch.Settings(3, 50, Duration.ZERO),
-            schedule -> {
-              seen.add(schedule);
-              return ok(schedule);
+            interleaving -> {
+              seen.add(interleaving);
+              return ok(interleaving);
             });
 
     assertThat(result).isInstanceOf(PropertySearch.Passed.class);
@@ -301,23 +302,23 @@ class PropertySearchTest {
   }
 
   @Test
-  void aScheduleThatCannotRunEndsTheSearchWithItsSeed() {
+  void anInterleavingThatCannotRunEndsTheSearchWithItsSeed() {
     assertThatThrownBy(
             () ->
                 PropertySearch.search(
-                    Schedules.defaults(),
+                    Interleavings.defaults(),
                     settings(9),
-                    schedule -> {
-                      throw new ScheduleAbortedException("w1 died", null);
+                    interleaving -> {
+                      throw new InterleavingAbortedException("w1 died", null);
                     }))
-        .isInstanceOf(ScheduleAbortedException.class)
+        .isInstanceOf(InterleavingAbortedException.class)
         .hasMessage("seed 9 (replay: -Dfencing.seed=9), try 1: w1 died");
   }
 
   @Test
   void aPassIsOneLineWithTheCountAndTheSeedThatReplaysIt() {
     assertThat(new PropertySearch.Passed<Execution>(42, 200).report())
-        .isEqualTo("200 schedules passed (seed 42)");
+        .isEqualTo("200 interleavings passed (seed 42)");
   }
 
   @Test
@@ -343,15 +344,15 @@ class PropertySearchTest {
   }
 
   @Test
-  void producerSchedulesGoThroughTheSameEngineAndShrinkToTheirThreeSteps() {
+  void producerInterleavingsGoThroughTheSameEngineAndShrinkToTheirThreeSteps() {
     // planted: an older owner's send is accepted after another producer acquired the resource
-    Function<ProducerSchedule, ProducerRunner.Run> property =
-        schedule -> {
-          List<Step> steps = schedule.steps();
+    Function<ProducerInterleaving, ProducerRunner.Run> property =
+        interleaving -> {
+          List<Step> steps = interleaving.steps();
           int at = olderOwnerSendsAt(steps);
           List<String> replies = steps.stream().map(s -> "").toList();
           return new ProducerRunner.Run(
-              schedule,
+              interleaving,
               List.of(),
               at < 0 ? List.of() : List.of("RECEIVER_KEEPS_NEWEST at step " + at + ": planted"),
               at,
@@ -359,13 +360,13 @@ class PropertySearchTest {
         };
     for (long seed = 1; seed <= 10; seed++) {
       PropertySearch.Result<ProducerRunner.Run> result =
-          PropertySearch.search(new ProducerSchedules(30), settings(seed), property);
+          PropertySearch.search(new ProducerInterleavings(30), settings(seed), property);
 
       assertThat(result).isInstanceOf(PropertySearch.Falsified.class);
       PropertySearch.Falsified<ProducerRunner.Run> falsified =
           (PropertySearch.Falsified<ProducerRunner.Run>) result;
       assertThat(falsified.invariant()).isEqualTo("RECEIVER_KEEPS_NEWEST");
-      ProducerSchedule shrunk = falsified.shrunk().schedule();
+      ProducerInterleaving shrunk = falsified.shrunk().interleaving();
       assertThat(shrunk.steps()).as("seed %d: %s", seed, shrunk).hasSize(3);
       assertThat(shrunk.producers()).isEqualTo(2);
       assertThat(shrunk.resources()).isEqualTo(1);
@@ -396,16 +397,16 @@ class PropertySearchTest {
   }
 
   @Test
-  void aStepOfTheOtherDomainIsRefusedByTheSchedule() {
-    assertThatThrownBy(() -> new Schedule(2, 1, List.of(new Step.Send(0, 0))))
+  void aStepOfTheOtherDomainIsRefusedByTheInterleaving() {
+    assertThatThrownBy(() -> new Interleaving(2, 1, List.of(new Step.Send(0, 0))))
         .hasMessage("steps[0] must be a worker's or a common step, but was P0 send R0");
-    assertThatThrownBy(() -> new ProducerSchedule(2, 1, List.of(new Step.Claim(0, true))))
-        .hasMessage("step must fit the schedule, but was w0 claims (short lease)");
-    assertThatThrownBy(() -> new ProducerSchedule(2, 1, List.of(new Step.Send(0, 1))))
-        .hasMessage("step must fit the schedule, but was P0 send R1");
+    assertThatThrownBy(() -> new ProducerInterleaving(2, 1, List.of(new Step.Claim(0, true))))
+        .hasMessage("step must fit the interleaving, but was w0 claims (short lease)");
+    assertThatThrownBy(() -> new ProducerInterleaving(2, 1, List.of(new Step.Send(0, 1))))
+        .hasMessage("step must fit the interleaving, but was P0 send R1");
   }
 
-  private static Execution ok(Schedule schedule) {
-    return new Execution(schedule, List.of(), List.of());
+  private static Execution ok(Interleaving interleaving) {
+    return new Execution(interleaving, List.of(), List.of());
   }
 }

@@ -7,9 +7,9 @@ import com.jayway.jsonpath.JsonPath;
 import dev.fencing.JobState;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.testkit.process.Ports;
 import dev.fencing.testkit.process.PostgresServer;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -48,7 +48,7 @@ class ApplicationIT {
     String line = System.getProperty("boot.line");
     PostgresServer pg = PostgresServer.start();
     Path log = Path.of(System.getProperty("app.log"));
-    int port = freePort();
+    int port = Ports.freePort();
     Process app = start(port, pg.jdbcUrl(), log);
     URI base = URI.create("http://127.0.0.1:" + port);
     String output;
@@ -188,11 +188,5 @@ class ApplicationIT {
 
   private static String read(Path log) throws IOException {
     return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -7,9 +7,9 @@ import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.fault.FlakyProxy;
-import dev.fencing.testkit.property.Schedule;
-import dev.fencing.testkit.property.ScheduleAbortedException;
-import dev.fencing.testkit.property.ScheduleRunner;
+import dev.fencing.testkit.property.Interleaving;
+import dev.fencing.testkit.property.InterleavingAbortedException;
+import dev.fencing.testkit.property.InterleavingRunner;
 import dev.fencing.testkit.property.Step;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * The harness under bad conditions: it says which worker and which step, kills every process it
  * started, and leaves no orphan behind.
  */
-class ScheduleRunnerFailuresTest {
+class InterleavingRunnerFailuresTest {
 
   /** A handler that kills its own JVM, as a bug in user code might. */
   public static final class DiesInHandler extends PostgresBackend {
@@ -35,13 +35,14 @@ class ScheduleRunnerFailuresTest {
   void aWorkerThatDiesUnexpectedlyIsNamedAndNothingIsLeftRunning() {
     PostgresFixture.Database db = PostgresFixture.get();
     List<Long> pids = new ArrayList<>();
-    try (ScheduleRunner runner = new ScheduleRunner(db, DiesInHandler.class, "harness_dies")) {
-      Schedule schedule =
-          new Schedule(
+    try (InterleavingRunner runner =
+        new InterleavingRunner(db, DiesInHandler.class, "harness_dies")) {
+      Interleaving interleaving =
+          new Interleaving(
               2, 1, List.of(new Step.Claim(1, false), new Step.Stall(0), new Step.Deliver(1, 0)));
-      assertThatThrownBy(() -> runner.run(schedule))
-          .isInstanceOf(ScheduleAbortedException.class)
-          .hasMessageContaining("schedule aborted at step 3 (w1 delivers under lease #0)")
+      assertThatThrownBy(() -> runner.run(interleaving))
+          .isInstanceOf(InterleavingAbortedException.class)
+          .hasMessageContaining("interleaving aborted at step 3 (w1 delivers under lease #0)")
           .hasMessageContaining("died");
       assertThat(runner.livePids()).isEmpty();
       pids.addAll(runner.pidsStarted());
@@ -50,12 +51,12 @@ class ScheduleRunnerFailuresTest {
   }
 
   @Test
-  void aDatabaseThatGoesAwayMidScheduleIsReportedWithTheStep() throws Exception {
+  void aDatabaseThatGoesAwayMidInterleavingIsReportedWithTheStep() throws Exception {
     PostgresFixture.Database db = PostgresFixture.get();
     FlakyProxy proxy = FlakyProxy.inFrontOf(db);
     PostgresFixture.Database viaProxy = proxy.database();
-    try (ScheduleRunner runner =
-        new ScheduleRunner(viaProxy, PostgresBackend.class, "harness_db")) {
+    try (InterleavingRunner runner =
+        new InterleavingRunner(viaProxy, PostgresBackend.class, "harness_db")) {
       Thread cutter =
           Thread.ofVirtual()
               .start(
@@ -63,8 +64,8 @@ class ScheduleRunnerFailuresTest {
                     awaitAClaim(db);
                     proxy.close();
                   });
-      Schedule schedule =
-          new Schedule(
+      Interleaving interleaving =
+          new Interleaving(
               2,
               1,
               List.of(
@@ -72,9 +73,9 @@ class ScheduleRunnerFailuresTest {
                   new Step.LeasesRunOut(),
                   new Step.LeasesRunOut(),
                   new Step.Claim(1, false)));
-      assertThatThrownBy(() -> runner.run(schedule))
-          .isInstanceOf(ScheduleAbortedException.class)
-          .hasMessageMatching("(?s)schedule aborted at step [1-4] \\(.*");
+      assertThatThrownBy(() -> runner.run(interleaving))
+          .isInstanceOf(InterleavingAbortedException.class)
+          .hasMessageMatching("(?s)interleaving aborted at step [1-4] \\(.*");
       cutter.join();
       assertThat(runner.livePids()).isEmpty();
       assertNoneAlive(runner.pidsStarted());
@@ -84,9 +85,9 @@ class ScheduleRunnerFailuresTest {
   }
 
   /**
-   * Waits, up to 60 s, until a job of the schedule is running, as the operators' view of the queues
-   * shows it on whichever engine the schema records; the schema appears only when the runner's
-   * setup has made it, which can take seconds on a loaded machine.
+   * Waits, up to 60 s, until a job of the interleaving is running, as the operators' view of the
+   * queues shows it on whichever engine the schema records; the schema appears only when the
+   * runner's setup has made it, which can take seconds on a loaded machine.
    */
   private static void awaitAClaim(PostgresFixture.Database db) {
     PostgresFencing fencing =

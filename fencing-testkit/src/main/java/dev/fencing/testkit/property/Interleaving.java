@@ -10,19 +10,19 @@ import java.util.Objects;
  * @param jobs how many jobs are enqueued before the first step, 1 to {@value #MAX_JOBS}
  * @param steps what happens, in order
  */
-public record Schedule(int workers, int jobs, List<Step> steps) {
+public record Interleaving(int workers, int jobs, List<Step> steps) {
 
-  /** The most workers a schedule may have. */
+  /** The most workers an interleaving may have. */
   public static final int MAX_WORKERS = 8;
 
-  /** The most jobs a schedule may have. */
+  /** The most jobs an interleaving may have. */
   public static final int MAX_JOBS = 100;
 
   /**
    * @throws IllegalArgumentException naming the first count out of range, the first producer's
-   *     step, or the first step that names a worker the schedule does not have
+   *     step, or the first step that names a worker the interleaving does not have
    */
-  public Schedule {
+  public Interleaving {
     if (workers < 1 || workers > MAX_WORKERS) {
       throw new IllegalArgumentException(
           "workers must be between 1 and " + MAX_WORKERS + ", but was " + workers);
@@ -46,21 +46,21 @@ public record Schedule(int workers, int jobs, List<Step> steps) {
                 + steps.get(i)
                 + ") names worker w"
                 + worker
-                + ", but the schedule has workers w0 to w"
+                + ", but the interleaving has workers w0 to w"
                 + (workers - 1));
       }
     }
   }
 
   /**
-   * Returns a schedule with these steps and jobs and as many workers as they name, at least {@code
-   * minWorkers}.
+   * Returns an interleaving with these steps and jobs and as many workers as they name, at least
+   * {@code minWorkers}.
    *
    * @throws IllegalArgumentException as the constructor does
    */
-  public static Schedule naming(int minWorkers, int jobs, List<Step> steps) {
+  public static Interleaving naming(int minWorkers, int jobs, List<Step> steps) {
     int named = steps.stream().mapToInt(Step::actor).max().orElse(-1) + 1;
-    return new Schedule(Math.max(minWorkers, named), jobs, steps);
+    return new Interleaving(Math.max(minWorkers, named), jobs, steps);
   }
 
   @Override

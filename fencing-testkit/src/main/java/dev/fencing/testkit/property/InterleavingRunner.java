@@ -15,25 +15,28 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * Runs {@link Schedule}s against real worker processes and checks the {@link Invariant}s after
- * every action. Processes are pooled across schedules; each schedule gets a queue of its own, so
- * nothing is reset between tries. Lease expiry is real: short leases are waited out on the database
- * clock.
+ * Runs {@link Interleaving}s against real worker processes and checks the {@link Invariant}s after
+ * every action. Processes are pooled across interleavings; each interleaving gets a queue of its
+ * own, so nothing is reset between tries. Lease expiry is real: short leases are waited out on the
+ * database clock.
  *
  * <pre>{@code
- * try (ScheduleRunner runner = new ScheduleRunner(PostgresFixture.get(), MyBackend.class, "props")) {
- *   runner.run(schedule).assertHolds();
+ * try (InterleavingRunner runner =
+ *     new InterleavingRunner(PostgresFixture.get(), MyBackend.class, "props")) {
+ *   runner.run(interleaving).assertHolds();
  * }
  * }</pre>
  *
- * Not thread-safe: one schedule at a time.
+ * Not thread-safe: one interleaving at a time.
  */
-public final class ScheduleRunner implements AutoCloseable {
+public final class InterleavingRunner implements AutoCloseable {
 
   /** The lease of a {@code Claim} step with a short lease. */
   public static final Duration SHORT_LEASE = Duration.ofMillis(200);
 
-  /** The lease of a {@code Claim} step with a long lease: it never runs out during a schedule. */
+  /**
+   * The lease of a {@code Claim} step with a long lease: it never runs out during an interleaving.
+   */
   public static final Duration LONG_LEASE = Duration.ofMinutes(2);
 
   private final DataSource pool;
@@ -47,7 +50,7 @@ public final class ScheduleRunner implements AutoCloseable {
    *
    * @param backend the backend under test; worker processes load it by class name
    */
-  public ScheduleRunner(
+  public InterleavingRunner(
       PostgresFixture.Database database, Class<? extends FencingBackend> backend, String schema) {
     database.recreateSchema(schema);
     this.pool = database.pooledDataSource(4);
@@ -58,36 +61,36 @@ public final class ScheduleRunner implements AutoCloseable {
   }
 
   /**
-   * Runs {@code schedule} to its end and returns what it showed. Violations of invariants are
+   * Runs {@code interleaving} to its end and returns what it showed. Violations of invariants are
    * returned, not thrown.
    *
-   * @throws ScheduleAbortedException if a worker died unexpectedly, reported an error, or the
+   * @throws InterleavingAbortedException if a worker died unexpectedly, reported an error, or the
    *     database went away; every process has been killed
    */
-  public Execution run(Schedule schedule) {
+  public Execution run(Interleaving interleaving) {
     runs++;
     String queueName = "s" + runs;
     List<Long> jobs =
-        queue.enqueueAll(queueName, java.util.Collections.nCopies(schedule.jobs(), "{}"));
+        queue.enqueueAll(queueName, java.util.Collections.nCopies(interleaving.jobs(), "{}"));
     Oracle oracle = new Oracle(jobs, this::snapshot);
-    Run run = new Run(schedule, queueName, oracle);
+    Run run = new Run(interleaving, queueName, oracle);
     try {
       run.execute();
       oracle.finish(queue, queueName);
-      return new Execution(schedule, run.timeline, oracle.violations());
+      return new Execution(interleaving, run.timeline, oracle.violations());
     } catch (RuntimeException e) {
       workers.killAll();
-      throw new ScheduleAbortedException(
-          "schedule aborted at step "
+      throw new InterleavingAbortedException(
+          "interleaving aborted at step "
               + run.step
               + " ("
-              + (run.step > 0 ? schedule.steps().get(run.step - 1) : "setup")
+              + (run.step > 0 ? interleaving.steps().get(run.step - 1) : "setup")
               + "): "
               + e.getMessage()
               + "\ntimeline so far:\n  "
               + String.join("\n  ", run.timeline)
-              + "\nschedule: "
-              + schedule,
+              + "\ninterleaving: "
+              + interleaving,
           e);
     }
   }
@@ -141,28 +144,28 @@ public final class ScheduleRunner implements AutoCloseable {
     }
   }
 
-  /** One schedule's execution: the workers' state and the timeline. */
+  /** One interleaving's execution: the workers' state and the timeline. */
   private final class Run {
-    private final Schedule schedule;
+    private final Interleaving interleaving;
     private final String queueName;
     private final Oracle oracle;
     private final List<String> timeline = new ArrayList<>();
     private final List<WorkerState> states = new ArrayList<>();
     private int step;
 
-    Run(Schedule schedule, String queueName, Oracle oracle) {
-      this.schedule = schedule;
+    Run(Interleaving interleaving, String queueName, Oracle oracle) {
+      this.interleaving = interleaving;
       this.queueName = queueName;
       this.oracle = oracle;
     }
 
     void execute() {
-      for (int w = 0; w < schedule.workers(); w++) {
+      for (int w = 0; w < interleaving.workers(); w++) {
         WorkerProcess process = workers.get(w);
         expectOk(process, "reset");
         states.add(new WorkerState(w, process, "w" + w + "_" + queueName));
       }
-      for (Step s : schedule.steps()) {
+      for (Step s : interleaving.steps()) {
         step++;
         apply(s);
       }
@@ -344,7 +347,7 @@ public final class ScheduleRunner implements AutoCloseable {
     }
   }
 
-  /** A worker slot during one schedule. */
+  /** A worker slot during one interleaving. */
   private static final class WorkerState {
     final int index;
     final List<Held> leases = new ArrayList<>();

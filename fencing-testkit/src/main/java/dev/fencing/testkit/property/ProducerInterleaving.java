@@ -11,13 +11,13 @@ import java.util.Objects;
  * @param resources how many resources, 1 to 3
  * @param steps what happens, in order: {@link Step.ProducerAction}s and the common steps
  */
-public record ProducerSchedule(int producers, int resources, List<Step> steps) {
+public record ProducerInterleaving(int producers, int resources, List<Step> steps) {
 
   /**
    * @throws IllegalArgumentException if a count is out of range, or a step is a worker's or names a
    *     producer or resource that is not there
    */
-  public ProducerSchedule {
+  public ProducerInterleaving {
     if (producers < 2 || producers > 4) {
       throw new IllegalArgumentException("producers must be 2 to 4, but was " + producers);
     }
@@ -33,7 +33,7 @@ public record ProducerSchedule(int producers, int resources, List<Step> steps) {
             default -> true;
           };
       if (!fits || step.actor() >= producers) {
-        throw new IllegalArgumentException("step must fit the schedule, but was " + step);
+        throw new IllegalArgumentException("step must fit the interleaving, but was " + step);
       }
     }
   }

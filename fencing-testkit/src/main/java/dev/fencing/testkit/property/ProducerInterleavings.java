@@ -11,46 +11,49 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * Which {@link ProducerSchedule}s a property search draws, and how the {@link Shrinker} simplifies
- * them beyond deleting steps: fewer producers and resources, and a step replaced by "leases run
- * out" (a crash or a stall may only have let time pass).
+ * Which {@link ProducerInterleaving}s a property search draws, and how the {@link Shrinker}
+ * simplifies them beyond deleting steps: fewer producers and resources, and a step replaced by
+ * "leases run out" (a crash or a stall may only have let time pass).
  *
  * @param maxSteps the most steps, 1 to 1,000
  */
-public record ProducerSchedules(int maxSteps)
-    implements PropertyDomain<ProducerSchedule, ProducerRunner.Run> {
+public record ProducerInterleavings(int maxSteps)
+    implements PropertyDomain<ProducerInterleaving, ProducerRunner.Run> {
 
   /**
    * @throws IllegalArgumentException if {@code maxSteps} is out of range
    */
-  public ProducerSchedules {
+  public ProducerInterleavings {
     if (maxSteps < 1 || maxSteps > 1_000) {
       throw new IllegalArgumentException(
           "maxSteps must be between 1 and 1000, but was " + maxSteps);
     }
   }
 
-  /** Returns the first {@code count} schedules a search with {@code seed} would try, in order. */
-  public List<ProducerSchedule> sample(long seed, int count) {
+  /**
+   * Returns the first {@code count} interleavings a search with {@code seed} would try, in order.
+   */
+  public List<ProducerInterleaving> sample(long seed, int count) {
     return PropertySearch.sample(generator(), seed, count);
   }
 
   /**
    * Draws 2-4 producers, 1-2 resources, up to {@code maxSteps} steps. The draw leans towards what
    * breaks fencing: three short leases in four, renewals, sends and releases mostly by producers
-   * that acquired that resource earlier in the schedule, and acquisitions mostly by a producer
+   * that acquired that resource earlier in the interleaving, and acquisitions mostly by a producer
    * other than the last one that tried, so that ownership changes hands and the older owner acts
    * afterwards.
    */
   @Override
-  public Gen<ProducerSchedule> generator() {
-    // QuickTheories draws the seed of each schedule, not its numbers one by one: it draws extreme
+  public Gen<ProducerInterleaving> generator() {
+    // QuickTheories draws the seed of each interleaving, not its numbers one by one: it draws
+    // extreme
     // values early (the second try would be 4 producers and 30 steps every time), and a long
-    // producer schedule with a crash costs seconds per shrinking run
+    // producer interleaving with a crash costs seconds per shrinking run
     return Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE).map(seed -> draw(new Random(seed)));
   }
 
-  private ProducerSchedule draw(Random in) {
+  private ProducerInterleaving draw(Random in) {
     int producers = 2 + below(in, 3);
     int resources = 1 + below(in, 2);
     int count = 1 + below(in, maxSteps);
@@ -77,7 +80,7 @@ public record ProducerSchedules(int maxSteps)
       }
       steps.add(step(kind, p, r, shortLease));
     }
-    return new ProducerSchedule(producers, resources, steps);
+    return new ProducerInterleaving(producers, resources, steps);
   }
 
   private static Step step(int kind, int p, int r, boolean shortLease) {
@@ -105,8 +108,8 @@ public record ProducerSchedules(int maxSteps)
   }
 
   @Override
-  public ProducerSchedule withSteps(ProducerSchedule like, List<Step> steps) {
-    return new ProducerSchedule(like.producers(), like.resources(), steps);
+  public ProducerInterleaving withSteps(ProducerInterleaving like, List<Step> steps) {
+    return new ProducerInterleaving(like.producers(), like.resources(), steps);
   }
 
   /**
@@ -129,16 +132,17 @@ public record ProducerSchedules(int maxSteps)
   }
 
   @Override
-  public List<PropertyDomain.Reduction<ProducerSchedule>> reductions() {
-    return List.of(ProducerSchedules::fewerProducersAndResources, ProducerSchedules::timeInstead);
+  public List<PropertyDomain.Reduction<ProducerInterleaving>> reductions() {
+    return List.of(
+        ProducerInterleavings::fewerProducersAndResources, ProducerInterleavings::timeInstead);
   }
 
   /**
    * Producers and resources numbered in order of appearance, then as few of each as the steps name
-   * (producers 0 and 1 share an owner name, so a renumbered schedule may fail differently: it is
-   * kept only if it still fails the same way).
+   * (producers 0 and 1 share an owner name, so a renumbered interleaving may fail differently: it
+   * is kept only if it still fails the same way).
    */
-  private static List<ProducerSchedule> fewerProducersAndResources(ProducerSchedule best) {
+  private static List<ProducerInterleaving> fewerProducersAndResources(ProducerInterleaving best) {
     Map<Integer, Integer> producers = new LinkedHashMap<>();
     Map<Integer, Integer> resources = new LinkedHashMap<>();
     for (Step step : best.steps()) {
@@ -154,7 +158,7 @@ public record ProducerSchedules(int maxSteps)
     return List.of(fitted(best, renumbered), fitted(best, best.steps()));
   }
 
-  private static ProducerSchedule fitted(ProducerSchedule best, List<Step> steps) {
+  private static ProducerInterleaving fitted(ProducerInterleaving best, List<Step> steps) {
     int producers = steps.stream().mapToInt(Step::actor).max().orElse(0) + 1;
     int resources =
         steps.stream()
@@ -162,7 +166,7 @@ public record ProducerSchedules(int maxSteps)
                 .max()
                 .orElse(0)
             + 1;
-    return new ProducerSchedule(
+    return new ProducerInterleaving(
         Math.max(2, Math.min(producers, best.producers())),
         Math.min(resources, best.resources()),
         steps);
@@ -190,14 +194,14 @@ public record ProducerSchedules(int maxSteps)
   }
 
   /** Each step replaced by "leases run out": a crash or a stall may only have let time pass. */
-  private static List<ProducerSchedule> timeInstead(ProducerSchedule best) {
+  private static List<ProducerInterleaving> timeInstead(ProducerInterleaving best) {
     Step time = new Step.LeasesRunOut();
-    List<ProducerSchedule> out = new ArrayList<>();
+    List<ProducerInterleaving> out = new ArrayList<>();
     for (int i = 0; i < best.steps().size(); i++) {
       if (!best.steps().get(i).equals(time)) {
         List<Step> steps = new ArrayList<>(best.steps());
         steps.set(i, time);
-        out.add(new ProducerSchedule(best.producers(), best.resources(), steps));
+        out.add(new ProducerInterleaving(best.producers(), best.resources(), steps));
       }
     }
     return out;

@@ -7,28 +7,28 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * Which {@link Schedule}s a property search draws: how many workers, jobs and steps. Steps are
+ * Which {@link Interleaving}s a property search draws: how many workers, jobs and steps. Steps are
  * claims, renewals, deliveries, commits, failures, stalls and resumes, lease expiries and crashes,
  * weighted towards claims and commits; a worker keeps its owner name across its claims, so the same
  * owner reclaims its own job.
  *
- * @param minWorkers the fewest workers a schedule has, 1 to {@value Schedule#MAX_WORKERS}
- * @param maxWorkers the most workers a schedule names, {@code minWorkers} to {@value
- *     Schedule#MAX_WORKERS}
- * @param minJobs the fewest jobs, 1 to {@value Schedule#MAX_JOBS}
- * @param maxJobs the most jobs, {@code minJobs} to {@value Schedule#MAX_JOBS}
+ * @param minWorkers the fewest workers an interleaving has, 1 to {@value Interleaving#MAX_WORKERS}
+ * @param maxWorkers the most workers an interleaving names, {@code minWorkers} to {@value
+ *     Interleaving#MAX_WORKERS}
+ * @param minJobs the fewest jobs, 1 to {@value Interleaving#MAX_JOBS}
+ * @param maxJobs the most jobs, {@code minJobs} to {@value Interleaving#MAX_JOBS}
  * @param maxSteps the most steps, 1 to 1,000; lengths are drawn uniformly from 1 to this
  */
-public record Schedules(int minWorkers, int maxWorkers, int minJobs, int maxJobs, int maxSteps)
-    implements PropertyDomain<Schedule, Execution> {
+public record Interleavings(int minWorkers, int maxWorkers, int minJobs, int maxJobs, int maxSteps)
+    implements PropertyDomain<Interleaving, Execution> {
 
   /**
    * @throws IllegalArgumentException naming the first bound out of range, or a minimum above its
    *     maximum
    */
-  public Schedules {
-    new Schedule(minWorkers, minJobs, List.of());
-    new Schedule(maxWorkers, maxJobs, List.of());
+  public Interleavings {
+    new Interleaving(minWorkers, minJobs, List.of());
+    new Interleaving(maxWorkers, maxJobs, List.of());
     if (minWorkers > maxWorkers || minJobs > maxJobs) {
       throw new IllegalArgumentException(
           "bounds must be ordered, but were workers "
@@ -47,26 +47,26 @@ public record Schedules(int minWorkers, int maxWorkers, int minJobs, int maxJobs
   }
 
   /** Returns the default bounds: 2-4 workers, 1-3 jobs, 1-30 steps. */
-  public static Schedules defaults() {
-    return new Schedules(2, 4, 1, 3, 30);
+  public static Interleavings defaults() {
+    return new Interleavings(2, 4, 1, 3, 30);
   }
 
   /**
-   * Returns the first {@code count} schedules a search with {@code seed} would try, in order.
+   * Returns the first {@code count} interleavings a search with {@code seed} would try, in order.
    *
    * @throws IllegalArgumentException if {@code count} is not positive
    */
-  public List<Schedule> sample(long seed, int count) {
+  public List<Interleaving> sample(long seed, int count) {
     return PropertySearch.sample(generator(), seed, count);
   }
 
-  /** Returns a schedule with these steps and jobs and as many workers as they name. */
-  Schedule of(int jobs, List<Step> steps) {
-    return Schedule.naming(minWorkers, jobs, steps);
+  /** Returns an interleaving with these steps and jobs and as many workers as they name. */
+  Interleaving of(int jobs, List<Step> steps) {
+    return Interleaving.naming(minWorkers, jobs, steps);
   }
 
   @Override
-  public Schedule withSteps(Schedule like, List<Step> steps) {
+  public Interleaving withSteps(Interleaving like, List<Step> steps) {
     return of(like.jobs(), steps);
   }
 
@@ -93,16 +93,17 @@ public record Schedules(int minWorkers, int maxWorkers, int minJobs, int maxJobs
 
   /** Fewer jobs, fewer workers, lease #0 (see {@link WorkerReductions}). */
   @Override
-  public List<PropertyDomain.Reduction<Schedule>> reductions() {
+  public List<PropertyDomain.Reduction<Interleaving>> reductions() {
     return WorkerReductions.of(minWorkers, minJobs);
   }
 
   /** The generator: a job count, a length, then that many steps. */
   @Override
-  public Gen<Schedule> generator() {
+  public Gen<Interleaving> generator() {
     Gen<Step> step = steps();
     Gen<Integer> jobs = Generate.range(minJobs, maxJobs);
-    // uniform lengths: short schedules rarely let a lease run out, a new owner take over and the
+    // uniform lengths: short interleavings rarely let a lease run out, a new owner take over and
+    // the
     // old one come back
     Gen<Integer> length = Generate.range(1, maxSteps);
     return jobs.zip(
