@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -63,6 +64,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class FailoverFaultTest {
 
   private static final Duration WAIT = Duration.ofSeconds(60);
+
+  /** The longest the real workers' first claim may follow the promoted node's first write. */
+  private static final Duration RECOVERY = Duration.ofSeconds(3);
 
   /**
    * How much WAL the replica must lack at a kill, if the workers write it within {@link #MAX_LAG}.
@@ -131,7 +135,8 @@ class FailoverFaultTest {
    *
    * @param lagBytes WAL the leader had written beyond what its replica received when killed (0 for
    *     a switchover)
-   * @param writableMillis from the fault until a node took writes as the new leader
+   * @param writableMillis from the fault until the promoted node took its first write ({@link
+   *     WritableProbe})
    * @param claimMillis from the fault until a handler started on a claim of the new generation;
    *     empty with the generation turned off (no claim tells its generation then)
    */
@@ -178,6 +183,17 @@ class FailoverFaultTest {
             .violations()
             .forEach(
                 (check, found) -> softly.assertThat(found).as("%s: %s", what, check).isEmpty());
+        for (Failover f : run.failovers()) {
+          // within a second or so on this machine (RecoveryAfterKillTest); HikariCP's backoff
+          // alone, which the workers' PrimaryWaitingDataSource keeps them from, can take 5 s
+          f.claimMillis()
+              .ifPresent(
+                  claim ->
+                      softly
+                          .assertThat(claim - f.writableMillis())
+                          .as("%s: %s, ms from the first write to the first claim", what, f)
+                          .isLessThan(RECOVERY.toMillis()));
+        }
       } else if (run.mode().equals("async") && settings.kills() > 0) {
         // with synchronous replication a claim the promotion lost was never acknowledged: no
         // worker held it, with or without the generation
@@ -197,16 +213,8 @@ class FailoverFaultTest {
   private List<ModeRun> run(PatroniCluster cluster, TestSchema receiverSchema, String mode)
       throws Exception {
     long started = System.nanoTime();
-    boolean sync =
-        switch (mode) {
-          case "sync" -> true;
-          case "async" -> false;
-          default -> throw new IllegalArgumentException("fencing.failover.modes: no mode " + mode);
-        };
-    cluster.heal(WAIT);
-    // the lag a kill leaves must not keep Patroni from promoting the replica
-    cluster.setMaximumLagOnFailover(256L << 20);
-    cluster.switchSynchronousMode(sync, WAIT);
+    boolean sync = synchronous(mode, "fencing.failover.modes");
+    cluster.readyForKills(sync, WAIT);
     PostgresFixture.Database db =
         new PostgresFixture.Database(
             cluster.jdbcUrl(), cluster.user(), cluster.password(), "patroni");
@@ -251,6 +259,18 @@ class FailoverFaultTest {
       runs.add(fleet.judge(pool, receiverSchema, failovers, total));
     }
     return runs;
+  }
+
+  /**
+   * Whether {@code mode} ({@code sync} or {@code async}, the value of system property {@code
+   * property}) is synchronous: Patroni's synchronous mode and the library's.
+   */
+  static boolean synchronous(String mode, String property) {
+    return switch (mode) {
+      case "sync" -> true;
+      case "async" -> false;
+      default -> throw new IllegalArgumentException(property + ": no mode " + mode);
+    };
   }
 
   /** One variant's workers, schema, receiver and jobs in one mode. */
@@ -373,73 +393,67 @@ class FailoverFaultTest {
       String variant,
       String mode,
       int w) {
-    String name = "w" + w;
-    JavaProcess process =
-        JavaProcess.start(
-            name,
-            List.of(
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-Dorg.slf4j.simpleLogger.log.com.zaxxer.hikari=error"),
-            FailoverWorkerMain.class,
-            List.of(
-                cluster.jdbcUrl(),
-                cluster.user(),
-                cluster.password(),
-                schema,
-                receiverSchema.database().jdbcUrl(),
-                receiverSchema.database().user(),
-                receiverSchema.database().password(),
-                receiverSchema.name(),
-                receiver,
-                QUEUE,
-                OWNERS.get(w % OWNERS.size()),
-                name,
-                Long.toString(settings.lease().toMillis()),
-                Integer.toString(settings.concurrency()),
-                "10",
-                Long.toString(settings.lease().multipliedBy(3).plusSeconds(2).toMillis()),
-                mode,
-                variant));
-    return process;
+    return FailoverWorkerMain.start(
+        "w" + w,
+        List.of(),
+        cluster,
+        schema,
+        receiverSchema,
+        receiver,
+        QUEUE,
+        OWNERS.get(w % OWNERS.size()),
+        settings.lease(),
+        settings.concurrency(),
+        mode,
+        variant);
   }
 
   private Failover inject(PatroniCluster cluster, Fault fault, List<Fleet> fleets) {
     int leader = cluster.leader();
+    int replica = leader == 0 ? 1 : 0;
     long start;
+    long writableAt;
     long lagBytes = 0;
     int killed = -1;
-    if (fault == Fault.KILL) {
-      int replica = leader == 0 ? 1 : 0;
-      // the WAL sender, stopped: what the leader writes from now on never reaches the replica
-      long sender = Long.parseLong(cluster.query(leader, "select pid from pg_stat_replication"));
-      OsProcesses.signal(sender, "STOP");
-      try {
-        // at least the lag, and until the replica lacks a few pages of the workers' writes: on a
-        // loaded machine one second of them can be nothing, and then no check can fail
-        long until = System.nanoTime() + settings.lag().toNanos();
-        long latest = until + MAX_LAG.toNanos();
-        String received = cluster.query(replica, "select pg_last_wal_receive_lsn()");
-        do {
-          OsProcesses.pause(Duration.ofMillis(100));
-          lagBytes =
-              Long.parseLong(
-                  cluster.query(
-                      leader,
-                      "select pg_wal_lsn_diff(pg_current_wal_lsn(), '" + received + "')::bigint"));
-        } while (System.nanoTime() < latest
-            && (System.nanoTime() < until || lagBytes < MIN_LAG_BYTES));
+    // a session on the node to be promoted: when it takes its first write, to 10 ms
+    try (WritableProbe probe = new WritableProbe(cluster, replica)) {
+      if (fault == Fault.KILL) {
+        // the WAL sender, stopped: what the leader writes from now on never reaches the replica
+        long sender = Long.parseLong(cluster.query(leader, "select pid from pg_stat_replication"));
+        OsProcesses.signal(sender, "STOP");
+        try {
+          // at least the lag, and until the replica lacks a few pages of the workers' writes: on
+          // a loaded machine one second of them can be nothing, and then no check can fail
+          long until = System.nanoTime() + settings.lag().toNanos();
+          long latest = until + MAX_LAG.toNanos();
+          String received = cluster.query(replica, "select pg_last_wal_receive_lsn()");
+          do {
+            OsProcesses.pause(Duration.ofMillis(100));
+            lagBytes =
+                Long.parseLong(
+                    cluster.query(
+                        leader,
+                        "select pg_wal_lsn_diff(pg_current_wal_lsn(), '"
+                            + received
+                            + "')::bigint"));
+          } while (System.nanoTime() < latest
+              && (System.nanoTime() < until || lagBytes < MIN_LAG_BYTES));
+          start = System.currentTimeMillis();
+          killed = cluster.killLeader();
+        } finally {
+          // a stopped process does not follow its postmaster; SIGKILL ends it, sending nothing
+          OsProcesses.signal(sender, "KILL");
+        }
+        writableAt = probe.awaitWritable(WAIT);
+        cluster.awaitNewLeader(WAIT);
+      } else {
         start = System.currentTimeMillis();
-        killed = cluster.killLeader();
-      } finally {
-        // a stopped process does not follow its postmaster; SIGKILL ends it, sending nothing
-        OsProcesses.signal(sender, "KILL");
+        CompletableFuture<Integer> switched = CompletableFuture.supplyAsync(cluster::switchover);
+        writableAt = probe.awaitWritable(WAIT);
+        switched.join();
       }
-      cluster.awaitNewLeader(WAIT);
-    } else {
-      start = System.currentTimeMillis();
-      cluster.switchover();
     }
-    long writable = System.currentTimeMillis() - start;
+    long writable = writableAt - start;
     long timeline = cluster.timeline();
     // timed on workers whose claims tell their generation
     List<JavaProcess> timed =
@@ -456,8 +470,11 @@ class FailoverFaultTest {
     return failover;
   }
 
-  /** The wall-clock time of the first handler start on a claim of {@code generation}. */
-  private static long firstClaimOf(long generation, List<JavaProcess> workers, long after) {
+  /**
+   * The wall-clock time of the first handler start on a claim of {@code generation} at or after
+   * {@code after} among {@code workers}' lines.
+   */
+  static long firstClaimOf(long generation, List<JavaProcess> workers, long after) {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (System.nanoTime() < deadline) {
       OptionalLong first =

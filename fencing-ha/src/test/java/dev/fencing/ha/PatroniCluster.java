@@ -460,6 +460,18 @@ public final class PatroniCluster implements AutoCloseable {
   }
 
   /**
+   * How a test that kills leaders begins: {@link #heal}s the cluster, lets Patroni promote a
+   * replica however far behind ({@code maximum_lag_on_failover} 256 MiB: the lag a kill leaves must
+   * not keep the replica from being promoted), and turns synchronous mode on or off ({@link
+   * #switchSynchronousMode}).
+   */
+  public void readyForKills(boolean synchronous, Duration within) {
+    heal(within);
+    setMaximumLagOnFailover(256L << 20);
+    switchSynchronousMode(synchronous, within);
+  }
+
+  /**
    * Waits until every streaming replica has replayed all the leader has written so far, so that a
    * failover from now on loses nothing written before.
    */

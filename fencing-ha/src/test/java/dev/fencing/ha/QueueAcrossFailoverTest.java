@@ -18,11 +18,12 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The queue on a multi-host URL ({@code targetServerType=primary}) through a HikariCP pool, across
- * a failover: the leader is killed (or switched over) between a claim and its commit, and the same
- * handle claims and commits again once the replica is promoted. What the library throws meanwhile
- * is printed, with each failure's SQLSTATEs, for the failover work of issue 21. The listening
- * connection follows the primary too: after the failover an enqueue wakes a waiter.
+ * The queue on a multi-host URL ({@code targetServerType=primary}) through a HikariCP pool as
+ * docs/HA.md advises ({@link AdvisedPool}), across a failover: the leader is killed (or switched
+ * over) between a claim and its commit, and the same handle claims and commits again once the
+ * replica is promoted. What the library throws meanwhile is printed, with each failure's SQLSTATEs,
+ * for the failover work of issue 21. The listening connection follows the primary too: after the
+ * failover an enqueue wakes a waiter.
  */
 @ExtendWith(SharedPatroniCluster.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -54,7 +55,7 @@ class QueueAcrossFailoverTest {
     PostgresFixture.Database db =
         new PostgresFixture.Database(
             cluster.jdbcUrl(), cluster.user(), cluster.password(), "patroni");
-    DataSource pool = db.pooledDataSource(4);
+    DataSource pool = AdvisedPool.of(cluster, 4);
     FencedQueue queue = PostgresFencing.builder(pool).schema(db.freshSchema("ha")).build().queue();
     for (int i = 0; i < JOBS; i++) {
       queue.enqueue("q", "{\"n\": " + i + "}");

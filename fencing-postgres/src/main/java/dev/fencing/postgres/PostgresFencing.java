@@ -36,11 +36,13 @@ import org.jspecify.annotations.Nullable;
  * and release are compare-and-sets on owner and epoch. Transient failures (a dropped connection, a
  * serialization failure, a deadlock, a server shutting down, too many connections, a write refused
  * as read-only because the connection reaches a standby or a demoted primary: SQLSTATE class 08,
- * 40001, 40P01, 57P01-57P03, 53300, 25006) are retried by every part alike ({@link
+ * 40001, 40P01, 57P01-57P03, 53300, 25006; a pool that could not hand out a connection in time, a
+ * {@code SQLTransientConnectionException}) are retried by every part alike ({@link
  * Builder#transientRetries}, {@link Builder#retryWait}); a retried commit whose first try landed is
  * accepted as a repeat. A connection refused as read-only is aborted, so a pool drops it and the
  * retry connects afresh: with a multi-host URL ({@code targetServerType=primary}), to the new
- * primary (see docs/HA.md).
+ * primary; put {@link PrimaryWaitingDataSource} under the pool, so that it connects as soon as
+ * there is one (see docs/HA.md).
  *
  * <p>No failure of the driver or of jOOQ escapes a method of anything this handle gives: the
  * database unreachable or refusing after the retries is a {@link StoreUnavailableException}, a

@@ -54,8 +54,14 @@ final class ClaimLoop extends Loop {
       } catch (RuntimeException e) {
         p.slots.release(want);
         p.counters.storeErrors.incrementAndGet();
-        failed(s, e, backoff);
-        pause(backoff.toNanos());
+        // the backoff spaces the claims' starts, not the gaps between them: a claim that failed
+        // after waiting that long already (for a connection of a pool while no primary answers) is
+        // sent again at once, so that it waits in the pool, not here, when the primary is back
+        long wait = Math.max(0, backoff.toNanos() - (System.nanoTime() - sent));
+        failed(s, e, wait);
+        if (wait > 0) {
+          pause(wait);
+        }
         backoff = doubled(backoff, MAX_BACKOFF);
         continue;
       }
@@ -75,7 +81,7 @@ final class ClaimLoop extends Loop {
    * minute, a different one at once. A worker whose claims are refused (a schema at a version it
    * may not run on, a database that is down) says so instead of idling without a word.
    */
-  private void failed(Settings s, RuntimeException e, Duration backoff) {
+  private void failed(Settings s, RuntimeException e, long waitNanos) {
     failures++;
     p.claimsFailing = true;
     p.lastFailure = String.valueOf(e);
@@ -92,7 +98,7 @@ final class ClaimLoop extends Loop {
               + failures
               + (failures == 1 ? " time" : " times in a row")
               + "; trying again in "
-              + backoff.toMillis()
+              + TimeUnit.NANOSECONDS.toMillis(waitNanos)
               + " ms, then at most every "
               + MAX_BACKOFF.toMillis()
               + " ms: "

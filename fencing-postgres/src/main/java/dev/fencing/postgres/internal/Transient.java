@@ -3,6 +3,7 @@ package dev.fencing.postgres.internal;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -29,13 +30,17 @@ final class Transient {
 
   /**
    * Returns whether {@code failure} (or a cause) is a lost connection, a serialization failure,
-   * etc.
+   * etc., or a connection the data source could not hand out in time ({@link
+   * SQLTransientConnectionException}, whatever its SQLSTATE: HikariCP's "Connection is not
+   * available, request timed out" has none while its attempt still waits for a primary under {@code
+   * PrimaryWaitingDataSource}); nothing was sent then.
    */
   static boolean isTransient(Throwable failure) {
     // bounded: a cause chain may loop (a.initCause(b) after b was made with cause a)
     Throwable t = failure;
     for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
-      if (t instanceof SQLException sql && isTransientState(sql.getSQLState())) {
+      if (t instanceof SQLTransientConnectionException
+          || t instanceof SQLException sql && isTransientState(sql.getSQLState())) {
         return true;
       }
     }

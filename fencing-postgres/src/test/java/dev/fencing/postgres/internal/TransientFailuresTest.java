@@ -28,6 +28,20 @@ class TransientFailuresTest {
   }
 
   @Test
+  void aConnectionThePoolCouldNotHandOutInTimeIsTransientWithoutAState() {
+    // HikariCP's timeout while its attempt waits under PrimaryWaitingDataSource: no state, no cause
+    assertThat(
+            Transient.isTransient(
+                new java.sql.SQLTransientConnectionException(
+                    "pool - Connection is not available, request timed out after 2000ms")))
+        .isTrue();
+    assertThat(
+            Transient.isTransient(
+                new RuntimeException(new java.sql.SQLTransientConnectionException("timed out"))))
+        .isTrue();
+  }
+
+  @Test
   void aTransientCauseIsFoundUnderWrappers() {
     SQLException lost = new SQLException("connection lost", "08006");
     assertThat(Transient.isTransient(new DataAccessException("wrapped", lost))).isTrue();
