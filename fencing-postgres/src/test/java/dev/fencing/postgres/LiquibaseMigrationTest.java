@@ -1,5 +1,8 @@
 package dev.fencing.postgres;
 
+import static dev.fencing.postgres.SchemaRows.rows;
+import static dev.fencing.postgres.SchemaRows.scalar;
+import static dev.fencing.postgres.SchemaRows.versions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.postgres.PostgresFencing.Engine;
@@ -7,11 +10,8 @@ import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -105,33 +105,5 @@ class LiquibaseMigrationTest {
   private static List<String> changeSets(TestSchema own) throws SQLException {
     return rows(
         own, "select id || ' ' || author || ' ' || exectype from %s.databasechangelog order by id");
-  }
-
-  private static List<String> versions(TestSchema schema) throws SQLException {
-    return rows(
-        schema,
-        "select version || ' ' || description || ' ' || compatible_from"
-            + " from %s.fencing_schema_version order by version");
-  }
-
-  private static List<String> rows(TestSchema schema, String sql) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Connection c = schema.dataSource().getConnection();
-        Statement s = c.createStatement();
-        ResultSet r = s.executeQuery(String.format(sql, schema.name()))) {
-      while (r.next()) {
-        rows.add(r.getString(1));
-      }
-    }
-    return rows;
-  }
-
-  private static String scalar(TestSchema schema, String sql) throws SQLException {
-    try (Connection c = schema.dataSource().getConnection();
-        Statement s = c.createStatement();
-        ResultSet r = s.executeQuery(String.format(sql, schema.name()))) {
-      r.next();
-      return r.getString(1);
-    }
   }
 }

@@ -1,5 +1,8 @@
 package dev.fencing.postgres;
 
+import static dev.fencing.postgres.SchemaRows.execute;
+import static dev.fencing.postgres.SchemaRows.scalar;
+import static dev.fencing.postgres.SchemaRows.versions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -264,38 +267,5 @@ class SchemaVersionsTest {
 
   private static long pending(TestSchema schema) throws SQLException {
     return Long.parseLong(scalar(schema, "select count(*)::text from %s.fencing_append_job"));
-  }
-
-  private static List<String> versions(TestSchema schema) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Connection c = schema.dataSource().getConnection();
-        Statement s = c.createStatement();
-        ResultSet r =
-            s.executeQuery(
-                String.format(
-                    "select version, description, compatible_from from %s.fencing_schema_version"
-                        + " order by version",
-                    schema.name()))) {
-      while (r.next()) {
-        rows.add(r.getInt(1) + " " + r.getString(2) + " " + r.getInt(3));
-      }
-    }
-    return rows;
-  }
-
-  private static String scalar(TestSchema schema, String sql) throws SQLException {
-    try (Connection c = schema.dataSource().getConnection();
-        Statement s = c.createStatement();
-        ResultSet r = s.executeQuery(String.format(sql, schema.name()))) {
-      r.next();
-      return r.getString(1);
-    }
-  }
-
-  private static void execute(TestSchema schema, String sql) throws SQLException {
-    try (Connection c = schema.dataSource().getConnection();
-        Statement s = c.createStatement()) {
-      s.execute(String.format(sql, schema.name()));
-    }
   }
 }
