@@ -118,7 +118,15 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Returns the last {@code lines} lines of its log, headed by the log's path. */
   public String logTail(int lines) {
-    return ServerLog.tail(log.file(), lines);
+    return tail(log.file(), lines);
+  }
+
+  /**
+   * Returns the last {@code lines} lines of {@code log}, headed by its path, for a failure message
+   * (the error instead, if it cannot be read): for the logs of processes that have ended.
+   */
+  public static String tail(Path log, int lines) {
+    return ServerLog.tail(log, lines);
   }
 
   /**
