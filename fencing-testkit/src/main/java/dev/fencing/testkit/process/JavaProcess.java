@@ -28,7 +28,7 @@ import java.util.function.Predicate;
  * SIGKILL}. Closing it kills the process, and so does the end of this JVM, so none outlives its
  * test.
  */
-public final class JavaProcess implements AutoCloseable {
+public final class JavaProcess extends OwnedProcess implements AutoCloseable {
 
   private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -40,8 +40,6 @@ public final class JavaProcess implements AutoCloseable {
 
   private static final int MAX_STDERR = 20_000;
 
-  private final String name;
-  private final Process process;
   private final Writer stdin;
   private final List<String> lines = new ArrayList<>();
   private final StringBuffer stderr = new StringBuffer();
@@ -50,15 +48,12 @@ public final class JavaProcess implements AutoCloseable {
   /** Whether its classes are archived when it exits in order ({@link SharedClasses}). */
   private final boolean trainer;
 
-  private volatile boolean frozen;
-
   /** Completes when the process has ended and its archive, if it trained, is in place. */
   private final CompletableFuture<Void> exited;
 
   private JavaProcess(
       String name, Process process, boolean trainer, CompletableFuture<Void> exited) {
-    this.name = name;
-    this.process = process;
+    super(name, process);
     this.trainer = trainer;
     this.exited = exited;
     this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
@@ -185,16 +180,6 @@ public final class JavaProcess implements AutoCloseable {
     return String.join(java.io.File.pathSeparator, own, modulePath, classPath);
   }
 
-  /** Returns the name given at start. */
-  public String name() {
-    return name;
-  }
-
-  /** Returns the operating system's process id. */
-  public long pid() {
-    return process.pid();
-  }
-
   /**
    * Writes {@code line} to its standard input: a frozen process reads it when it is thawed.
    *
@@ -206,13 +191,9 @@ public final class JavaProcess implements AutoCloseable {
       stdin.write('\n');
       stdin.flush();
     } catch (IOException e) {
-      throw new IllegalStateException(name + " (pid " + pid() + ") is gone; stderr: " + stderr, e);
+      throw new IllegalStateException(
+          name() + " (pid " + pid() + ") is gone; stderr: " + stderr, e);
     }
-  }
-
-  /** Returns whether the process is still running (or frozen). */
-  public boolean isAlive() {
-    return process.isAlive();
   }
 
   /** Returns every line it printed so far. */
@@ -239,7 +220,7 @@ public final class JavaProcess implements AutoCloseable {
       long left = Duration.between(Instant.now(), deadline).toMillis();
       if (left <= 0 || outputEnded) {
         throw new IllegalStateException(
-            name
+            name()
                 + " (pid "
                 + pid()
                 + (outputEnded ? ") died" : ") printed no such line within " + timeout)
@@ -252,7 +233,7 @@ public final class JavaProcess implements AutoCloseable {
         wait(Math.min(left, 200));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted waiting for " + name, e);
+        throw new IllegalStateException("interrupted waiting for " + name(), e);
       }
     }
   }
@@ -262,11 +243,11 @@ public final class JavaProcess implements AutoCloseable {
     try {
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new IllegalStateException(
-            name + " (pid " + pid() + ") did not end within " + timeout + "; stderr: " + stderr);
+            name() + " (pid " + pid() + ") did not end within " + timeout + "; stderr: " + stderr);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted waiting for " + name, e);
+      throw new IllegalStateException("interrupted waiting for " + name(), e);
     }
     return process.exitValue();
   }
@@ -276,21 +257,9 @@ public final class JavaProcess implements AutoCloseable {
     return stderr.toString();
   }
 
-  /** Freezes the process with {@code SIGSTOP}. */
-  public void freeze() {
-    Signals.send(process, "STOP", name);
-    frozen = true;
-  }
-
-  /** Thaws the process with {@code SIGCONT}. */
-  public void thaw() {
-    Signals.send(process, "CONT", name);
-    frozen = false;
-  }
-
   /** Kills the process with {@code SIGKILL}, as a crash would, and waits for it to end. */
   public void crash() {
-    Signals.send(process, "KILL", name);
+    Signals.send(process, "KILL", name());
     close();
   }
 
@@ -300,7 +269,7 @@ public final class JavaProcess implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (trainer && !frozen && process.isAlive()) {
+    if (trainer && !frozen() && process.isAlive()) {
       process.destroy();
       try {
         process.waitFor(30, TimeUnit.SECONDS);
@@ -348,7 +317,7 @@ public final class JavaProcess implements AutoCloseable {
               }
               atEnd.run();
             },
-            name + "-output");
+            name() + "-output");
     pump.setDaemon(true);
     pump.start();
   }

@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * SIGKILL} after a grace. {@link #close()} stops it, once however often it is called, and the end
  * of this JVM kills every one still running, so none outlives its test.
  */
-public final class ServerProcess implements AutoCloseable {
+public final class ServerProcess extends OwnedProcess implements AutoCloseable {
 
   /** How long {@link #kill()} waits for the kernel to end a process after {@code SIGKILL}. */
   static final Duration KILL_WAIT = Duration.ofSeconds(10);
@@ -45,16 +45,12 @@ public final class ServerProcess implements AutoCloseable {
     boolean ready() throws Exception;
   }
 
-  private final String name;
-  private final Process process;
   private final ServerLog log;
   private final Duration stopGrace;
-  private volatile boolean frozen;
   private boolean closed;
 
   private ServerProcess(String name, Process process, ServerLog log, Duration stopGrace) {
-    this.name = name;
-    this.process = process;
+    super(name, process);
     this.log = log;
     this.stopGrace = stopGrace;
   }
@@ -91,24 +87,9 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
-  /** Returns the name messages call it by. */
-  public String name() {
-    return name;
-  }
-
-  /** Returns the operating system's process id. */
-  public long pid() {
-    return process.pid();
-  }
-
   /** Returns the process, for a test that gathers the processes it started. */
   public ProcessHandle handle() {
     return process.toHandle();
-  }
-
-  /** Returns whether it runs (or is frozen). */
-  public boolean isAlive() {
-    return process.isAlive();
   }
 
   /** Returns the file its output is appended to. */
@@ -159,7 +140,7 @@ public final class ServerProcess implements AutoCloseable {
       if (System.nanoTime() - deadline > 0) {
         throw failure("did not show " + what + " within " + bound, last);
       }
-      pause(POLL);
+      waitFor(POLL); // returns early if it exits
     }
   }
 
@@ -195,18 +176,6 @@ public final class ServerProcess implements AutoCloseable {
     return process.exitValue();
   }
 
-  /** Freezes it with {@code SIGSTOP}; returns once the kernel reports it stopped. */
-  public void freeze() {
-    Signals.send(process, "STOP", name);
-    frozen = true;
-  }
-
-  /** Thaws it with {@code SIGCONT}. */
-  public void thaw() {
-    Signals.send(process, "CONT", name);
-    frozen = false;
-  }
-
   /**
    * Kills it with {@code SIGKILL}, as a crash would, and waits until it is gone; nothing if it has
    * ended.
@@ -218,7 +187,6 @@ public final class ServerProcess implements AutoCloseable {
     if (!waitFor(KILL_WAIT)) {
       throw failure("outlived SIGKILL by " + KILL_WAIT, null);
     }
-    frozen = false;
   }
 
   /**
@@ -230,7 +198,7 @@ public final class ServerProcess implements AutoCloseable {
       return;
     }
     process.destroy();
-    if (frozen) {
+    if (frozen()) {
       thaw();
     }
     if (!waitFor(stopGrace)) {
@@ -250,7 +218,7 @@ public final class ServerProcess implements AutoCloseable {
 
   @Override
   public String toString() {
-    return name + " (pid " + pid() + ", log " + log.file().toAbsolutePath() + ")";
+    return name() + " (pid " + pid() + ", log " + log.file().toAbsolutePath() + ")";
   }
 
   private boolean waitFor(Duration within) {
@@ -264,7 +232,7 @@ public final class ServerProcess implements AutoCloseable {
 
   private IllegalStateException failure(String what, @Nullable Exception cause) {
     return new IllegalStateException(
-        name
+        name()
             + " (pid "
             + pid()
             + ") "
@@ -273,14 +241,5 @@ public final class ServerProcess implements AutoCloseable {
             + "\n"
             + logTail(30),
         cause);
-  }
-
-  static void pause(Duration duration) {
-    try {
-      Thread.sleep(duration);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
   }
 }
