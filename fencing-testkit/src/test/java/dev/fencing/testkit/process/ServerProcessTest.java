@@ -42,6 +42,40 @@ class ServerProcessTest {
     }
   }
 
+  /** Starts {@code sleep 60}, logs its pid, and exits without closing it. */
+  static final class LeavesAServerBehind {
+    public static void main(String[] args) {
+      ServerProcess sleeper = ServerProcess.builder("sleep", "60").log(Path.of(args[0])).start();
+      System.out.println("server pid " + sleeper.pid());
+      System.exit(0);
+    }
+  }
+
+  @Test
+  void theEndOfTheJvmEndsTheServersItLeftRunning() throws Exception {
+    ServerProcess jvm =
+        ServerProcess.builder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                LeavesAServerBehind.class.getName(),
+                dir.resolve("sleeper.log").toString())
+            .log(dir.resolve("jvm.log"))
+            .start();
+    try (jvm) {
+      String line = jvm.awaitLogLine(l -> l.startsWith("server pid "), Duration.ofSeconds(60));
+      long pid = Long.parseLong(line.substring("server pid ".length()));
+      assertThat(jvm.awaitExit(Duration.ofSeconds(30))).isZero();
+      ProcessHandle.of(pid)
+          .ifPresent(
+              left ->
+                  assertThat(left.onExit())
+                      .as("sleep (pid %d) after its JVM ended", pid)
+                      .succeedsWithin(Duration.ofSeconds(5)));
+    }
+  }
+
   @Test
   void startsReadyFreezesThawsAndStopsWithSigterm() throws Exception {
     int port = Ports.freePort();
