@@ -13,9 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -29,14 +27,6 @@ import java.util.function.Predicate;
  * test.
  */
 public final class JavaProcess extends OwnedProcess implements AutoCloseable {
-
-  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(() -> LIVE.forEach(Process::destroyForcibly), "java-process-reaper"));
-  }
 
   private static final int MAX_STDERR = 20_000;
 
@@ -147,15 +137,9 @@ public final class JavaProcess extends OwnedProcess implements AutoCloseable {
       launch.trainerExited(-1);
       throw new UncheckedIOException("could not start " + name, e);
     }
-    LIVE.add(process);
+    killAtExit(process);
     CompletableFuture<Void> exited =
-        process
-            .onExit()
-            .thenRun(
-                () -> {
-                  LIVE.remove(process);
-                  launch.trainerExited(process.exitValue());
-                });
+        process.onExit().thenRun(() -> launch.trainerExited(process.exitValue()));
     return new JavaProcess(name, process, launch.trainer(), exited);
   }
 

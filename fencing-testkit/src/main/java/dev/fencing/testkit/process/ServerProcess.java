@@ -5,17 +5,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A program a test starts and owns: a server (etcd, ZooKeeper, PgBouncer, Patroni) or any other OS
- * process, its standard output and error appended to a log file. Built with {@link
- * #builder(java.util.List)}, whose {@code start()} returns once it is ready (a port accepts, a log
- * line appears, a probe says so) or fails within a bound with the tail of its log.
+ * process, its standard output and error appended to a log file. Built with {@link #builder(List)},
+ * whose {@code start()} returns once it is ready (a port accepts, a log line appears, a probe says
+ * so) or fails within a bound with the tail of its log.
  *
  * <p>Everything goes through its pid: {@link #freeze()} sends {@code SIGSTOP}, {@link #thaw()}
  * {@code SIGCONT}, {@link #kill()} {@code SIGKILL}, {@link #stop()} {@code SIGTERM} and {@code
@@ -28,14 +27,6 @@ public final class ServerProcess extends OwnedProcess implements AutoCloseable {
   static final Duration KILL_WAIT = Duration.ofSeconds(10);
 
   private static final Duration POLL = Duration.ofMillis(50);
-
-  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(() -> LIVE.forEach(Process::destroyForcibly), "server-process-reaper"));
-  }
 
   /** Whether a process is ready; one that throws is not, and its throw explains a timeout. */
   @FunctionalInterface
@@ -60,13 +51,13 @@ public final class ServerProcess extends OwnedProcess implements AutoCloseable {
    *
    * @throws IllegalArgumentException if {@code command} is empty
    */
-  public static ServerProcessBuilder builder(java.util.List<String> command) {
+  public static ServerProcessBuilder builder(List<String> command) {
     return new ServerProcessBuilder(command);
   }
 
   /** Returns a builder for {@code command}, the program and its arguments. */
   public static ServerProcessBuilder builder(String... command) {
-    return builder(java.util.List.of(command));
+    return builder(List.of(command));
   }
 
   /** Starts {@code builder}'s program; see {@link ServerProcessBuilder#start()}. */
@@ -79,8 +70,7 @@ public final class ServerProcess extends OwnedProcess implements AutoCloseable {
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
       Process process = builder.start();
-      LIVE.add(process);
-      process.onExit().thenRun(() -> LIVE.remove(process));
+      killAtExit(process);
       return new ServerProcess(name, process, log, stopGrace);
     } catch (IOException e) {
       throw new UncheckedIOException("could not start " + name + ": " + builder.command(), e);

@@ -180,9 +180,11 @@ class ServerProcessTest {
             .readyWhenLogShows("up")
             .stopGrace(Duration.ofMillis(300))
             .start();
+    long start = System.nanoTime();
     stubborn.stop();
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofMillis(300));
     assertThat(stubborn.isAlive()).isFalse();
-    assertThat(stubborn.handle().onExit().isDone()).isTrue();
+    assertThat(stubborn.awaitExit(Duration.ZERO)).as("killed by SIGKILL (128 + 9)").isEqualTo(137);
   }
 
   @Test
