@@ -1,17 +1,18 @@
 package dev.fencing.benchmarks;
 
 import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.process.Ports;
+import dev.fencing.testkit.process.ServerProcess;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import org.postgresql.Driver;
 
 /**
@@ -25,13 +26,13 @@ final class BenchBouncer implements AutoCloseable {
 
   private static final Path BINARY = Path.of("/usr/sbin/pgbouncer");
 
-  private final Process process;
+  private final ServerProcess process;
   private final int port;
   private final String database;
   private final PostgresFixture.Database server;
 
   private BenchBouncer(
-      Process process, int port, String database, PostgresFixture.Database server) {
+      ServerProcess process, int port, String database, PostgresFixture.Database server) {
     this.process = process;
     this.port = port;
     this.database = database;
@@ -42,20 +43,17 @@ final class BenchBouncer implements AutoCloseable {
    * Starts PgBouncer before {@code server} with at most {@code serverConnections} connections to it
    * and {@code maxClients} clients, and waits until a client can run a statement through it.
    *
-   * @throws IllegalStateException if it did not answer within 10 s
+   * @throws IllegalStateException if it did not answer within 10 s, with its log's tail
    */
   static BenchBouncer start(PostgresFixture.Database server, int serverConnections, int maxClients)
-      throws IOException, InterruptedException {
+      throws IOException {
     Properties url = Driver.parseURL(server.jdbcUrl(), null);
     if (url == null || server.user().isEmpty()) {
       throw new IllegalArgumentException(
           "PgBouncer needs a PostgreSQL URL with FENCING_JDBC_USER and _PASSWORD, but had "
               + server.jdbcUrl());
     }
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+    int port = Ports.freePort();
     Path dir = Files.createTempDirectory("bench-pgbouncer");
     Files.writeString(
         dir.resolve("users.txt"), "\"%s\" \"%s\"\n".formatted(server.user(), server.password()));
@@ -95,28 +93,21 @@ final class BenchBouncer implements AutoCloseable {
       command.addAll(List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"));
     }
     command.addAll(List.of(BINARY.toString(), dir.resolve("pgbouncer.ini").toString()));
-    Process process =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("pgbouncer.log").toFile())
+    String through = jdbcUrl(port, database);
+    ServerProcess process =
+        ServerProcess.builder(command)
+            .name("PgBouncer")
+            .log(dir.resolve("pgbouncer.log"))
+            .readyWhen("a client running a statement", () -> answers(through, server))
+            .readyWithin(Duration.ofSeconds(10))
             .start();
-    BenchBouncer bouncer = new BenchBouncer(process, port, database, server);
-    try {
-      bouncer.awaitReady();
-    } catch (RuntimeException e) {
-      bouncer.close();
-      throw e;
-    }
-    return bouncer;
+    return new BenchBouncer(process, port, database, server);
   }
 
   /** The server through PgBouncer: pgjdbc without named server-side statements (docs/HA.md). */
   PostgresFixture.Database database() {
     return new PostgresFixture.Database(
-        "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?prepareThreshold=0",
-        server.user(),
-        server.password(),
-        "pgbouncer");
+        jdbcUrl(port, database), server.user(), server.password(), "pgbouncer");
   }
 
   /** PgBouncer's CPU time so far, in nanoseconds (-1 when unreadable). */
@@ -124,28 +115,20 @@ final class BenchBouncer implements AutoCloseable {
     return ProcStat.cpuNanos(process.pid());
   }
 
-  private void awaitReady() throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    SQLException last = null;
-    while (System.nanoTime() < deadline && process.isAlive()) {
-      try (Connection c =
-          DriverManager.getConnection(database().jdbcUrl(), server.user(), server.password())) {
-        c.createStatement().execute("select 1");
-        return;
-      } catch (SQLException e) {
-        last = e;
-        Thread.sleep(50);
-      }
-    }
-    throw new IllegalStateException("PgBouncer did not answer within 10 s: " + last, last);
+  private static String jdbcUrl(int port, String database) {
+    return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?prepareThreshold=0";
   }
 
-  @Override
-  public void close() throws InterruptedException {
-    process.destroy();
-    if (!process.waitFor(5, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      process.waitFor();
+  private static boolean answers(String url, PostgresFixture.Database server) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url, server.user(), server.password())) {
+      c.createStatement().execute("select 1");
+      return true;
     }
+  }
+
+  /** Ends PgBouncer by its pid: SIGTERM, SIGKILL after 5 s. */
+  @Override
+  public void close() {
+    process.close();
   }
 }

@@ -1,6 +1,7 @@
 package dev.fencing.demo;
 
 import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.process.Signals;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -139,35 +140,18 @@ final class ChaosWorker implements AutoCloseable {
   /** {@code SIGKILL}, as a crash would; waits for the process to end. */
   void kill() {
     killed = true;
-    signal("KILL");
+    Signals.send(pid(), "KILL", "worker " + name);
     await(Duration.ofSeconds(10));
   }
 
   /** {@code SIGSTOP}; returns once the kernel reports the process stopped. */
   void freeze() {
-    signal("STOP");
-    Path stat = Path.of("/proc", Long.toString(pid()), "stat");
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (System.nanoTime() - deadline < 0) {
-      try {
-        String text = Files.readString(stat);
-        if (text.charAt(text.lastIndexOf(')') + 2) == 'T') {
-          return;
-        }
-        Thread.sleep(2);
-      } catch (IOException e) {
-        return; // no /proc: the signal was delivered, trust it
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-    throw new IllegalStateException("worker " + name + " was not stopped within 10 s");
+    Signals.send(pid(), "STOP", "worker " + name);
   }
 
   /** {@code SIGCONT}. */
   void thaw() {
-    signal("CONT");
+    Signals.send(pid(), "CONT", "worker " + name);
   }
 
   /** Asks the worker to stop: its runtime's shutdown runs, then it exits. */
@@ -221,20 +205,6 @@ final class ChaosWorker implements AutoCloseable {
       return "error: " + e;
     } finally {
       watchdog.interrupt();
-    }
-  }
-
-  private void signal(String signal) {
-    try {
-      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).start();
-      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-        throw new IllegalStateException("kill -" + signal + " " + pid() + " failed for " + name);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("kill -" + signal + " for worker " + name, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted signalling worker " + name, e);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.fencing.etcd;
 
 import dev.fencing.testkit.process.Ports;
+import dev.fencing.testkit.process.ServerProcess;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.maintenance.StatusResponse;
 import java.io.File;
@@ -45,12 +46,12 @@ public final class EtcdCluster implements AutoCloseable {
     }
   }
 
-  private final Process[] processes;
+  private final ServerProcess[] processes;
 
   private EtcdCluster(Path dir, List<Member> members) {
     this.dir = dir;
     this.members = members;
-    this.processes = new Process[members.size()];
+    this.processes = new ServerProcess[members.size()];
   }
 
   /** Starts {@code size} members and waits until the cluster answers writes. */
@@ -117,35 +118,20 @@ public final class EtcdCluster implements AutoCloseable {
             "50",
             "--election-timeout",
             "500");
-    try {
-      Files.createDirectories(dir);
-      File log = dir.resolve(m.name() + ".log").toFile();
-      processes[i] =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log))
-              .start();
-    } catch (IOException e) {
-      throw new AssertionError("could not start " + command, e);
-    }
+    processes[i] =
+        ServerProcess.builder(command)
+            .name("etcd member " + i)
+            .log(dir.resolve(m.name() + ".log"))
+            .start();
   }
 
   /** Kills member {@code i} with SIGKILL and waits for it to be gone. */
   public void kill(int i) {
-    Process process = processes[i];
+    ServerProcess process = processes[i];
     if (process == null) {
       return;
     }
-    ProcessHandle.of(process.pid()).ifPresent(ProcessHandle::destroyForcibly);
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        throw new AssertionError(
-            "etcd member " + i + " (pid " + process.pid() + ") outlived SIGKILL");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
-    }
+    process.kill();
     processes[i] = null;
   }
 
@@ -216,15 +202,9 @@ public final class EtcdCluster implements AutoCloseable {
   }
 
   private void checkAlive() {
-    for (int i = 0; i < processes.length; i++) {
-      if (processes[i] != null && !processes[i].isAlive()) {
-        throw new AssertionError(
-            "etcd member "
-                + i
-                + " exited with "
-                + processes[i].exitValue()
-                + "; see "
-                + dir.resolve(members.get(i).name() + ".log").toAbsolutePath());
+    for (ServerProcess process : processes) {
+      if (process != null && !process.isAlive()) {
+        throw new AssertionError(process + " exited\n" + process.logTail(30));
       }
     }
   }

@@ -8,11 +8,10 @@ import dev.fencing.CoordinationException;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.testkit.process.Ports;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KeyValue;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,11 +22,8 @@ import org.junit.jupiter.api.Test;
 class EtcdFaultTest {
 
   @Test
-  void buildFailsQuicklyNamingTheEndpointsWhenNobodyListens() throws IOException {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+  void buildFailsQuicklyNamingTheEndpointsWhenNobodyListens() {
+    int port = Ports.freePort();
     String endpoint = "http://127.0.0.1:" + port;
     Instant start = Instant.now();
     assertThatThrownBy(

@@ -7,6 +7,7 @@ import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.db.TestSchema;
 import dev.fencing.testkit.process.JavaProcess;
+import dev.fencing.testkit.process.Signals;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -420,7 +421,7 @@ class FailoverFaultTest {
       if (fault == Fault.KILL) {
         // the WAL sender, stopped: what the leader writes from now on never reaches the replica
         long sender = Long.parseLong(cluster.query(leader, "select pid from pg_stat_replication"));
-        OsProcesses.signal(sender, "STOP");
+        Signals.send(sender, "STOP", "the leader's WAL sender");
         try {
           // at least the lag, and until the replica lacks a few pages of the workers' writes: on
           // a loaded machine one second of them can be nothing, and then no check can fail
@@ -442,7 +443,7 @@ class FailoverFaultTest {
           killed = cluster.killLeader();
         } finally {
           // a stopped process does not follow its postmaster; SIGKILL ends it, sending nothing
-          OsProcesses.signal(sender, "KILL");
+          Signals.send(sender, "KILL", "the leader's WAL sender");
         }
         writableAt = probe.awaitWritable(WAIT);
         cluster.awaitNewLeader(WAIT);

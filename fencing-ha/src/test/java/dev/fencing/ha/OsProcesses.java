@@ -1,9 +1,6 @@
 package dev.fencing.ha;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,15 +8,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 
-/** Pids, signals, ports and log tails for the processes a fixture started. */
+/**
+ * Pids of the processes a fixture saw but did not start itself (the postmasters Patroni starts),
+ * and its shutdown hooks; the test kit's {@code ServerProcess} runs those it starts.
+ */
 final class OsProcesses {
-
-  /** Ports below Linux's ephemeral range (32768-60999), which outgoing connections take from. */
-  private static final int LOWEST_PORT = 20_000;
-
-  private static final int PORT_COUNT = 12_000;
 
   private OsProcesses() {}
 
@@ -51,24 +45,6 @@ final class OsProcesses {
   }
 
   /**
-   * Sends signal {@code name} ({@code STOP}, {@code CONT}, {@code KILL}) to {@code pid}, a process
-   * the test's own cluster started.
-   */
-  static void signal(long pid, String name) {
-    try {
-      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start();
-      if (kill.waitFor() != 0) {
-        throw new AssertionError("kill -" + name + " " + pid + " failed");
-      }
-    } catch (IOException e) {
-      throw new AssertionError("could not run kill: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted sending " + name + " to " + pid, e);
-    }
-  }
-
-  /**
    * Waits up to {@code within} until none of {@code processes} runs; returns those that still do.
    */
   static List<ProcessHandle> awaitGone(Collection<ProcessHandle> processes, Duration within) {
@@ -95,36 +71,6 @@ final class OsProcesses {
               .filter(p -> p.info().command().filter(c -> c.endsWith("/postgres")).isPresent());
     } catch (IOException | NumberFormatException none) {
       return Optional.empty();
-    }
-  }
-
-  /** A loopback port nobody listens on, drawn at random below the ephemeral range. */
-  static int freePort() {
-    for (int attempt = 0; attempt < 1_000; attempt++) {
-      int candidate = LOWEST_PORT + ThreadLocalRandom.current().nextInt(PORT_COUNT);
-      try (ServerSocket probe = new ServerSocket(candidate, 1, InetAddress.getLoopbackAddress())) {
-        return probe.getLocalPort();
-      } catch (IOException taken) {
-        // draw again
-      }
-    }
-    throw new AssertionError("1000 random loopback ports from " + LOWEST_PORT + " were all taken");
-  }
-
-  /** The last {@code lines} lines of {@code log}, headed by its path, for a failure message. */
-  static String tail(Path log, int lines) {
-    try {
-      List<String> all =
-          new String(Files.readAllBytes(log), StandardCharsets.UTF_8).lines().toList();
-      List<String> last = all.subList(Math.max(0, all.size() - lines), all.size());
-      return "--- "
-          + log.toAbsolutePath()
-          + " (last "
-          + last.size()
-          + " lines)\n"
-          + String.join("\n", last);
-    } catch (IOException e) {
-      return "--- " + log.toAbsolutePath() + ": " + e;
     }
   }
 

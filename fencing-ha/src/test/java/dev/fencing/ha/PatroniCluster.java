@@ -1,6 +1,8 @@
 package dev.fencing.ha;
 
 import dev.fencing.internal.Validate;
+import dev.fencing.testkit.process.Ports;
+import dev.fencing.testkit.process.ServerProcess;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -32,12 +34,12 @@ public final class PatroniCluster implements AutoCloseable {
   private static final Duration RELOAD_AFTER = Duration.ofSeconds(5);
 
   private final Path dir;
-  private final int etcdClientPort = OsProcesses.freePort();
-  private final int etcdPeerPort = OsProcesses.freePort();
+  private final int etcdClientPort = Ports.freePort();
+  private final int etcdPeerPort = Ports.freePort();
   private final List<PatroniNode> nodes;
-  private final Process[] patroni;
+  private final ServerProcess[] patroni;
   private final Set<ProcessHandle> seen = new LinkedHashSet<>();
-  private Process etcd;
+  private ServerProcess etcd;
   private FollowPrimaryCallback followPrimary;
   private int lastLeader = -1;
   private boolean closed;
@@ -49,12 +51,9 @@ public final class PatroniCluster implements AutoCloseable {
     this.dir = dir;
     this.nodes =
         IntStream.range(0, size)
-            .mapToObj(
-                i ->
-                    new PatroniNode(
-                        "pg" + (i + 1), OsProcesses.freePort(), OsProcesses.freePort(), dir))
+            .mapToObj(i -> new PatroniNode("pg" + (i + 1), Ports.freePort(), Ports.freePort(), dir))
             .toList();
-    this.patroni = new Process[size];
+    this.patroni = new ServerProcess[size];
   }
 
   /** Starts two nodes; see {@link #start(int)}. */
@@ -183,9 +182,9 @@ public final class PatroniCluster implements AutoCloseable {
       throw new IllegalStateException("node " + i + " does not run");
     }
     List<ProcessHandle> targets = new ArrayList<>();
-    targets.add(patroni[i].toHandle());
     OsProcesses.postmaster(nodes.get(i).dataDir()).ifPresent(targets::add);
     remember(i);
+    patroni[i].kill();
     targets.forEach(OsProcesses::kill);
     List<ProcessHandle> left = OsProcesses.awaitGone(targets, Duration.ofSeconds(10));
     if (!left.isEmpty()) {
@@ -397,15 +396,15 @@ public final class PatroniCluster implements AutoCloseable {
         Host.chown(dir);
       }
       command.addAll(List.of("patroni", node.config().toString()));
-      ProcessBuilder builder =
-          new ProcessBuilder(command)
-              .directory(dir.toFile())
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(node.log().toFile()));
-      builder.environment().keySet().removeIf(name -> name.startsWith("PG"));
-      builder.environment().put("HOME", dir.toString());
-      patroni[i] = builder.start();
-      seen.add(patroni[i].toHandle());
+      patroni[i] =
+          ServerProcess.builder(command)
+              .name("Patroni of node " + i)
+              .directory(dir)
+              .log(node.log())
+              .withoutEnvironment(name -> name.startsWith("PG"))
+              .environment("HOME", dir.toString())
+              .start();
+      seen.add(patroni[i].handle());
     } catch (IOException e) {
       throw new AssertionError("could not start Patroni for node " + i + ": " + e, e);
     }
@@ -510,21 +509,15 @@ public final class PatroniCluster implements AutoCloseable {
    */
   @Override
   public synchronized void close() {
-    if (Thread.currentThread() != onExit) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(onExit);
-      } catch (IllegalStateException exiting) {
-        // the hook runs or has run: this close and the hook's are the same, in turn
-      }
-    }
+    OsProcesses.dropShutdownHook(onExit);
     if (closed) {
       return;
     }
     closed = true;
     processes();
     for (int i = 0; i < size(); i++) {
-      if (running(i)) {
-        OsProcesses.kill(patroni[i].toHandle());
+      if (patroni[i] != null) {
+        patroni[i].kill();
       }
       OsProcesses.postmaster(nodes.get(i).dataDir()).ifPresent(OsProcesses::kill);
     }
@@ -535,7 +528,7 @@ public final class PatroniCluster implements AutoCloseable {
             Duration.ofSeconds(5));
     left.forEach(OsProcesses::kill);
     if (etcd != null) {
-      OsProcesses.kill(etcd.toHandle());
+      etcd.kill();
     }
     List<ProcessHandle> stuck = OsProcesses.awaitGone(seen, Duration.ofSeconds(10));
     if (!stuck.isEmpty()) {
@@ -553,26 +546,21 @@ public final class PatroniCluster implements AutoCloseable {
   private void startEtcd() {
     String client = "http://127.0.0.1:" + etcdClientPort;
     String peer = "http://127.0.0.1:" + etcdPeerPort;
-    try {
-      Files.createDirectories(dir);
-      etcd =
-          new ProcessBuilder(
-                  "etcd",
-                  "--name=e1",
-                  "--data-dir=" + dir.resolve("etcd"),
-                  "--listen-client-urls=" + client,
-                  "--advertise-client-urls=" + client,
-                  "--listen-peer-urls=" + peer,
-                  "--initial-advertise-peer-urls=" + peer,
-                  "--initial-cluster=e1=" + peer,
-                  "--initial-cluster-token=" + dir.getFileName())
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("etcd.log").toFile()))
-              .start();
-      seen.add(etcd.toHandle());
-    } catch (IOException e) {
-      throw new AssertionError("could not start etcd: " + e, e);
-    }
+    etcd =
+        ServerProcess.builder(
+                "etcd",
+                "--name=e1",
+                "--data-dir=" + dir.resolve("etcd"),
+                "--listen-client-urls=" + client,
+                "--advertise-client-urls=" + client,
+                "--listen-peer-urls=" + peer,
+                "--initial-advertise-peer-urls=" + peer,
+                "--initial-cluster=e1=" + peer,
+                "--initial-cluster-token=" + dir.getFileName())
+            .log(dir.resolve("etcd.log"))
+            .readyWhenListening(etcdClientPort)
+            .start();
+    seen.add(etcd.handle());
   }
 
   private boolean running(int i) {
@@ -584,7 +572,7 @@ public final class PatroniCluster implements AutoCloseable {
    * children (Patroni detaches the postmaster, so it is no descendant of Patroni's).
    */
   private void remember(int i) {
-    patroni[i].toHandle().descendants().forEach(seen::add);
+    patroni[i].handle().descendants().forEach(seen::add);
     OsProcesses.postmaster(nodes.get(i).dataDir())
         .ifPresent(
             postmaster -> {
@@ -641,7 +629,7 @@ public final class PatroniCluster implements AutoCloseable {
         }
       }
     }
-    nodes.forEach(node -> text.append(OsProcesses.tail(node.log(), 25)).append('\n'));
-    return text.append(OsProcesses.tail(dir.resolve("etcd.log"), 10)).toString();
+    nodes.forEach(node -> text.append(ServerProcess.tail(node.log(), 25)).append('\n'));
+    return text.append(ServerProcess.tail(dir.resolve("etcd.log"), 10)).toString();
   }
 }

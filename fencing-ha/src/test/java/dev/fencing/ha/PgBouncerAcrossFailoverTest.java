@@ -9,6 +9,7 @@ import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.process.ServerProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.sql.Connection;
@@ -354,6 +355,6 @@ class PgBouncerAcrossFailoverTest {
   }
 
   private static String bouncerLog(PgBouncerProcess bouncer) {
-    return OsProcesses.tail(bouncer.log(), 40);
+    return ServerProcess.tail(bouncer.log(), 40);
   }
 }

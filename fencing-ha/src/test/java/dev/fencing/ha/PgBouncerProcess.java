@@ -2,6 +2,8 @@ package dev.fencing.ha;
 
 import dev.fencing.internal.Validate;
 import dev.fencing.testkit.db.PostgresFixture;
+import dev.fencing.testkit.process.Ports;
+import dev.fencing.testkit.process.ServerProcess;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,8 +34,8 @@ import org.postgresql.Driver;
  *
  * <p>Clients log in with the server's user and password ({@code md5}; {@code trust} when the
  * server's user has no password, as the embedded PostgreSQL's), and PgBouncer logs in to the server
- * with them. {@link #close()} ends the process by its pid; a shutdown hook does if the JVM exits
- * first. {@link #shared()} is one for the whole test run.
+ * with them. {@link #close()} ends the process by its pid; the test kit's {@link ServerProcess}
+ * does if the JVM exits first. {@link #shared()} is one for the whole test run.
  */
 public final class PgBouncerProcess implements AutoCloseable {
 
@@ -62,15 +64,11 @@ public final class PgBouncerProcess implements AutoCloseable {
   static final String PACKAGE = "apt-get install -y pgbouncer";
 
   private final Path dir;
-  private final int port = OsProcesses.freePort();
+  private final int port = Ports.freePort();
   private final String database;
   private final String user;
   private final String password;
-  private final Process process;
-  private boolean closed;
-
-  /** Ends the process if the JVM exits (a surefire timeout, Ctrl-C) before {@link #close()}. */
-  private final Thread onExit = new Thread(this::close, "pgbouncer-close");
+  private final ServerProcess process;
 
   private PgBouncerProcess(
       Path dir,
@@ -114,15 +112,16 @@ public final class PgBouncerProcess implements AutoCloseable {
       command.add(binary.toString());
       command.add(ini().toString());
       this.process =
-          new ProcessBuilder(command)
-              .directory(dir.toFile())
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+          ServerProcess.builder(command)
+              .name("PgBouncer")
+              .directory(dir)
+              .log(log())
+              .readyWhen("a client running a statement", this::answers)
+              .readyWithin(Duration.ofSeconds(10))
               .start();
     } catch (IOException e) {
       throw new AssertionError("could not start PgBouncer in " + dir + ": " + e, e);
     }
-    Runtime.getRuntime().addShutdownHook(onExit);
   }
 
   /**
@@ -131,7 +130,8 @@ public final class PgBouncerProcess implements AutoCloseable {
    *
    * @param server a single-host JDBC URL with its user and password
    * @param serverConnections PgBouncer's {@code default_pool_size}, 1 to 50
-   * @throws AssertionError if PgBouncer is not installed, or does not answer within 10 s
+   * @throws AssertionError if PgBouncer is not installed
+   * @throws IllegalStateException if it does not answer within 10 s, with its log's tail
    */
   public static PgBouncerProcess start(PostgresFixture.Database server, int serverConnections) {
     return start(server, serverConnections, DEFAULT_SERVER_LOGIN_RETRY);
@@ -152,16 +152,8 @@ public final class PgBouncerProcess implements AutoCloseable {
         "serverLoginRetry", serverLoginRetry, Duration.ofSeconds(1), Duration.ofSeconds(60));
     Path binary = binary(DEBIAN_BINARY, System.getenv().getOrDefault("PATH", ""));
     Path dir = Path.of("target", "pgbouncer", UUID.randomUUID().toString().substring(0, 8));
-    PgBouncerProcess bouncer =
-        new PgBouncerProcess(
-            dir.toAbsolutePath(), binary, server, serverConnections, serverLoginRetry);
-    try {
-      bouncer.awaitReady(Duration.ofSeconds(10));
-      return bouncer;
-    } catch (RuntimeException | AssertionError e) {
-      bouncer.close();
-      throw e;
-    }
+    return new PgBouncerProcess(
+        dir.toAbsolutePath(), binary, server, serverConnections, serverLoginRetry);
   }
 
   /**
@@ -260,30 +252,18 @@ public final class PgBouncerProcess implements AutoCloseable {
 
   /** PgBouncer's own process. */
   public ProcessHandle process() {
-    return process.toHandle();
+    return process.handle();
   }
 
   /**
    * Ends PgBouncer by its pid (SIGTERM, its immediate shutdown; SIGKILL after 5 s) and waits until
    * it is gone. The files stay.
    *
-   * @throws AssertionError if it outlives SIGKILL for 10 s
+   * @throws IllegalStateException if it outlives SIGKILL for 10 s
    */
   @Override
-  public synchronized void close() {
-    OsProcesses.dropShutdownHook(onExit);
-    if (closed) {
-      return;
-    }
-    closed = true;
-    ProcessHandle handle = process.toHandle();
-    handle.destroy();
-    if (!OsProcesses.awaitGone(List.of(handle), Duration.ofSeconds(5)).isEmpty()) {
-      OsProcesses.kill(handle);
-      if (!OsProcesses.awaitGone(List.of(handle), Duration.ofSeconds(10)).isEmpty()) {
-        throw new AssertionError("PgBouncer (pid " + handle.pid() + ") outlived SIGKILL");
-      }
-    }
+  public void close() {
+    process.close();
   }
 
   @Override
@@ -357,33 +337,15 @@ public final class PgBouncerProcess implements AutoCloseable {
             user);
   }
 
-  private void awaitReady(Duration within) {
-    long deadline = System.nanoTime() + within.toNanos();
-    SQLException last = null;
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new AssertionError(
-            "PgBouncer exited with " + process.exitValue() + "\n" + OsProcesses.tail(log(), 20));
-      }
-      Properties login = new Properties();
-      login.setProperty("user", user);
-      login.setProperty("password", password);
-      try (Connection c = DriverManager.getConnection(database("").jdbcUrl(), login)) {
-        c.createStatement().execute("select 1");
-        return;
-      } catch (SQLException e) {
-        last = e;
-        OsProcesses.pause(Duration.ofMillis(50));
-      }
+  /** Whether a client logs in through PgBouncer and runs a statement. */
+  private boolean answers() throws SQLException {
+    Properties login = new Properties();
+    login.setProperty("user", user);
+    login.setProperty("password", password);
+    try (Connection c = DriverManager.getConnection(database("").jdbcUrl(), login)) {
+      c.createStatement().execute("select 1");
+      return true;
     }
-    throw new AssertionError(
-        "PgBouncer did not answer within "
-            + within
-            + ": "
-            + last
-            + "\n"
-            + OsProcesses.tail(log(), 20),
-        last);
   }
 
   private static Properties parse(String jdbcUrl) {

@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fencing.Acquisition;
 import dev.fencing.Ownership;
 import dev.fencing.ResourceOwnership;
-import java.io.BufferedReader;
+import dev.fencing.testkit.process.ServerProcess;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,52 +21,46 @@ class StalledProducerTest {
 
   @Test
   void aFrozenProducersSessionEndsAndItsRenewalIsLostWhenItWakes() throws Exception {
-    try (ZooKeeperProcesses server = ZooKeeperProcesses.standalone("sigstop")) {
-      String resource = "stalled-account";
-      Process zombie =
-          new ProcessBuilder(
-                  ZooKeeperProcesses.javaBinary(),
-                  "-Xmx128m",
-                  "-XX:TieredStopAtLevel=1",
-                  "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
-                  "-cp",
-                  ZooKeeperProcesses.classPath(),
-                  ZombieProducer.class.getName(),
-                  server.connectString(),
-                  resource)
-              .redirectError(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      try (BufferedReader out =
-              new BufferedReader(
-                  new InputStreamReader(zombie.getInputStream(), StandardCharsets.UTF_8));
-          ResourceOwnership healthy = ZooKeeperOwnership.builder(server.connectString()).build()) {
-        String first = out.readLine();
-        assertThat(first).as("the producer's first line").startsWith("EPOCH ");
-        long zombieEpoch = Long.parseLong(first.substring(6));
-        assertThat(healthy.acquire(resource, "healthy", Duration.ofMinutes(1)))
-            .isInstanceOf(Acquisition.Held.class);
+    String resource = "stalled-account";
+    try (ZooKeeperProcesses server = ZooKeeperProcesses.standalone("sigstop");
+        ServerProcess zombie =
+            ServerProcess.builder(
+                    ZooKeeperProcesses.javaBinary(),
+                    "-Xmx128m",
+                    "-XX:TieredStopAtLevel=1",
+                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
+                    "-cp",
+                    ZooKeeperProcesses.classPath(),
+                    ZombieProducer.class.getName(),
+                    server.connectString(),
+                    resource)
+                .name("zombie producer")
+                .log(Path.of("target", "zombie-producer.log"))
+                .start();
+        ResourceOwnership healthy = ZooKeeperOwnership.builder(server.connectString()).build()) {
+      String first =
+          zombie.awaitLogLine(
+              line -> line.startsWith("EPOCH ") || line.startsWith("HELD "),
+              Duration.ofSeconds(60));
+      assertThat(first).as("the producer's first line").startsWith("EPOCH ");
+      long zombieEpoch = Long.parseLong(first.substring(6));
+      assertThat(healthy.acquire(resource, "healthy", Duration.ofMinutes(1)))
+          .isInstanceOf(Acquisition.Held.class);
 
-        ZooKeeperProcesses.signal("STOP", zombie.pid());
-        Instant frozen = Instant.now();
-        Ownership taken = awaitAcquired(healthy, resource);
-        System.out.printf(
-            "zombie epoch %d frozen; healthy acquired epoch %d after %d ms%n",
-            zombieEpoch, taken.epoch().value(), Duration.between(frozen, Instant.now()).toMillis());
-        assertThat(taken.epoch().value()).isGreaterThan(zombieEpoch);
+      zombie.freeze();
+      Instant frozen = Instant.now();
+      Ownership taken = awaitAcquired(healthy, resource);
+      System.out.printf(
+          "zombie epoch %d frozen; healthy acquired epoch %d after %d ms%n",
+          zombieEpoch, taken.epoch().value(), Duration.between(frozen, Instant.now()).toMillis());
+      assertThat(taken.epoch().value()).isGreaterThan(zombieEpoch);
 
-        ZooKeeperProcesses.signal("CONT", zombie.pid());
-        String verdict = out.readLine();
-        System.out.println("zombie after SIGCONT: " + verdict);
-        assertThat(verdict).startsWith("LOST ");
-        assertThat(zombie.waitFor(20, TimeUnit.SECONDS)).isTrue();
-        assertThat(healthy.holder(resource).orElseThrow().epoch()).isEqualTo(taken.epoch());
-      } finally {
-        if (zombie.isAlive()) {
-          ZooKeeperProcesses.signal("CONT", zombie.pid());
-          ZooKeeperProcesses.signal("KILL", zombie.pid());
-          zombie.waitFor(10, TimeUnit.SECONDS);
-        }
-      }
+      zombie.thaw();
+      String verdict =
+          zombie.awaitLogLine(line -> line.startsWith("LOST "), Duration.ofSeconds(20));
+      System.out.println("zombie after SIGCONT: " + verdict);
+      assertThat(zombie.awaitExit(Duration.ofSeconds(20))).isZero();
+      assertThat(healthy.holder(resource).orElseThrow().epoch()).isEqualTo(taken.epoch());
     }
   }
 

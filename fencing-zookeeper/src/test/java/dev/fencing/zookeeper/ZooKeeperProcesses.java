@@ -1,6 +1,7 @@
 package dev.fencing.zookeeper;
 
 import dev.fencing.testkit.process.Ports;
+import dev.fencing.testkit.process.ServerProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,12 +30,12 @@ public final class ZooKeeperProcesses implements AutoCloseable {
   private final Path dir;
   private final int[] clientPorts;
   private final List<String> quorumLines = new ArrayList<>();
-  private final Process[] processes;
+  private final ServerProcess[] processes;
 
   private ZooKeeperProcesses(Path dir, int servers) throws IOException {
     this.dir = dir;
     this.clientPorts = new int[servers];
-    this.processes = new Process[servers];
+    this.processes = new ServerProcess[servers];
     for (int i = 0; i < servers; i++) {
       clientPorts[i] = Ports.freePort();
       if (servers > 1) {
@@ -119,7 +119,7 @@ public final class ZooKeeperProcesses implements AutoCloseable {
       main = "org.apache.zookeeper.server.ZooKeeperServerMain";
     }
     processes[index] =
-        new ProcessBuilder(
+        ServerProcess.builder(
                 javaBinary(),
                 "-Xmx128m",
                 "-XX:+UseSerialGC",
@@ -130,25 +130,15 @@ public final class ZooKeeperProcesses implements AutoCloseable {
                 classPath(),
                 main,
                 cfgFile.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(data.resolve("server.log").toFile()))
+            .name("ZooKeeper server " + (index + 1))
+            .log(data.resolve("server.log"))
             .start();
   }
 
   /** Waits until server {@code index} answers {@code srvr} with a mode, within 30 s. */
   public void awaitServing(int index) {
-    Instant deadline = Instant.now().plusSeconds(30);
-    while (mode(index).isEmpty()) {
-      if (!processes[index].isAlive()) {
-        throw new AssertionError(
-            "ZooKeeper server " + (index + 1) + " exited; see " + dir + "/server-" + (index + 1));
-      }
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError(
-            "ZooKeeper server " + (index + 1) + " did not serve in 30 s; see " + dir);
-      }
-      sleep(50);
-    }
+    processes[index].await(
+        "an answer to srvr with a mode", () -> mode(index).isPresent(), Duration.ofSeconds(30));
   }
 
   /** Returns the index of the server that says it leads, if one does. */
@@ -184,10 +174,8 @@ public final class ZooKeeperProcesses implements AutoCloseable {
 
   /** Kills server {@code index} with SIGKILL, by its pid, and waits until it is gone. */
   public void kill(int index) {
-    Process process = processes[index];
-    if (process != null && process.isAlive()) {
-      signal("KILL", process.pid());
-      await(process);
+    if (processes[index] != null) {
+      processes[index].kill();
     }
   }
 
@@ -200,21 +188,6 @@ public final class ZooKeeperProcesses implements AutoCloseable {
   public void close() {
     for (int i = 0; i < size(); i++) {
       kill(i);
-    }
-  }
-
-  /** Sends {@code kill -<signal> <pid>}. */
-  static void signal(String signal, long pid) {
-    try {
-      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
-      if (kill.waitFor() != 0) {
-        throw new AssertionError("kill -" + signal + " " + pid + " failed");
-      }
-    } catch (IOException e) {
-      throw new AssertionError("could not run kill: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
     }
   }
 
@@ -240,17 +213,6 @@ public final class ZooKeeperProcesses implements AutoCloseable {
     Path target = Path.of("target");
     Files.createDirectories(target);
     return Files.createTempDirectory(target, "zk-" + name + "-").toAbsolutePath();
-  }
-
-  private static void await(Process process) {
-    try {
-      if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
-        throw new AssertionError("process " + process.pid() + " did not end");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
-    }
   }
 
   static void sleep(long millis) {

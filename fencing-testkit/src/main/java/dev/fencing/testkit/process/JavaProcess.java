@@ -13,9 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,20 +26,10 @@ import java.util.function.Predicate;
  * SIGKILL}. Closing it kills the process, and so does the end of this JVM, so none outlives its
  * test.
  */
-public final class JavaProcess implements AutoCloseable {
-
-  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(() -> LIVE.forEach(Process::destroyForcibly), "java-process-reaper"));
-  }
+public final class JavaProcess extends OwnedProcess implements AutoCloseable {
 
   private static final int MAX_STDERR = 20_000;
 
-  private final String name;
-  private final Process process;
   private final Writer stdin;
   private final List<String> lines = new ArrayList<>();
   private final StringBuffer stderr = new StringBuffer();
@@ -50,15 +38,12 @@ public final class JavaProcess implements AutoCloseable {
   /** Whether its classes are archived when it exits in order ({@link SharedClasses}). */
   private final boolean trainer;
 
-  private volatile boolean frozen;
-
   /** Completes when the process has ended and its archive, if it trained, is in place. */
   private final CompletableFuture<Void> exited;
 
   private JavaProcess(
       String name, Process process, boolean trainer, CompletableFuture<Void> exited) {
-    this.name = name;
-    this.process = process;
+    super(name, process);
     this.trainer = trainer;
     this.exited = exited;
     this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
@@ -152,15 +137,9 @@ public final class JavaProcess implements AutoCloseable {
       launch.trainerExited(-1);
       throw new UncheckedIOException("could not start " + name, e);
     }
-    LIVE.add(process);
+    killAtExit(process);
     CompletableFuture<Void> exited =
-        process
-            .onExit()
-            .thenRun(
-                () -> {
-                  LIVE.remove(process);
-                  launch.trainerExited(process.exitValue());
-                });
+        process.onExit().thenRun(() -> launch.trainerExited(process.exitValue()));
     return new JavaProcess(name, process, launch.trainer(), exited);
   }
 
@@ -185,16 +164,6 @@ public final class JavaProcess implements AutoCloseable {
     return String.join(java.io.File.pathSeparator, own, modulePath, classPath);
   }
 
-  /** Returns the name given at start. */
-  public String name() {
-    return name;
-  }
-
-  /** Returns the operating system's process id. */
-  public long pid() {
-    return process.pid();
-  }
-
   /**
    * Writes {@code line} to its standard input: a frozen process reads it when it is thawed.
    *
@@ -206,13 +175,9 @@ public final class JavaProcess implements AutoCloseable {
       stdin.write('\n');
       stdin.flush();
     } catch (IOException e) {
-      throw new IllegalStateException(name + " (pid " + pid() + ") is gone; stderr: " + stderr, e);
+      throw new IllegalStateException(
+          name() + " (pid " + pid() + ") is gone; stderr: " + stderr, e);
     }
-  }
-
-  /** Returns whether the process is still running (or frozen). */
-  public boolean isAlive() {
-    return process.isAlive();
   }
 
   /** Returns every line it printed so far. */
@@ -239,7 +204,7 @@ public final class JavaProcess implements AutoCloseable {
       long left = Duration.between(Instant.now(), deadline).toMillis();
       if (left <= 0 || outputEnded) {
         throw new IllegalStateException(
-            name
+            name()
                 + " (pid "
                 + pid()
                 + (outputEnded ? ") died" : ") printed no such line within " + timeout)
@@ -252,7 +217,7 @@ public final class JavaProcess implements AutoCloseable {
         wait(Math.min(left, 200));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted waiting for " + name, e);
+        throw new IllegalStateException("interrupted waiting for " + name(), e);
       }
     }
   }
@@ -262,11 +227,11 @@ public final class JavaProcess implements AutoCloseable {
     try {
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new IllegalStateException(
-            name + " (pid " + pid() + ") did not end within " + timeout + "; stderr: " + stderr);
+            name() + " (pid " + pid() + ") did not end within " + timeout + "; stderr: " + stderr);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted waiting for " + name, e);
+      throw new IllegalStateException("interrupted waiting for " + name(), e);
     }
     return process.exitValue();
   }
@@ -276,21 +241,9 @@ public final class JavaProcess implements AutoCloseable {
     return stderr.toString();
   }
 
-  /** Freezes the process with {@code SIGSTOP}. */
-  public void freeze() {
-    Signals.send(process, "STOP", name);
-    frozen = true;
-  }
-
-  /** Thaws the process with {@code SIGCONT}. */
-  public void thaw() {
-    Signals.send(process, "CONT", name);
-    frozen = false;
-  }
-
   /** Kills the process with {@code SIGKILL}, as a crash would, and waits for it to end. */
   public void crash() {
-    Signals.send(process, "KILL", name);
+    Signals.send(process, "KILL", name());
     close();
   }
 
@@ -300,7 +253,7 @@ public final class JavaProcess implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (trainer && !frozen && process.isAlive()) {
+    if (trainer && !frozen() && process.isAlive()) {
       process.destroy();
       try {
         process.waitFor(30, TimeUnit.SECONDS);
@@ -348,7 +301,7 @@ public final class JavaProcess implements AutoCloseable {
               }
               atEnd.run();
             },
-            name + "-output");
+            name() + "-output");
     pump.setDaemon(true);
     pump.start();
   }

@@ -7,8 +7,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-/** Real signals to processes a test started, by pid. */
-final class Signals {
+/**
+ * Real signals, by pid, to processes a test started itself or through a server it started (a
+ * PostgreSQL backend of its own cluster); {@link ServerProcess} and {@link JavaProcess} send theirs
+ * through it.
+ */
+public final class Signals {
 
   private Signals() {}
 
@@ -23,12 +27,14 @@ final class Signals {
   }
 
   /**
-   * Sends {@code SIG<signal>} to the process {@code pid}; for {@code STOP}, returns once the kernel
-   * reports it stopped.
+   * Sends {@code SIG<signal>} ({@code STOP}, {@code CONT}, {@code KILL}, {@code TERM}) to the
+   * process {@code pid} with {@code kill}; for {@code STOP}, returns once the kernel reports it
+   * stopped.
    *
    * @param name how messages call the process
+   * @throws IllegalStateException if {@code kill} fails (no such process) or a stop takes 10 s
    */
-  static void send(long pid, String signal, String name) {
+  public static void send(long pid, String signal, String name) {
     try {
       Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
       if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
