@@ -8,7 +8,7 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
 import dev.fencing.FencedReceiver.Receipt;
 import dev.fencing.testkit.db.FencingDatabase;
-import java.net.ServerSocket;
+import dev.fencing.testkit.process.Ports;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
@@ -87,10 +87,7 @@ class HttpRetryTest extends ServedReceiver {
 
   @Test
   void noServerAtAllEndsInAClearExceptionAfterTheAttempts() throws Exception {
-    int unused;
-    try (ServerSocket probe = new ServerSocket(0)) {
-      unused = probe.getLocalPort();
-    }
+    int unused = Ports.freePort();
     FencedReceiver nowhere =
         HttpReceiverClient.builder(URI.create("http://127.0.0.1:" + unused), KEY)
             .maxAttempts(3)
