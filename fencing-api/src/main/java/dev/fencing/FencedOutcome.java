@@ -25,6 +25,18 @@ public sealed interface FencedOutcome extends CommitOutcome
     return this instanceof Accepted;
   }
 
+  /** Checks what every outcome has: the key and the epoch. */
+  private static void require(String key, Epoch epoch) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(epoch, "epoch");
+  }
+
+  /** Checks the key, the epoch and the outcome's own component {@code name}. */
+  private static void require(String key, Epoch epoch, String name, Object value) {
+    require(key, epoch);
+    Objects.requireNonNull(value, name);
+  }
+
   /**
    * The write took effect.
    *
@@ -34,8 +46,7 @@ public sealed interface FencedOutcome extends CommitOutcome
    */
   record Accepted(String key, Epoch epoch, boolean repeat) implements FencedOutcome {
     public Accepted {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(epoch, "epoch");
+      require(key, epoch);
     }
   }
 
@@ -55,9 +66,7 @@ public sealed interface FencedOutcome extends CommitOutcome
   record Superseded(String key, Epoch epoch, Epoch current, @Nullable String currentOwner)
       implements Refused {
     public Superseded {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(epoch, "epoch");
-      Objects.requireNonNull(current, "current");
+      require(key, epoch, "current", current);
     }
   }
 
@@ -69,9 +78,7 @@ public sealed interface FencedOutcome extends CommitOutcome
    */
   record LeaseExpired(String key, Epoch epoch, Instant expiredAt) implements Refused {
     public LeaseExpired {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(epoch, "epoch");
-      Objects.requireNonNull(expiredAt, "expiredAt");
+      require(key, epoch, "expiredAt", expiredAt);
     }
   }
 
@@ -87,9 +94,7 @@ public sealed interface FencedOutcome extends CommitOutcome
       String key, Epoch epoch, String owner, @Nullable Epoch current, @Nullable String currentOwner)
       implements Refused {
     public NotOwner {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(epoch, "epoch");
-      Objects.requireNonNull(owner, "owner");
+      require(key, epoch, "owner", owner);
     }
   }
 
@@ -101,9 +106,7 @@ public sealed interface FencedOutcome extends CommitOutcome
    */
   record AlreadyFinished(String key, Epoch epoch, JobState state) implements Refused {
     public AlreadyFinished {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(epoch, "epoch");
-      Objects.requireNonNull(state, "state");
+      require(key, epoch, "state", state);
     }
   }
 
@@ -114,8 +117,7 @@ public sealed interface FencedOutcome extends CommitOutcome
    */
   record Removed(String key, Epoch epoch) implements Refused {
     public Removed {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(epoch, "epoch");
+      require(key, epoch);
     }
   }
 }

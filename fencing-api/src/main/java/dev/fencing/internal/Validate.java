@@ -66,17 +66,7 @@ public final class Validate {
    * well-formed text (no NUL, no unpaired surrogate, which a database would change or refuse).
    */
   public static String owner(@Nullable String owner) {
-    if (owner == null
-        || owner.isBlank()
-        || owner.length() > MAX_OWNER_LENGTH
-        || !wellFormed(owner)) {
-      throw new IllegalArgumentException(
-          "owner must be non-blank well-formed text of at most "
-              + MAX_OWNER_LENGTH
-              + " characters, but was "
-              + quote(owner));
-    }
-    return owner;
+    return text("owner", owner, MAX_OWNER_LENGTH);
   }
 
   /**
@@ -84,14 +74,7 @@ public final class Validate {
    * well-formed text: two keys that a store would turn into the same bytes must not be two keys.
    */
   public static String key(@Nullable String key) {
-    if (key == null || key.isBlank() || key.length() > MAX_KEY_LENGTH || !wellFormed(key)) {
-      throw new IllegalArgumentException(
-          "key must be non-blank well-formed text of at most "
-              + MAX_KEY_LENGTH
-              + " characters, but was "
-              + quote(key));
-    }
-    return key;
+    return text("key", key, MAX_KEY_LENGTH);
   }
 
   /**
@@ -101,20 +84,25 @@ public final class Validate {
    * @param parameter the parameter's name, for the message
    */
   public static String idempotencyKey(String parameter, @Nullable String key) {
-    if (key == null
-        || key.isBlank()
-        || key.length() > MAX_IDEMPOTENCY_KEY_LENGTH
-        || !wellFormed(key)) {
+    return text(parameter, key, MAX_IDEMPOTENCY_KEY_LENGTH);
+  }
+
+  /**
+   * Returns {@code value} if it is neither null nor blank, at most {@code maxLength} characters,
+   * and well-formed text; a value too long is shown with its length.
+   */
+  private static String text(String parameter, @Nullable String value, int maxLength) {
+    if (value == null || value.isBlank() || value.length() > maxLength || !wellFormed(value)) {
       throw new IllegalArgumentException(
           parameter
               + " must be non-blank well-formed text of at most "
-              + MAX_IDEMPOTENCY_KEY_LENGTH
+              + maxLength
               + " characters, but was "
-              + (key != null && key.length() > MAX_IDEMPOTENCY_KEY_LENGTH
-                  ? quote(key) + " (" + key.length() + " characters)"
-                  : quote(key)));
+              + (value != null && value.length() > maxLength
+                  ? quote(value) + " (" + value.length() + " characters)"
+                  : quote(value)));
     }
-    return key;
+    return value;
   }
 
   /**
@@ -221,20 +209,12 @@ public final class Validate {
 
   /** Returns {@code batchSize} if it is between 1 and 10,000. */
   public static int batchSize(int batchSize) {
-    if (batchSize < 1 || batchSize > MAX_BATCH) {
-      throw new IllegalArgumentException(
-          "batchSize must be between 1 and " + MAX_BATCH + ", but was " + batchSize);
-    }
-    return batchSize;
+    return between("batchSize", batchSize, 1, MAX_BATCH);
   }
 
   /** Returns {@code attempts} if it is between 1 and 1,000. */
   public static int maxAttempts(int attempts) {
-    if (attempts < 1 || attempts > 1_000) {
-      throw new IllegalArgumentException(
-          "maxAttempts must be between 1 and 1000, but was " + attempts);
-    }
-    return attempts;
+    return between("maxAttempts", attempts, 1, 1_000);
   }
 
   /**
@@ -263,11 +243,7 @@ public final class Validate {
 
   /** Returns {@code value} if it lies in {@code [min, max]}. */
   public static int between(String parameter, int value, int min, int max) {
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(
-          parameter + " must be between " + min + " and " + max + ", but was " + value);
-    }
-    return value;
+    return Math.toIntExact(between(parameter, (long) value, min, max));
   }
 
   /** Returns {@code value} if it lies in {@code [min, max]}. */

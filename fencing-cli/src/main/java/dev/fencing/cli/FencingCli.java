@@ -1,6 +1,7 @@
 package dev.fencing.cli;
 
 import dev.fencing.cli.internal.CliException;
+import dev.fencing.cli.internal.Durations;
 import dev.fencing.cli.internal.FailCommand;
 import dev.fencing.cli.internal.JobCommand;
 import dev.fencing.cli.internal.MigrateCommand;
@@ -11,6 +12,7 @@ import dev.fencing.cli.internal.SchedulesCommand;
 import dev.fencing.cli.internal.SchemaCommand;
 import dev.fencing.cli.internal.TuneCommand;
 import java.io.PrintWriter;
+import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -65,6 +67,7 @@ public final class FencingCli implements Runnable {
     quietLogs();
     CommandLine cli = new CommandLine(new FencingCli());
     cli.setOut(out).setErr(err);
+    cli.registerConverter(Duration.class, new Durations.Converter());
     cli.setExecutionExceptionHandler(
         (e, line, parsed) -> {
           if (e instanceof CliException c) {

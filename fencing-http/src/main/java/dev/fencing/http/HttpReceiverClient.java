@@ -89,9 +89,7 @@ public final class HttpReceiverClient {
      * @throws IllegalArgumentException if it is not between 1 ms and 10 min
      */
     public Builder connectTimeout(Duration connectTimeout) {
-      this.connectTimeout =
-          Validate.between(
-              "connectTimeout", connectTimeout, Duration.ofMillis(1), Duration.ofMinutes(10));
+      this.connectTimeout = timeout("connectTimeout", connectTimeout);
       return this;
     }
 
@@ -101,9 +99,7 @@ public final class HttpReceiverClient {
      * @throws IllegalArgumentException if it is not between 1 ms and 10 min
      */
     public Builder requestTimeout(Duration requestTimeout) {
-      this.requestTimeout =
-          Validate.between(
-              "requestTimeout", requestTimeout, Duration.ofMillis(1), Duration.ofMinutes(10));
+      this.requestTimeout = timeout("requestTimeout", requestTimeout);
       return this;
     }
 
@@ -118,6 +114,11 @@ public final class HttpReceiverClient {
       return new SigningReceiverClient(
           new ClientConfig(
               base, sharedKey, maxAttempts, firstBackoff, connectTimeout, requestTimeout, clock));
+    }
+
+    /** Returns {@code value} if it is a timeout this client takes: between 1 ms and 10 min. */
+    private static Duration timeout(String parameter, Duration value) {
+      return Validate.between(parameter, value, Duration.ofMillis(1), Duration.ofMinutes(10));
     }
   }
 }

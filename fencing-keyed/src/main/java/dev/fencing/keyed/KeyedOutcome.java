@@ -17,6 +17,13 @@ public sealed interface KeyedOutcome
   /** The epoch that made the call (sent along for the service's logs, not part of the key). */
   Epoch epoch();
 
+  /** Checks what every outcome has, the key, the epoch and a text, which {@code name} names. */
+  private static void require(String key, Epoch epoch, String name, String text) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(epoch, "epoch");
+    Objects.requireNonNull(text, name);
+  }
+
   /**
    * The service has the effect, once, under this key.
    *
@@ -31,9 +38,7 @@ public sealed interface KeyedOutcome
      * @throws NullPointerException if a reference is null
      */
     public Done {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(epoch, "epoch");
-      Objects.requireNonNull(body, "body");
+      require(key, epoch, "body", body);
     }
   }
 
@@ -49,9 +54,7 @@ public sealed interface KeyedOutcome
      * @throws NullPointerException if a reference is null
      */
     public Refused {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(epoch, "epoch");
-      Objects.requireNonNull(body, "body");
+      require(key, epoch, "body", body);
     }
   }
 
@@ -66,9 +69,7 @@ public sealed interface KeyedOutcome
      * @throws NullPointerException if a reference is null
      */
     public FencedOff {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(epoch, "epoch");
-      Objects.requireNonNull(reason, "reason");
+      require(key, epoch, "reason", reason);
     }
   }
 
@@ -86,9 +87,7 @@ public sealed interface KeyedOutcome
      * @throws NullPointerException if a reference is null
      */
     public Unknown {
-      Objects.requireNonNull(key, "key");
-      Objects.requireNonNull(epoch, "epoch");
-      Objects.requireNonNull(message, "message");
+      require(key, epoch, "message", message);
     }
   }
 }

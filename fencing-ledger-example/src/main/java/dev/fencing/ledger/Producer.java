@@ -48,20 +48,14 @@ public final class Producer {
     }
   }
 
-  Producer(
-      String name,
-      ResourceOwnership ownership,
-      Ledger ledger,
-      List<String> accounts,
-      Duration lease,
-      Duration think,
-      PrintStream out) {
-    this.name = name;
+  /** A producer as its command line gives it: name, then accounts, lease and think time. */
+  private Producer(String[] args, ResourceOwnership ownership, Ledger ledger, PrintStream out) {
+    this.name = args[0];
+    this.accounts = Arrays.asList(args[6].split(","));
+    this.lease = Duration.ofMillis(Long.parseLong(args[7]));
+    this.think = Duration.ofMillis(Long.parseLong(args[8]));
     this.ownership = ownership;
     this.ledger = ledger;
-    this.accounts = accounts;
-    this.lease = lease;
-    this.think = think;
     this.out = out;
   }
 
@@ -81,15 +75,7 @@ public final class Producer {
             ? Ledger.withoutEpochCheck(database, args[5])
             : Ledger.of(database, args[5]);
     try (ResourceOwnership ownership = Coordination.open(args[1], database)) {
-      new Producer(
-              args[0],
-              ownership,
-              ledger,
-              Arrays.asList(args[6].split(",")),
-              Duration.ofMillis(Long.parseLong(args[7])),
-              Duration.ofMillis(Long.parseLong(args[8])),
-              System.out)
-          .run();
+      new Producer(args, ownership, ledger, System.out).run();
     }
     System.exit(0);
   }

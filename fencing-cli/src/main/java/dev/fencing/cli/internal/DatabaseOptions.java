@@ -8,6 +8,7 @@ import dev.fencing.postgres.PostgresAdmin;
 import dev.fencing.postgres.PostgresFencing;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.postgresql.ds.PGSimpleDataSource;
 import picocli.CommandLine.Option;
@@ -48,9 +49,18 @@ public final class DatabaseOptions {
    * @throws CliException with {@link ExitCode#UNREACHABLE} or {@link ExitCode#NO_SCHEMA}
    */
   PostgresAdmin admin() {
-    PostgresFencing fencing = fencing();
+    return reported(fencing()::admin);
+  }
+
+  /**
+   * Returns what {@code call} returns; its failures to reach the database or to find a schema it
+   * may run on become the CLI's.
+   *
+   * @throws CliException with {@link ExitCode#UNREACHABLE} or {@link ExitCode#NO_SCHEMA}
+   */
+  static <T> T reported(Supplier<T> call) {
     try {
-      return fencing.admin();
+      return call.get();
     } catch (SchemaNotInstalledException | SchemaVersionException e) {
       throw new CliException(ExitCode.NO_SCHEMA, e.getMessage());
     } catch (StoreUnavailableException e) {

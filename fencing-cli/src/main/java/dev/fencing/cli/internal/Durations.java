@@ -7,8 +7,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
 
-/** Durations as an operator types them: {@code 7d}, {@code 12h}, {@code 30m}, {@code 800ms}. */
-final class Durations {
+/**
+ * Durations as an operator types them: {@code 7d}, {@code 12h}, {@code 30m}, {@code 800ms}. Every
+ * {@link Duration} option of the command line is read by its {@link Converter}.
+ */
+public final class Durations {
 
   private static final Pattern SHORT = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
 
@@ -68,7 +71,10 @@ final class Durations {
         + "s";
   }
 
-  /** picocli's converter: a bad duration is a usage error naming the text. */
+  /**
+   * picocli's converter of every {@link Duration} option, registered once for the whole command
+   * line: a bad duration is a usage error naming the text.
+   */
   public static final class Converter implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {

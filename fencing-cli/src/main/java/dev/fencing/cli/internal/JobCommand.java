@@ -4,29 +4,19 @@ import dev.fencing.cli.ExitCode;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.PostgresAdmin;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code fencing job <id>}: one job with its epochs, owners, last error and outbox messages. */
 @Command(
     name = "job",
     mixinStandardHelpOptions = true,
     description = "Show a job: its row, who held which epoch, and its outbox messages.")
-public final class JobCommand implements Runnable {
-
-  @Mixin DatabaseOptions database;
-
-  @Parameters(paramLabel = "<id>", description = "the job's id")
-  long id;
-
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+public final class JobCommand extends JobIdCommand {
 
   @Override
   public void run() {
     PostgresAdmin admin = database.admin();
     JobDetails job = admin.job(id).orElseThrow(() -> unknown(id, admin.schema()));
-    JobPrinter.print(job, admin.schema(), spec.commandLine().getOut());
+    JobPrinter.print(job, admin.schema(), out());
   }
 
   static CliException unknown(long id, String schema) {

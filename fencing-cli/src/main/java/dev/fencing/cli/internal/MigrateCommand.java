@@ -1,14 +1,9 @@
 package dev.fencing.cli.internal;
 
-import dev.fencing.SchemaVersionException;
-import dev.fencing.StoreUnavailableException;
-import dev.fencing.cli.ExitCode;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.postgres.PostgresFencing.SchemaStatus;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
 
 /** {@code fencing migrate}: applies the migration scripts the schema lacks. */
 @Command(
@@ -19,24 +14,14 @@ import picocli.CommandLine.Spec;
       "each whole in one transaction, safe while workers of this version and the previous run",
       "(docs/UPGRADING.md). Creates the schema and its tables when there are none."
     })
-public final class MigrateCommand implements Runnable {
-
-  @Mixin DatabaseOptions database;
-
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+public final class MigrateCommand extends DatabaseCommand {
 
   @Override
   public void run() {
     PostgresFencing reader = database.fencing();
     SchemaStatus before = SchemaCommand.status(reader);
-    PrintWriter out = spec.commandLine().getOut();
-    try {
-      database.installing().build();
-    } catch (SchemaVersionException e) {
-      throw new CliException(ExitCode.NO_SCHEMA, e.getMessage());
-    } catch (StoreUnavailableException e) {
-      throw new CliException(ExitCode.UNREACHABLE, e.getMessage());
-    }
+    PrintWriter out = out();
+    DatabaseOptions.reported(database.installing()::build);
     SchemaStatus after = SchemaCommand.status(reader);
     if (after.version() == before.version()) {
       out.println("schema " + after.schema() + " is at version " + after.version() + " already");

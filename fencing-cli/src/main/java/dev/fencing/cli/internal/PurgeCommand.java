@@ -4,9 +4,7 @@ import dev.fencing.postgres.PostgresAdmin;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code fencing purge --older-than 7d [--queue q]}: delete old finished jobs. */
 @Command(
@@ -16,21 +14,16 @@ import picocli.CommandLine.Spec;
       "Delete completed and failed jobs finished longer ago than --older-than (database clock),",
       "in batches. Jobs with undelivered outbox messages are kept."
     })
-public final class PurgeCommand implements Runnable {
-
-  @Mixin DatabaseOptions database;
+public final class PurgeCommand extends DatabaseCommand {
 
   @Option(
       names = "--older-than",
       required = true,
-      converter = Durations.Converter.class,
       description = "age such as 7d, 12h, 30m or P7D; 1 min to 3650 days")
   Duration olderThan = Duration.ZERO;
 
   @Option(names = "--queue", description = "only this queue (default: every queue)")
   @Nullable String queue;
-
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {

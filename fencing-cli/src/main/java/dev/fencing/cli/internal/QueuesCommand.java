@@ -5,9 +5,7 @@ import dev.fencing.postgres.QueueSummary;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code fencing queues}: every queue with its jobs by state. */
 @Command(
@@ -17,20 +15,16 @@ import picocli.CommandLine.Spec;
       "List queues with pending, running or failed jobs, with their counts by state.",
       "Completed jobs are counted only with --completed: that reads every completed row."
     })
-public final class QueuesCommand implements Runnable {
-
-  @Mixin DatabaseOptions database;
+public final class QueuesCommand extends DatabaseCommand {
 
   @Option(names = "--completed", description = "also count completed jobs (scans the table)")
   boolean completed;
-
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
     PostgresAdmin admin = database.admin();
     List<QueueSummary> queues = admin.queues(completed);
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = out();
     if (queues.isEmpty()) {
       out.println("no queues with jobs in schema " + admin.schema());
       return;

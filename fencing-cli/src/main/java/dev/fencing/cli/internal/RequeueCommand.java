@@ -2,9 +2,6 @@ package dev.fencing.cli.internal;
 
 import dev.fencing.postgres.PostgresAdmin;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code fencing requeue <id>}: a failed job back to pending. There is no {@code --force} for a
@@ -19,14 +16,7 @@ import picocli.CommandLine.Spec;
       "Its epoch is kept: the next claim takes a larger one. Running and completed jobs are"
           + " refused (exit 1)."
     })
-public final class RequeueCommand implements Runnable {
-
-  @Mixin DatabaseOptions database;
-
-  @Parameters(paramLabel = "<id>", description = "the job's id")
-  long id;
-
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+public final class RequeueCommand extends JobIdCommand {
 
   @Override
   public void run() {
@@ -35,6 +25,6 @@ public final class RequeueCommand implements Runnable {
         admin.requeue(id),
         "requeued job " + id + ": pending, claimable now",
         admin.schema(),
-        spec.commandLine().getOut());
+        out());
   }
 }

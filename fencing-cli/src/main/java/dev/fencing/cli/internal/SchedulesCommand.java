@@ -1,8 +1,5 @@
 package dev.fencing.cli.internal;
 
-import dev.fencing.SchemaNotInstalledException;
-import dev.fencing.StoreUnavailableException;
-import dev.fencing.cli.ExitCode;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.schedule.FencedScheduler;
 import dev.fencing.schedule.Missed;
@@ -14,9 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code fencing schedules}: every recurring schedule with its mark and next slots. */
 @Command(
@@ -28,9 +23,7 @@ import picocli.CommandLine.Spec;
       "Next slots are computed from the stored definition, after the mark or the database's"
           + " clock, whichever is later."
     })
-public final class SchedulesCommand implements Runnable {
-
-  @Mixin DatabaseOptions database;
+public final class SchedulesCommand extends DatabaseCommand {
 
   @Option(
       names = "--next",
@@ -38,20 +31,12 @@ public final class SchedulesCommand implements Runnable {
       description = "how many next slots to show, 0 to 100 (default: ${DEFAULT-VALUE})")
   int next;
 
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
-
   @Override
   public void run() {
     PostgresFencing fencing = database.fencing();
-    List<ScheduleOverview> schedules;
-    try {
-      schedules = FencedScheduler.overview(fencing.schedules(), next);
-    } catch (SchemaNotInstalledException | dev.fencing.SchemaVersionException e) {
-      throw new CliException(ExitCode.NO_SCHEMA, e.getMessage());
-    } catch (StoreUnavailableException e) {
-      throw new CliException(ExitCode.UNREACHABLE, e.getMessage());
-    }
-    PrintWriter out = spec.commandLine().getOut();
+    List<ScheduleOverview> schedules =
+        DatabaseOptions.reported(() -> FencedScheduler.overview(fencing.schedules(), next));
+    PrintWriter out = out();
     if (schedules.isEmpty()) {
       out.println("no schedules in schema " + fencing.schema());
       return;

@@ -1,13 +1,10 @@
 package dev.fencing.cli.internal;
 
-import dev.fencing.StoreUnavailableException;
 import dev.fencing.cli.ExitCode;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.postgres.PostgresFencing.SchemaStatus;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
 
 /** {@code fencing schema}: the schema's version and engine, and whether this version runs on it. */
 @Command(
@@ -17,16 +14,12 @@ import picocli.CommandLine.Spec;
       "Show the schema's version, the oldest version whose library may run on it, its engine,",
       "and whether this fencing may run on it. Exit code 4 when it may not (or is not installed)."
     })
-public final class SchemaCommand implements Runnable {
-
-  @Mixin DatabaseOptions database;
-
-  @Spec picocli.CommandLine.Model.CommandSpec spec;
+public final class SchemaCommand extends DatabaseCommand {
 
   @Override
   public void run() {
     SchemaStatus status = status(database.fencing());
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = out();
     print(out, status);
     if (!status.tables()) {
       throw new CliException(
@@ -44,11 +37,7 @@ public final class SchemaCommand implements Runnable {
   }
 
   static SchemaStatus status(PostgresFencing fencing) {
-    try {
-      return fencing.schemaStatus();
-    } catch (StoreUnavailableException e) {
-      throw new CliException(ExitCode.UNREACHABLE, e.getMessage());
-    }
+    return DatabaseOptions.reported(fencing::schemaStatus);
   }
 
   static void print(PrintWriter out, SchemaStatus status) {

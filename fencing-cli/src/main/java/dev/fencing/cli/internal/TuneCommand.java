@@ -27,31 +27,18 @@ import picocli.CommandLine.Spec;
     })
 public final class TuneCommand implements Runnable {
 
-  @Option(
-      names = "--p50",
-      required = true,
-      converter = Durations.Converter.class,
-      description = "median pause, e.g. 20ms")
+  @Option(names = "--p50", required = true, description = "median pause, e.g. 20ms")
   Duration p50 = Duration.ZERO;
 
-  @Option(
-      names = "--p99",
-      required = true,
-      converter = Durations.Converter.class,
-      description = "99th percentile pause, e.g. 800ms")
+  @Option(names = "--p99", required = true, description = "99th percentile pause, e.g. 800ms")
   Duration p99 = Duration.ZERO;
 
-  @Option(
-      names = "--max",
-      required = true,
-      converter = Durations.Converter.class,
-      description = "longest pause, e.g. 2s")
+  @Option(names = "--max", required = true, description = "longest pause, e.g. 2s")
   Duration max = Duration.ZERO;
 
   @Option(
       names = "--leases",
       split = ",",
-      converter = Durations.Converter.class,
       defaultValue = "1s,2s,5s,10s,30s,1m,5m",
       description = "candidate leases (default: ${DEFAULT-VALUE})")
   List<Duration> leases = List.of();

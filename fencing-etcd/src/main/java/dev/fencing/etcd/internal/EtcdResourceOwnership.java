@@ -93,25 +93,14 @@ public final class EtcdResourceOwnership implements ResourceOwnership {
     }
     Instant before = Instant.now();
     LeaseGrantResponse lease = grant(resource, leaseLength, deadline);
-    TxnResponse txn;
-    try {
-      txn =
-          calls.await(
-              "acquire " + resource,
-              () ->
-                  kv.txn()
-                      .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
-                      .Then(
-                          Op.put(key, Keys.owner(owner), onLease(lease.getID())),
-                          Op.get(key, GetOption.DEFAULT))
-                      .Else(Op.get(key, GetOption.DEFAULT))
-                      .commit(),
-              deadline);
-    } catch (CoordinationException e) {
-      // if the write landed after all, revoking its lease ends it rather than leave it unknown
-      revoke(lease.getID());
-      throw e;
-    }
+    TxnResponse txn =
+        putOnLease(
+            "acquire " + resource,
+            key,
+            new Cmp[] {new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0))},
+            owner,
+            PutOption.builder().withLeaseId(lease.getID()).build(),
+            deadline);
     KeyValue current = found(txn);
     if (txn.isSucceeded() && current != null) {
       Epoch epoch = Epoch.of(current.getCreateRevision());
@@ -141,30 +130,14 @@ public final class EtcdResourceOwnership implements ResourceOwnership {
       }
       Instant before = Instant.now();
       LeaseGrantResponse lease = grant(resource, leaseLength, deadline);
-      TxnResponse txn;
-      try {
-        txn =
-            calls.await(
-                "renew " + resource + " at " + ownership.epoch(),
-                () ->
-                    kv.txn()
-                        .If(isHeldBy(key, ownership))
-                        .Then(
-                            Op.put(
-                                key,
-                                Keys.owner(ownership.owner()),
-                                PutOption.builder()
-                                    .withLeaseId(lease.getID())
-                                    .withPrevKV()
-                                    .build()),
-                            Op.get(key, GetOption.DEFAULT))
-                        .Else(Op.get(key, GetOption.DEFAULT))
-                        .commit(),
-                deadline);
-      } catch (CoordinationException e) {
-        revoke(lease.getID());
-        throw e;
-      }
+      TxnResponse txn =
+          putOnLease(
+              "renew " + resource + " at " + ownership.epoch(),
+              key,
+              isHeldBy(key, ownership),
+              ownership.owner(),
+              PutOption.builder().withLeaseId(lease.getID()).withPrevKV().build(),
+              deadline);
       if (!txn.isSucceeded()) {
         revoke(lease.getID());
         return Verdicts.lost(ownership, found(txn));
@@ -281,8 +254,32 @@ public final class EtcdResourceOwnership implements ResourceOwnership {
     };
   }
 
-  private static PutOption onLease(long leaseId) {
-    return PutOption.builder().withLeaseId(leaseId).build();
+  /**
+   * Puts {@code owner} at {@code key} with {@code option} (which names the lease) if {@code
+   * condition} holds, reading the key in the same step. If the call fails, the lease is revoked: a
+   * write that landed after all ends with it rather than stay unknown.
+   */
+  private TxnResponse putOnLease(
+      String what,
+      ByteSequence key,
+      Cmp[] condition,
+      String owner,
+      PutOption option,
+      Deadline deadline) {
+    try {
+      return calls.await(
+          what,
+          () ->
+              kv.txn()
+                  .If(condition)
+                  .Then(Op.put(key, Keys.owner(owner), option), Op.get(key, GetOption.DEFAULT))
+                  .Else(Op.get(key, GetOption.DEFAULT))
+                  .commit(),
+          deadline);
+    } catch (CoordinationException e) {
+      revoke(option.getLeaseId());
+      throw e;
+    }
   }
 
   /** The key as the transaction's read saw it, or null if absent. */

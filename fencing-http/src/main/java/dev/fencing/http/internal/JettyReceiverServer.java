@@ -10,11 +10,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /** A running Jetty server with one connector and the receiver's handler. */
 public final class JettyReceiverServer implements AutoCloseable {
 
-  private final Server server;
+  /** The server's one connector; {@link ServerConnector#getServer()} is the server. */
   private final ServerConnector connector;
 
-  private JettyReceiverServer(Server server, ServerConnector connector) {
-    this.server = server;
+  private JettyReceiverServer(ServerConnector connector) {
     this.connector = connector;
   }
 
@@ -38,7 +37,7 @@ public final class JettyReceiverServer implements AutoCloseable {
       throw new IllegalStateException(
           "could not start the HTTP receiver on " + config.host() + ":" + config.port(), e);
     }
-    return new JettyReceiverServer(server, connector);
+    return new JettyReceiverServer(connector);
   }
 
   /** Returns the port the server listens on. */
@@ -55,7 +54,7 @@ public final class JettyReceiverServer implements AutoCloseable {
   @Override
   public void close() {
     try {
-      server.stop();
+      connector.getServer().stop();
     } catch (Exception e) {
       throw new IllegalStateException("could not stop the HTTP receiver", e);
     }

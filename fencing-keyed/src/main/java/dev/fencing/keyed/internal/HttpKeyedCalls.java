@@ -56,9 +56,7 @@ public final class HttpKeyedCalls implements KeyedCalls {
     Objects.requireNonNull(epoch, "epoch");
     Objects.requireNonNull(body, "body");
     Objects.requireNonNull(check, "check");
-    URI target = config.resolve("path", path);
-    String key = keys.key(config.namespace(), id, epoch);
-    return new Run(key, epoch, target, body, check).outcome();
+    return new Run(id, epoch, path, body, check).outcome();
   }
 
   @Override
@@ -68,19 +66,22 @@ public final class HttpKeyedCalls implements KeyedCalls {
 
   /** One call's attempts. */
   private final class Run {
+    private final URI target;
     private final String key;
     private final Epoch epoch;
-    private final URI target;
     private final String body;
     private final LeaseCheck check;
     private int calls;
     private int lookups;
     private String last = "nothing was sent";
 
-    Run(String key, Epoch epoch, URI target, String body, LeaseCheck check) {
-      this.key = key;
+    /**
+     * @throws IllegalArgumentException if {@code path} does not resolve against the base URI
+     */
+    Run(CallId id, Epoch epoch, String path, String body, LeaseCheck check) {
+      this.target = config.resolve("path", path);
+      this.key = keys.key(config.namespace(), id, epoch);
       this.epoch = epoch;
-      this.target = target;
       this.body = body;
       this.check = check;
     }

@@ -4,7 +4,6 @@ import dev.fencing.micrometer.RuntimeMetrics;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.WorkOutcome;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
@@ -16,6 +15,32 @@ import java.util.function.ToDoubleFunction;
 
 /** The meters of one runtime: its stats read on publish, and its fenced-off outcomes counted. */
 public final class RuntimeBinding implements RuntimeMetrics {
+
+  private static final CounterFamily CLAIMED =
+      CounterFamily.single("fencing.runtime.jobs.claimed", "Jobs claimed");
+  private static final CounterFamily ENDED =
+      new CounterFamily("fencing.runtime.jobs.ended", "Claims ended, by outcome", "outcome");
+  private static final CounterFamily STATEMENTS =
+      new CounterFamily(
+          "fencing.runtime.statements",
+          "Statements the runtime sent to the store, by kind",
+          "kind");
+  private static final CounterFamily RENEWED =
+      CounterFamily.single("fencing.runtime.leases.renewed", "Leases renewed by the heartbeat");
+  private static final CounterFamily ERRORS =
+      new CounterFamily(
+          "fencing.runtime.errors",
+          "Failures the runtime survived: store statements that failed, outcome listeners that threw",
+          "source");
+  private static final CounterFamily MAINTENANCE =
+      new CounterFamily(
+          "fencing.runtime.maintenance.jobs",
+          "Finished jobs the runtime's retention removed (archived ones included) or archived",
+          "action");
+  private static final CounterFamily MAINTENANCE_FAILURES =
+      CounterFamily.single(
+          "fencing.runtime.maintenance.failures",
+          "Maintenance rounds that failed (each logged, then retried later)");
 
   private final Instruments meters;
   private final Tags tags;
@@ -52,32 +77,21 @@ public final class RuntimeBinding implements RuntimeMetrics {
     if (!bound.compareAndSet(false, true)) {
       throw new IllegalStateException("a runtime is bound to these meters already");
     }
-    counter(
-        runtime, "fencing.runtime.jobs.claimed", "Jobs claimed", Tags.empty(), s -> s.claimed());
-    ended(runtime, "completed", s -> s.completed());
-    ended(runtime, "fenced_off", s -> s.fencedOff());
-    ended(runtime, "failed", s -> s.failed());
-    ended(runtime, "released", s -> s.released());
-    ended(runtime, "abandoned", s -> s.abandoned());
-    statements(runtime, "claim", s -> s.claimStatements());
-    statements(runtime, "commit", s -> s.commitStatements());
-    statements(runtime, "renew", s -> s.renewStatements());
-    counter(
-        runtime,
-        "fencing.runtime.leases.renewed",
-        "Leases renewed by the heartbeat",
-        Tags.empty(),
-        s -> s.renewed());
-    errors(runtime, "store", s -> s.storeErrors());
-    errors(runtime, "callback", s -> s.callbackErrors());
-    maintenance(runtime, "removed", s -> s.jobsRemoved());
-    maintenance(runtime, "archived", s -> s.jobsArchived());
-    functionCounter(
-        runtime,
-        "fencing.runtime.maintenance.failures",
-        "Maintenance rounds that failed (each logged, then retried later)",
-        Tags.empty(),
-        r -> r.maintenanceStats().failures());
+    count(CLAIMED, "", runtime, r -> r.stats().claimed());
+    count(ENDED, "completed", runtime, r -> r.stats().completed());
+    count(ENDED, "fenced_off", runtime, r -> r.stats().fencedOff());
+    count(ENDED, "failed", runtime, r -> r.stats().failed());
+    count(ENDED, "released", runtime, r -> r.stats().released());
+    count(ENDED, "abandoned", runtime, r -> r.stats().abandoned());
+    count(STATEMENTS, "claim", runtime, r -> r.stats().claimStatements());
+    count(STATEMENTS, "commit", runtime, r -> r.stats().commitStatements());
+    count(STATEMENTS, "renew", runtime, r -> r.stats().renewStatements());
+    count(RENEWED, "", runtime, r -> r.stats().renewed());
+    count(ERRORS, "store", runtime, r -> r.stats().storeErrors());
+    count(ERRORS, "callback", runtime, r -> r.stats().callbackErrors());
+    count(MAINTENANCE, "removed", runtime, r -> r.maintenanceStats().jobsRemoved());
+    count(MAINTENANCE, "archived", runtime, r -> r.maintenanceStats().jobsArchived());
+    count(MAINTENANCE_FAILURES, "", runtime, r -> r.maintenanceStats().failures());
     registered.add(
         Gauge.builder("fencing.runtime.jobs.in.flight", runtime, r -> r.stats().inFlight())
             .description("Claims not yet ended: waiting for a thread, running, or committing")
@@ -96,67 +110,11 @@ public final class RuntimeBinding implements RuntimeMetrics {
     registered.clear();
   }
 
-  private void ended(
-      FencedRuntime runtime, String outcome, ToDoubleFunction<FencedRuntime.Stats> f) {
-    counter(
-        runtime,
-        "fencing.runtime.jobs.ended",
-        "Claims ended, by outcome",
-        Tags.of("outcome", outcome),
-        f);
-  }
-
-  private void maintenance(
-      FencedRuntime runtime, String action, ToDoubleFunction<FencedRuntime.MaintenanceStats> f) {
-    functionCounter(
-        runtime,
-        "fencing.runtime.maintenance.jobs",
-        "Finished jobs the runtime's retention removed (archived ones included) or archived",
-        Tags.of("action", action),
-        r -> f.applyAsDouble(r.maintenanceStats()));
-  }
-
-  private void statements(
-      FencedRuntime runtime, String kind, ToDoubleFunction<FencedRuntime.Stats> f) {
-    counter(
-        runtime,
-        "fencing.runtime.statements",
-        "Statements the runtime sent to the store, by kind",
-        Tags.of("kind", kind),
-        f);
-  }
-
-  private void errors(
-      FencedRuntime runtime, String source, ToDoubleFunction<FencedRuntime.Stats> f) {
-    counter(
-        runtime,
-        "fencing.runtime.errors",
-        "Failures the runtime survived: store statements that failed, outcome listeners that threw",
-        Tags.of("source", source),
-        f);
-  }
-
-  private void counter(
+  private void count(
+      CounterFamily family,
+      String value,
       FencedRuntime runtime,
-      String name,
-      String description,
-      Tags extra,
-      ToDoubleFunction<FencedRuntime.Stats> value) {
-    functionCounter(runtime, name, description, extra, r -> value.applyAsDouble(r.stats()));
-  }
-
-  private void functionCounter(
-      FencedRuntime runtime,
-      String name,
-      String description,
-      Tags extra,
-      ToDoubleFunction<FencedRuntime> value) {
-    registered.add(
-        FunctionCounter.builder(name, runtime, value)
-            .description(description)
-            .tags(meters.common)
-            .tags(tags)
-            .tags(extra)
-            .register(meters.registry));
+      ToDoubleFunction<FencedRuntime> f) {
+    registered.add(family.register(meters, tags, value, runtime, f));
   }
 }

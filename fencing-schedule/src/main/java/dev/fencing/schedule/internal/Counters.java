@@ -1,25 +1,38 @@
 package dev.fencing.schedule.internal;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /** A scheduler's counts, read at any time from any thread. */
 public final class Counters {
-  final AtomicLong enqueued = new AtomicLong();
-  final AtomicLong skipped = new AtomicLong();
-  final AtomicLong taken = new AtomicLong();
-  final AtomicLong superseded = new AtomicLong();
-  final AtomicLong conflicts = new AtomicLong();
-  final AtomicLong failures = new AtomicLong();
+
+  /** What a scheduler counts, in the order {@link #read()} returns the counts. */
+  enum Count {
+    ENQUEUED,
+    SKIPPED,
+    TAKEN,
+    SUPERSEDED,
+    CONFLICTS,
+    FAILURES
+  }
+
+  private final AtomicLongArray counts = new AtomicLongArray(Count.values().length);
+
+  /** Adds {@code n} to {@code count}. */
+  void add(Count count, long n) {
+    counts.addAndGet(count.ordinal(), n);
+  }
 
   /** Counts a failed round. */
   public void failed() {
-    failures.incrementAndGet();
+    add(Count.FAILURES, 1);
   }
 
   /** Returns the counts now: enqueued, skipped, taken, superseded, conflicts, failures. */
   public long[] read() {
-    return new long[] {
-      enqueued.get(), skipped.get(), taken.get(), superseded.get(), conflicts.get(), failures.get()
-    };
+    long[] now = new long[counts.length()];
+    for (int i = 0; i < now.length; i++) {
+      now[i] = counts.get(i);
+    }
+    return now;
   }
 }

@@ -91,11 +91,11 @@ public final class Round {
   /** Whether the stored revision and definition are this scheduler's; counts why not. */
   private boolean runs(Entry entry, ScheduleState stored) {
     if (stored.revision() > entry.schedule().revision()) {
-      counters.superseded.incrementAndGet();
+      counters.add(Counters.Count.SUPERSEDED, 1);
       return false;
     }
     if (!stored.definition().equals(entry.definition())) {
-      counters.conflicts.incrementAndGet();
+      counters.add(Counters.Count.CONFLICTS, 1);
       if (!warned.add(stored.name())) {
         return false;
       }
@@ -133,10 +133,11 @@ public final class Round {
             jobs);
     switch (outcome) {
       case SlotAdvance.Advanced advanced -> {
-        counters.enqueued.addAndGet(advanced.jobs().stream().filter(Enqueued::created).count());
-        counters.skipped.addAndGet(plan.skipped());
+        counters.add(
+            Counters.Count.ENQUEUED, advanced.jobs().stream().filter(Enqueued::created).count());
+        counters.add(Counters.Count.SKIPPED, plan.skipped());
       }
-      case SlotAdvance.Refused refused -> counters.taken.incrementAndGet();
+      case SlotAdvance.Refused refused -> counters.add(Counters.Count.TAKEN, 1);
     }
   }
 }

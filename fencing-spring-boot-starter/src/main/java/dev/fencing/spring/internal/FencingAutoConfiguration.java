@@ -98,7 +98,6 @@ public class FencingAutoConfiguration {
       FencingProperties properties,
       Meters meters,
       ListableBeanFactory beans,
-      ObjectProvider<Scheduling> scheduling,
       Environment environment) {
     boolean virtualThreads =
         properties.virtualThreads() != null
@@ -107,6 +106,6 @@ public class FencingAutoConfiguration {
                 "spring.threads.virtual.enabled",
                 Boolean.class,
                 FencedRuntime.defaultVirtualThreads());
-    return new Workers(queue, fencing, properties, meters, beans, scheduling, virtualThreads);
+    return new Workers(queue, fencing, properties, meters, beans, virtualThreads);
   }
 }

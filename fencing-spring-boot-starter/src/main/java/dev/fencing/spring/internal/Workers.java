@@ -21,7 +21,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -48,7 +47,6 @@ final class Workers implements FencedWorkers, SmartLifecycle {
   private final FencingProperties properties;
   private final Meters meters;
   private final ListableBeanFactory beans;
-  private final ObjectProvider<Scheduling> scheduling;
   private final boolean virtualThreads;
   private final String owner;
   private volatile dev.fencing.runtime.@Nullable FencedWorkers door;
@@ -61,14 +59,12 @@ final class Workers implements FencedWorkers, SmartLifecycle {
       FencingProperties properties,
       Meters meters,
       ListableBeanFactory beans,
-      ObjectProvider<Scheduling> scheduling,
       boolean virtualThreads) {
     this.queue = queue;
     this.fencing = fencing;
     this.properties = properties;
     this.meters = meters;
     this.beans = beans;
-    this.scheduling = scheduling;
     this.virtualThreads = virtualThreads;
     this.owner = properties.ownerOrDefault();
   }
@@ -247,7 +243,7 @@ final class Workers implements FencedWorkers, SmartLifecycle {
 
   /** Hands the scheduler, if any, to {@code b}; returns the names of its schedules. */
   private List<String> schedules(dev.fencing.runtime.FencedWorkers.Builder b) {
-    Scheduling s = scheduling.getIfAvailable();
+    Scheduling s = beans.getBeanProvider(Scheduling.class).getIfAvailable();
     if (s == null) {
       if (!properties.schedules().isEmpty()) {
         throw new IllegalStateException(
