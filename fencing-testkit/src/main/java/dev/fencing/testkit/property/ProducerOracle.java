@@ -56,31 +56,19 @@ final class ProducerOracle {
     long newest = newestAcquired.getOrDefault(resource, 0L);
     switch (words[0]) {
       case "acquired" -> {
+        String acquired = "P" + producer + " acquired " + resource + " at epoch " + epoch;
         if (epoch <= newest) {
           violate(
               OwnershipInvariant.EPOCHS_ONLY_GO_UP,
               step,
-              "P"
-                  + producer
-                  + " acquired "
-                  + resource
-                  + " at epoch "
-                  + epoch
-                  + ", but epoch "
-                  + newest
-                  + " was handed out before");
+              acquired + ", but epoch " + newest + " was handed out before");
         }
         Holder holder = holders.get(resource);
         if (holder != null && stillHeld(holder)) {
           violate(
               OwnershipInvariant.ONE_OWNER_AT_A_TIME,
               step,
-              "P"
-                  + producer
-                  + " acquired "
-                  + resource
-                  + " at epoch "
-                  + epoch
+              acquired
                   + " while P"
                   + holder.producer()
                   + " held it at epoch "
