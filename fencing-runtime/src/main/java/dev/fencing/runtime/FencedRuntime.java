@@ -141,21 +141,7 @@ public final class FencedRuntime implements AutoCloseable {
 
   /** Returns the counters so far. */
   public Stats stats() {
-    Counters c = pipeline.counters;
-    return new Stats(
-        c.claimed.get(),
-        c.completed.get(),
-        c.fencedOff.get(),
-        c.failed.get(),
-        c.released.get(),
-        c.abandoned.get(),
-        pipeline.inFlight.size(),
-        c.claimStatements.get(),
-        c.commitStatements.get(),
-        c.renewStatements.get(),
-        c.renewed.get(),
-        c.storeErrors.get(),
-        c.callbackErrors.get());
+    return pipeline.counters.stats(pipeline.inFlight.size());
   }
 
   /**

@@ -70,22 +70,12 @@ final class SidecarThreads {
   }
 
   FencedRuntime.MaintenanceStats maintenanceStats() {
-    MaintenanceLoop loop = maintenanceLoop;
-    return loop == null
+    return maintenanceLoop == null
         ? new FencedRuntime.MaintenanceStats(0, 0, 0, 0, 0)
-        : new FencedRuntime.MaintenanceStats(
-            loop.rounds.get(),
-            loop.jobsRemoved.get(),
-            loop.jobsArchived.get(),
-            loop.messagesRemoved.get(),
-            loop.failures.get());
+        : maintenanceLoop.stats();
   }
 
   FencedRuntime.RelayStats relayStats() {
-    RelayLoop loop = relayLoop;
-    return loop == null
-        ? new FencedRuntime.RelayStats(0, 0, 0, 0)
-        : new FencedRuntime.RelayStats(
-            loop.rounds.get(), loop.sent.get(), loop.refused.get(), loop.failures.get());
+    return relayLoop == null ? new FencedRuntime.RelayStats(0, 0, 0, 0) : relayLoop.stats();
   }
 }
