@@ -116,9 +116,8 @@ final class RunCpu implements AutoCloseable {
     try (Statement s = connection.createStatement();
         ResultSet r =
             s.executeQuery(
-                "select pid, backend_start from pg_stat_activity"
-                    + " where datname = current_database() and backend_type = 'client backend'"
-                    + " and pid <> pg_backend_pid()")) {
+                PgObserver.otherSessions(
+                    "pid, backend_start", "backend_type = 'client backend'"))) {
       synchronized (backends) {
         queries++;
         if (jvm >= 0) {
