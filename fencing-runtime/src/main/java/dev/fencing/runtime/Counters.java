@@ -40,21 +40,7 @@ final class Counters {
         });
   }
 
-  /** Returns the counters so far, with {@code inFlight} claims not yet ended. */
-  FencedRuntime.Stats stats(int inFlight) {
-    return new FencedRuntime.Stats(
-        tally.get(Count.CLAIMED),
-        tally.get(Count.COMPLETED),
-        tally.get(Count.FENCED_OFF),
-        tally.get(Count.FAILED),
-        tally.get(Count.RELEASED),
-        tally.get(Count.ABANDONED),
-        inFlight,
-        tally.get(Count.CLAIM_STATEMENTS),
-        tally.get(Count.COMMIT_STATEMENTS),
-        tally.get(Count.RENEW_STATEMENTS),
-        tally.get(Count.RENEWED),
-        tally.get(Count.STORE_ERRORS),
-        tally.get(Count.CALLBACK_ERRORS));
+  long get(Count name) {
+    return tally.get(name);
   }
 }

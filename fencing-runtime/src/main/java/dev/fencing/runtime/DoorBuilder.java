@@ -20,10 +20,15 @@ abstract class DoorBuilder<B extends DoorBuilder<B>> {
 
   @Nullable String owner;
   @Nullable FencedReceiver receiver;
-  boolean virtualThreads = FencedRuntime.defaultVirtualThreads();
+  boolean virtualThreads = virtualThreadsByDefault();
   Duration drainTimeout = Duration.ofSeconds(30);
   Consumer<WorkOutcome> onOutcome = outcome -> {};
   final Sidecars sidecars = new Sidecars();
+
+  /** As {@link FencedRuntime#defaultVirtualThreads()} says: from Java 24 on. */
+  static boolean virtualThreadsByDefault() {
+    return Runtime.version().feature() >= 24;
+  }
 
   /** Returns this builder as its door's type. */
   abstract B self();

@@ -116,7 +116,7 @@ public final class FencedRuntime implements AutoCloseable {
    * pins its carrier thread (JEP 491); false on Java 21 to 23.
    */
   public static boolean defaultVirtualThreads() {
-    return Runtime.version().feature() >= 24;
+    return DoorBuilder.virtualThreadsByDefault();
   }
 
   /**
@@ -141,7 +141,21 @@ public final class FencedRuntime implements AutoCloseable {
 
   /** Returns the counters so far. */
   public Stats stats() {
-    return pipeline.counters.stats(pipeline.inFlight.size());
+    Counters c = pipeline.counters;
+    return new Stats(
+        c.get(Counters.Count.CLAIMED),
+        c.get(Counters.Count.COMPLETED),
+        c.get(Counters.Count.FENCED_OFF),
+        c.get(Counters.Count.FAILED),
+        c.get(Counters.Count.RELEASED),
+        c.get(Counters.Count.ABANDONED),
+        pipeline.inFlight.size(),
+        c.get(Counters.Count.CLAIM_STATEMENTS),
+        c.get(Counters.Count.COMMIT_STATEMENTS),
+        c.get(Counters.Count.RENEW_STATEMENTS),
+        c.get(Counters.Count.RENEWED),
+        c.get(Counters.Count.STORE_ERRORS),
+        c.get(Counters.Count.CALLBACK_ERRORS));
   }
 
   /**
@@ -173,12 +187,33 @@ public final class FencedRuntime implements AutoCloseable {
 
   /** Returns what the runtime's maintenance did so far. */
   public MaintenanceStats maintenanceStats() {
-    return sidecars.maintenanceStats();
+    return maintenanceStats(sidecars.maintenanceLoop);
   }
 
   /** Returns what the runtime's relay did so far. */
   public RelayStats relayStats() {
-    return sidecars.relayStats();
+    return relayStats(sidecars.relayLoop);
+  }
+
+  static MaintenanceStats maintenanceStats(@Nullable MaintenanceLoop loop) {
+    return loop == null
+        ? new MaintenanceStats(0, 0, 0, 0, 0)
+        : new MaintenanceStats(
+            loop.count(MaintenanceLoop.Count.ROUNDS),
+            loop.count(MaintenanceLoop.Count.JOBS_REMOVED),
+            loop.count(MaintenanceLoop.Count.JOBS_ARCHIVED),
+            loop.count(MaintenanceLoop.Count.MESSAGES_REMOVED),
+            loop.count(MaintenanceLoop.Count.FAILURES));
+  }
+
+  static RelayStats relayStats(@Nullable RelayLoop loop) {
+    return loop == null
+        ? new RelayStats(0, 0, 0, 0)
+        : new RelayStats(
+            loop.count(RelayLoop.Count.ROUNDS),
+            loop.count(RelayLoop.Count.SENT),
+            loop.count(RelayLoop.Count.REFUSED),
+            loop.count(RelayLoop.Count.FAILURES));
   }
 
   /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */
@@ -201,18 +236,6 @@ public final class FencedRuntime implements AutoCloseable {
   public boolean shutdown(Duration drainTimeout) {
     dev.fencing.internal.Validate.delay("drainTimeout", drainTimeout);
     return threads.shutdown(drainTimeout);
-  }
-
-  /** Waits up to {@code timeout} for {@code thread} to end, unless it is the calling thread. */
-  static void join(Thread thread, Duration timeout) {
-    if (thread == Thread.currentThread()) {
-      return;
-    }
-    try {
-      thread.join(timeout);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /**

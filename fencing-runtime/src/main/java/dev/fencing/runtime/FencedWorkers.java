@@ -112,12 +112,12 @@ public final class FencedWorkers implements AutoCloseable {
 
   /** Returns what maintenance did since start (all zero without {@link Builder#maintenance}). */
   public FencedRuntime.MaintenanceStats maintenanceStats() {
-    return sidecars.maintenanceStats();
+    return FencedRuntime.maintenanceStats(sidecars.maintenanceLoop);
   }
 
   /** Returns what the relay did since start (all zero without {@link Builder#relay}). */
   public FencedRuntime.RelayStats relayStats() {
-    return sidecars.relayStats();
+    return FencedRuntime.relayStats(sidecars.relayLoop);
   }
 
   /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */
@@ -154,7 +154,7 @@ public final class FencedWorkers implements AutoCloseable {
                     .name("fencing-stop-" + name)
                     .start(() -> results.put(name, runtime.shutdown(drainTimeout)))));
     for (Thread t : stopping) {
-      FencedRuntime.join(t, drainTimeout.plus(Duration.ofMinutes(1)));
+      Loop.join(t, drainTimeout.plus(Duration.ofMinutes(1)));
     }
     sidecars.stopRelay();
     sidecars.join(Duration.ofSeconds(30));

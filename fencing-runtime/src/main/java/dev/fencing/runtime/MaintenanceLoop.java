@@ -22,7 +22,7 @@ final class MaintenanceLoop extends Loop {
   private final Duration every;
 
   /** What is counted, in the order of {@link FencedRuntime.MaintenanceStats}. */
-  private enum Count {
+  enum Count {
     ROUNDS,
     JOBS_REMOVED,
     JOBS_ARCHIVED,
@@ -68,12 +68,7 @@ final class MaintenanceLoop extends Loop {
     }
   }
 
-  FencedRuntime.MaintenanceStats stats() {
-    return new FencedRuntime.MaintenanceStats(
-        tally.get(Count.ROUNDS),
-        tally.get(Count.JOBS_REMOVED),
-        tally.get(Count.JOBS_ARCHIVED),
-        tally.get(Count.MESSAGES_REMOVED),
-        tally.get(Count.FAILURES));
+  long count(Count name) {
+    return tally.get(name);
   }
 }

@@ -35,7 +35,7 @@ final class RelayLoop extends Loop {
   private final int max;
 
   /** What is counted, in the order of {@link FencedRuntime.RelayStats}. */
-  private enum Count {
+  enum Count {
     ROUNDS,
     SENT,
     REFUSED,
@@ -96,11 +96,7 @@ final class RelayLoop extends Loop {
     return new Round(moreLeft, failed);
   }
 
-  FencedRuntime.RelayStats stats() {
-    return new FencedRuntime.RelayStats(
-        tally.get(Count.ROUNDS),
-        tally.get(Count.SENT),
-        tally.get(Count.REFUSED),
-        tally.get(Count.FAILURES));
+  long count(Count name) {
+    return tally.get(name);
   }
 }

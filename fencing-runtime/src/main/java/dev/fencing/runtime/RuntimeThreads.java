@@ -65,7 +65,7 @@ final class RuntimeThreads {
   /** As {@link FencedRuntime#shutdown(Duration)} says; {@code drainTimeout} is checked already. */
   boolean shutdown(Duration drainTimeout) {
     if (!stopped.compareAndSet(false, true)) {
-      FencedRuntime.join(committer, Duration.ofMinutes(1));
+      Loop.join(committer, Duration.ofMinutes(1));
       sidecars.joinRelay(Duration.ofMinutes(1));
       return drained;
     }
@@ -73,7 +73,7 @@ final class RuntimeThreads {
     pipeline.stopping = true;
     sidecars.stopMaintenance();
     claimLoop.stop();
-    FencedRuntime.join(claimer, Duration.ofSeconds(30));
+    Loop.join(claimer, Duration.ofSeconds(30));
     List<InFlight> unstarted = new ArrayList<>();
     pipeline.ready.drainTo(unstarted);
     for (InFlight claim : unstarted) {
@@ -99,14 +99,14 @@ final class RuntimeThreads {
       t.interrupt();
     }
     commitLoop.stop();
-    FencedRuntime.join(committer, Duration.ofSeconds(30));
+    Loop.join(committer, Duration.ofSeconds(30));
     // after the commits: its last round sends what they wrote
     sidecars.stopRelay();
     heartbeat.stop();
     sidecars.join(Duration.ofSeconds(30));
     long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();
     for (Thread t : threads) {
-      FencedRuntime.join(t, Duration.ofNanos(Math.max(1, end - System.nanoTime())));
+      Loop.join(t, Duration.ofNanos(Math.max(1, end - System.nanoTime())));
     }
     // a statement that never came back: its claim still ends in an outcome, and only one
     for (InFlight claim : List.copyOf(pipeline.inFlight.values())) {

@@ -10,9 +10,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class SidecarThreads {
 
-  private final @Nullable MaintenanceLoop maintenanceLoop;
+  final @Nullable MaintenanceLoop maintenanceLoop;
   private final @Nullable Thread maintainer;
-  private final @Nullable RelayLoop relayLoop;
+  final @Nullable RelayLoop relayLoop;
   private final @Nullable Thread relayer;
 
   /**
@@ -58,24 +58,14 @@ final class SidecarThreads {
   void join(Duration timeout) {
     joinRelay(timeout);
     if (maintainer != null) {
-      FencedRuntime.join(maintainer, timeout);
+      Loop.join(maintainer, timeout);
     }
   }
 
   /** Waits up to {@code timeout} for the relay's thread to end. */
   void joinRelay(Duration timeout) {
     if (relayer != null) {
-      FencedRuntime.join(relayer, timeout);
+      Loop.join(relayer, timeout);
     }
-  }
-
-  FencedRuntime.MaintenanceStats maintenanceStats() {
-    return maintenanceLoop == null
-        ? new FencedRuntime.MaintenanceStats(0, 0, 0, 0, 0)
-        : maintenanceLoop.stats();
-  }
-
-  FencedRuntime.RelayStats relayStats() {
-    return relayLoop == null ? new FencedRuntime.RelayStats(0, 0, 0, 0) : relayLoop.stats();
   }
 }
