@@ -47,29 +47,8 @@ import java.util.stream.Stream;
  */
 public final class EngineSpike {
 
-  static final String QUEUE = "spike";
   private static final int DEPTH = 4_000;
   private static final int ENQUEUE_BATCH = 100;
-
-  /** One engine's hot path. */
-  interface Engine {
-    String name();
-
-    void install(PostgresFixture.Database db, HikariDataSource pool) throws SQLException;
-
-    void enqueue(int count) throws SQLException;
-
-    /** Claims up to {@code n} jobs and commits them; returns how many. */
-    int claimAndCommit(String owner, int n) throws SQLException;
-
-    /**
-     * After the run: what is wrong with the store, given that {@code committed} jobs were reported
-     * committed (a job claimed twice, lost or committed twice); empty when nothing.
-     */
-    default String verify(long committed) throws SQLException {
-      return "";
-    }
-  }
 
   /** What one run measured. */
   record Run(
@@ -109,7 +88,7 @@ public final class EngineSpike {
     List<Run> runs = new ArrayList<>();
     for (int t : threads) {
       for (String name : engines) {
-        Engine engine =
+        SpikeEngine engine =
             switch (name) {
               case "today" -> new Today("today", PostgresFencing.Engine.UPDATE_IN_PLACE);
               case "append" -> new Today("append", PostgresFencing.Engine.APPEND_ONLY);
@@ -127,7 +106,7 @@ public final class EngineSpike {
 
   private static Run run(
       PostgresFixture.Database db,
-      Engine engine,
+      SpikeEngine engine,
       int threads,
       int batch,
       Duration warmup,
@@ -277,7 +256,7 @@ public final class EngineSpike {
    * An engine of the library, through its queue: today's ({@code today}) or the append-only one
    * built from this prototype ({@code append}), each in schema {@code spike_<name>}.
    */
-  static final class Today implements Engine {
+  static final class Today implements SpikeEngine {
     private final String name;
     private final PostgresFencing.Engine engine;
     private FencedQueue queue;

@@ -17,7 +17,7 @@ import java.util.List;
  * window between two snapshots into one claim row with the lease, the owner and the epoch, and a
  * commit checks that row (compare-and-set) and appends one completion row per job.
  */
-final class LogEnginePrototype implements EngineSpike.Engine {
+final class LogEnginePrototype implements SpikeEngine {
 
   private static final String SCHEMA =
       """
@@ -143,7 +143,7 @@ final class LogEnginePrototype implements EngineSpike.Engine {
             c.prepareStatement(
                 "insert into spike_log.job (queue, payload)"
                     + " select ?, '{}'::jsonb from generate_series(1, ?)")) {
-      s.setString(1, EngineSpike.QUEUE);
+      s.setString(1, QUEUE);
       s.setInt(2, count);
       s.executeUpdate();
     }
@@ -194,7 +194,7 @@ final class LogEnginePrototype implements EngineSpike.Engine {
       try (PreparedStatement s =
           c.prepareStatement(
               "select job_id, epoch from spike_log.claim(?, ?, interval '30 seconds', ?)")) {
-        s.setString(1, EngineSpike.QUEUE);
+        s.setString(1, QUEUE);
         s.setString(2, owner);
         s.setInt(3, n);
         try (ResultSet r = s.executeQuery()) {

@@ -108,23 +108,11 @@ final class PgObserver implements AutoCloseable {
     }
   }
 
-  /**
-   * The query of {@code columns} from pg_stat_activity for the sessions of this database that pass
-   * {@code condition}, the caller's own left out.
-   */
-  static String otherSessions(String columns, String condition) {
-    return "select "
-        + columns
-        + " from pg_stat_activity where datname = current_database() and "
-        + condition
-        + " and pid <> pg_backend_pid()";
-  }
-
   private void sampleOnce() throws SQLException {
     try (Statement s = connection.createStatement();
         ResultSet r =
             s.executeQuery(
-                otherSessions(
+                RunCpu.otherSessions(
                     "coalesce(wait_event_type || ':' || wait_event, '')", "state = 'active'"))) {
       Map<String, Long> seen = new HashMap<>();
       long activeNow = 0;

@@ -82,7 +82,7 @@ public final class RetentionBenchmark {
   static final String TITLE = new UpdateInPlaceTables().names().title();
 
   private static final String QUEUE = "work";
-  static final Duration LEASE = Duration.ofMinutes(5);
+  private static final Duration LEASE = Duration.ofMinutes(5);
   private static final Duration KEEP_FINISHED = Duration.ofMinutes(1);
   private static final Duration VACUUM_EVERY = Duration.ofSeconds(10);
 
@@ -194,7 +194,7 @@ public final class RetentionBenchmark {
               + ", at the end: "
               + loadAverage());
     }
-    String report = RetentionReport.report(settings, tables, args, machine, rows, notes);
+    String report = RetentionReport.report(settings, LEASE, tables, args, machine, rows, notes);
     Args.printAndWrite(report, settings.out());
   }
 

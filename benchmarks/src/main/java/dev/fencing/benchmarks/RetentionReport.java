@@ -1,5 +1,6 @@
 package dev.fencing.benchmarks;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
@@ -62,6 +63,7 @@ final class RetentionReport {
   /** The Markdown section. */
   static String report(
       RetentionSettings settings,
+      Duration lease,
       AgedTables tables,
       String[] args,
       String machine,
@@ -85,7 +87,7 @@ final class RetentionReport {
                 + " a queue that keeps up). p50/p99 are of single `claim` calls; jobs/s is"
                 + " claim-to-complete. ",
             settings.threads(),
-            RetentionBenchmark.LEASE.toMinutes(),
+            lease.toMinutes(),
             settings.seconds(),
             settings.warmupMillis() / 1000.0,
             settings.backlog()));
