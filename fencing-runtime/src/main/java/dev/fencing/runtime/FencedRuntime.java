@@ -35,15 +35,15 @@ import org.jspecify.annotations.Nullable;
  * <p>A claimer thread claims in batches, only as many jobs as there are free slots ({@code
  * concurrency + prefetch}; a job's slot is free again once its handler is done, so claims go out
  * while the last results are committed). Each job runs on one of {@code concurrency} handler
- * threads (platform threads, or virtual threads with {@link Builder#virtualThreads}); its result is
- * delivered to the receiver, if there is one, with the job's id and epoch, then committed with
- * other results in one compare-and-set statement, together with their outbox messages. A heartbeat
- * renews every {@code heartbeatInterval} (default a third of the lease) each lease in flight taken
- * or last renewed more than half an interval ago; a lease that is lost, or that could not be
- * renewed before it ran out by this worker's clock, cancels its handler (see {@link Cancellation})
- * and its result is neither delivered nor committed. No job is handed to a handler with less than
- * {@code minLeaseLeft} of its lease left. Every job claimed ends in exactly one {@link
- * WorkOutcome}.
+ * threads (platform threads, or virtual threads with {@link Builder#virtualThreads(boolean)}); its
+ * result is delivered to the receiver, if there is one, with the job's id and epoch, then committed
+ * with other results in one compare-and-set statement, together with their outbox messages. A
+ * heartbeat renews every {@code heartbeatInterval} (default a third of the lease) each lease in
+ * flight taken or last renewed more than half an interval ago; a lease that is lost, or that could
+ * not be renewed before it ran out by this worker's clock, cancels its handler (see {@link
+ * Cancellation}) and its result is neither delivered nor committed. No job is handed to a handler
+ * with less than {@code minLeaseLeft} of its lease left. Every job claimed ends in exactly one
+ * {@link WorkOutcome}.
  *
  * <p>Thread-safe. {@link #close()} stops claiming, releases jobs not yet started, lets running
  * handlers finish within the drain timeout and commits their results, then cancels and releases
@@ -111,9 +111,9 @@ public final class FencedRuntime implements AutoCloseable {
   }
 
   /**
-   * Whether handlers run on virtual threads when {@link Builder#virtualThreads} is not called: true
-   * on Java 24 and later, where a virtual thread blocking inside {@code synchronized} no longer
-   * pins its carrier thread (JEP 491); false on Java 21 to 23.
+   * Whether handlers run on virtual threads when {@link Builder#virtualThreads(boolean)} is not
+   * called: true on Java 24 and later, where a virtual thread blocking inside {@code synchronized}
+   * no longer pins its carrier thread (JEP 491); false on Java 21 to 23.
    */
   public static boolean defaultVirtualThreads() {
     return DoorBuilder.virtualThreadsByDefault();
@@ -121,7 +121,7 @@ public final class FencedRuntime implements AutoCloseable {
 
   /**
    * Starts configuring a runtime that claims from {@code queue} and commits there, with no receiver
-   * (see {@link Builder#receiver}).
+   * (see {@link Builder#receiver(FencedReceiver)}).
    *
    * @throws NullPointerException if {@code queue} is null
    */

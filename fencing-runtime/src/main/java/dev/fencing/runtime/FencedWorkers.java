@@ -200,7 +200,7 @@ public final class FencedWorkers implements AutoCloseable {
      * Runs {@code handler} on queue {@code name}, with {@code settings} applied to its runtime's
      * builder (concurrency, lease length, batch size, retry delay, ...: any {@link
      * FencedRuntime.Builder} setting but its queue and owner, which are this queue's and {@link
-     * #owner}'s).
+     * #owner(String)}'s).
      *
      * @throws NullPointerException if {@code handler} or {@code settings} is null
      * @throws IllegalArgumentException if {@code name} was added before
