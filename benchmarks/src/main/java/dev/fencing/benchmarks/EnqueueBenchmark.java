@@ -81,24 +81,18 @@ public final class EnqueueBenchmark {
       long start = System.nanoTime();
       long measureFrom = start + warmUp * 1_000_000;
       long end = measureFrom + millis * 1_000_000;
-      List<Thread> workers = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        workers.add(
-            Thread.ofPlatform()
-                .start(
-                    () -> {
-                      while (System.nanoTime() < end) {
-                        int n = enqueue(queue, mode, batch, nextKey, cycle);
-                        long now = System.nanoTime();
-                        if (now >= measureFrom && now < end) {
-                          done.add(n);
-                        }
-                      }
-                    }));
-      }
-      for (Thread w : workers) {
-        w.join();
-      }
+      LoadThreads.join(
+          LoadThreads.start(
+              threads,
+              () -> {
+                while (System.nanoTime() < end) {
+                  int n = enqueue(queue, mode, batch, nextKey, cycle);
+                  long now = System.nanoTime();
+                  if (now >= measureFrom && now < end) {
+                    done.add(n);
+                  }
+                }
+              }));
       return new Row(mode, batch, threads, done.sum() * 1000.0 / millis);
     }
   }

@@ -112,9 +112,8 @@ final class PgObserver implements AutoCloseable {
     try (Statement s = connection.createStatement();
         ResultSet r =
             s.executeQuery(
-                "select coalesce(wait_event_type || ':' || wait_event, '') from pg_stat_activity"
-                    + " where datname = current_database() and state = 'active'"
-                    + " and pid <> pg_backend_pid()")) {
+                RunCpu.otherSessions(
+                    "coalesce(wait_event_type || ':' || wait_event, '')", "state = 'active'"))) {
       Map<String, Long> seen = new HashMap<>();
       long activeNow = 0;
       while (r.next()) {

@@ -14,8 +14,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The worker pool as it was before {@code FencedRuntime}: one batched claimer filling a prefetch
@@ -24,6 +22,9 @@ import org.jspecify.annotations.Nullable;
  * (its leases are never renewed).
  */
 final class PrefetchPool implements AutoCloseable {
+
+  static final long MAX_COMMIT_DELAY_MILLIS = 2;
+  static final long IDLE_WAIT_MILLIS = 50;
 
   /** Counters since start. */
   public record Stats(
@@ -39,9 +40,6 @@ final class PrefetchPool implements AutoCloseable {
   private final String owner;
   private final int batchSize;
   private final Duration leaseLength;
-  private final Duration maxCommitDelay;
-  private final Duration idleWait;
-  private final Consumer<FencedOutcome.Refused> onRefused;
   private final BlockingQueue<Job> claimed;
   private final BlockingQueue<FencedQueue.Completion> completions;
   private final AtomicLong claimedCount = new AtomicLong();
@@ -54,15 +52,13 @@ final class PrefetchPool implements AutoCloseable {
   private final Thread committer;
   private volatile boolean running = true;
 
-  private PrefetchPool(Builder b) {
-    this.queue = b.queue;
-    this.queueName = Validate.identifier("queue", b.queueName);
-    this.owner = Validate.owner(b.owner);
-    this.batchSize = Validate.batchSize(b.batchSize);
-    this.leaseLength = Validate.leaseLength(b.leaseLength);
-    this.maxCommitDelay = Validate.delay("maxCommitDelay", b.maxCommitDelay);
-    this.idleWait = Validate.delay("idleWait", b.idleWait);
-    this.onRefused = b.onRefused;
+  private PrefetchPool(
+      FencedQueue queue, String queueName, String owner, int batchSize, Duration leaseLength) {
+    this.queue = Objects.requireNonNull(queue, "queue");
+    this.queueName = Validate.identifier("queue", queueName);
+    this.owner = Validate.owner(owner);
+    this.batchSize = Validate.batchSize(batchSize);
+    this.leaseLength = Validate.leaseLength(leaseLength);
     this.claimed = new LinkedBlockingQueue<>(2 * batchSize);
     // bounded, so that handlers wait for the committer instead of running ahead of it
     this.completions = new LinkedBlockingQueue<>(4 * batchSize);
@@ -73,12 +69,17 @@ final class PrefetchPool implements AutoCloseable {
   }
 
   /**
-   * Starts configuring a pool on {@code queue}.
+   * Starts a pool claiming from queue {@code queueName} of {@code queue} as {@code owner}, {@code
+   * batchSize} jobs per claim and results per commit (1 to 10,000), each job on a lease of {@code
+   * leaseLength} (prefetched jobs age while they wait); a result waits up to {@value
+   * #MAX_COMMIT_DELAY_MILLIS} ms for others to share its commit, and the claimer {@value
+   * #IDLE_WAIT_MILLIS} ms after a claim found nothing.
    *
-   * @throws NullPointerException if {@code queue} is null
+   * @throws IllegalArgumentException naming the first setting out of range
    */
-  public static Builder builder(FencedQueue queue) {
-    return new Builder(Objects.requireNonNull(queue, "queue"));
+  static PrefetchPool start(
+      FencedQueue queue, String queueName, String owner, int batchSize, Duration leaseLength) {
+    return new PrefetchPool(queue, queueName, owner, batchSize, leaseLength).start();
   }
 
   /** Returns the next claimed job, waiting up to {@code timeout}; empty if none came. */
@@ -164,7 +165,7 @@ final class PrefetchPool implements AutoCloseable {
         claimedCount.addAndGet(jobs.size());
         claimed.addAll(jobs);
         if (jobs.isEmpty()) {
-          Thread.sleep(idleWait.toMillis());
+          Thread.sleep(IDLE_WAIT_MILLIS);
         }
       } catch (InterruptedException e) {
         return;
@@ -184,7 +185,7 @@ final class PrefetchPool implements AutoCloseable {
           continue;
         }
         batch.add(first);
-        long deadline = System.nanoTime() + maxCommitDelay.toNanos();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MAX_COMMIT_DELAY_MILLIS);
         while (batch.size() < batchSize) {
           FencedQueue.Completion more =
               completions.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
@@ -209,10 +210,7 @@ final class PrefetchPool implements AutoCloseable {
       for (CommitOutcome outcome : outcomes) {
         switch (outcome) {
           case FencedOutcome.Accepted a -> committedCount.incrementAndGet();
-          case FencedOutcome.Refused r -> {
-            refusedCount.incrementAndGet();
-            onRefused.accept(r);
-          }
+          case FencedOutcome.Refused r -> refusedCount.incrementAndGet();
           case CommitOutcome.Invalid i -> errors.incrementAndGet();
         }
       }
@@ -235,73 +233,6 @@ final class PrefetchPool implements AutoCloseable {
       Thread.sleep(duration);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  /** Configures a {@link PrefetchPool}; {@link #start()} checks every setting. */
-  public static final class Builder {
-    private final FencedQueue queue;
-    private @Nullable String queueName;
-    private @Nullable String owner;
-    private int batchSize = 100;
-    private Duration leaseLength = Duration.ofSeconds(30);
-    private Duration maxCommitDelay = Duration.ofMillis(2);
-    private Duration idleWait = Duration.ofMillis(50);
-    private Consumer<FencedOutcome.Refused> onRefused = refused -> {};
-
-    private Builder(FencedQueue queue) {
-      this.queue = queue;
-    }
-
-    /** The queue to claim from: a plain identifier. Required. */
-    public Builder queue(String queueName) {
-      this.queueName = queueName;
-      return this;
-    }
-
-    /** This process's name, stored as the owner of what it claims. Required. */
-    public Builder owner(String owner) {
-      this.owner = owner;
-      return this;
-    }
-
-    /** Jobs per claim and results per commit, 1 to 10,000; default 100. */
-    public Builder batchSize(int batchSize) {
-      this.batchSize = batchSize;
-      return this;
-    }
-
-    /** The lease of each claimed job; default 30 s. Prefetched jobs age while they wait. */
-    public Builder leaseLength(Duration leaseLength) {
-      this.leaseLength = leaseLength;
-      return this;
-    }
-
-    /** How long a result waits for others to share its commit statement; default 2 ms. */
-    public Builder maxCommitDelay(Duration maxCommitDelay) {
-      this.maxCommitDelay = maxCommitDelay;
-      return this;
-    }
-
-    /** How long the claimer waits after a claim found nothing; default 50 ms. */
-    public Builder idleWait(Duration idleWait) {
-      this.idleWait = idleWait;
-      return this;
-    }
-
-    /** Called, on the committer thread, for each refused commit (a zombie's result). */
-    public Builder onRefused(Consumer<FencedOutcome.Refused> onRefused) {
-      this.onRefused = Objects.requireNonNull(onRefused, "onRefused");
-      return this;
-    }
-
-    /**
-     * Starts the claimer and committer threads and returns the running pool.
-     *
-     * @throws IllegalArgumentException naming the first setting missing or out of range
-     */
-    public PrefetchPool start() {
-      return new PrefetchPool(this).start();
     }
   }
 }

@@ -110,15 +110,25 @@ final class RunCpu implements AutoCloseable {
     }
   }
 
+  /**
+   * The query of {@code columns} from pg_stat_activity for the sessions of this database that pass
+   * {@code condition}, the caller's own left out.
+   */
+  static String otherSessions(String columns, String condition) {
+    return "select "
+        + columns
+        + " from pg_stat_activity where datname = current_database() and "
+        + condition
+        + " and pid <> pg_backend_pid()";
+  }
+
   /** Reads the CPU time of the process and of every backend now. */
   void poll() throws SQLException {
     long jvm = pid > 0 ? ProcStat.cpuNanos(pid) : 0;
     try (Statement s = connection.createStatement();
         ResultSet r =
             s.executeQuery(
-                "select pid, backend_start from pg_stat_activity"
-                    + " where datname = current_database() and backend_type = 'client backend'"
-                    + " and pid <> pg_backend_pid()")) {
+                otherSessions("pid, backend_start", "backend_type = 'client backend'"))) {
       synchronized (backends) {
         queries++;
         if (jvm >= 0) {

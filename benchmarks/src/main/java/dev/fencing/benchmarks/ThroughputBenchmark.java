@@ -111,13 +111,7 @@ public class ThroughputBenchmark {
     raw = new RawSql(ds, SCHEMA);
     label = mode + "-b" + batch + "-t" + params.getThreads();
     if (mode.equals("pool")) {
-      pool =
-          PrefetchPool.builder(queue)
-              .queue(QUEUE)
-              .owner("pool")
-              .batchSize(batch)
-              .leaseLength(LEASE)
-              .start();
+      pool = PrefetchPool.start(queue, QUEUE, "pool", batch, LEASE);
     }
     if (mode.equals("runtime")) {
       runtime =

@@ -182,28 +182,23 @@ public final class WakeupBenchmark {
     List<String> payloads = IntStream.range(0, batch).mapToObj(i -> "{}").toList();
     AtomicBoolean running = new AtomicBoolean(true);
     AtomicLong commits = new AtomicLong();
-    List<Thread> workers = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      workers.add(
-          Thread.ofPlatform()
-              .start(
-                  () -> {
-                    while (running.get()) {
-                      if (batch == 1) {
-                        queue.enqueue("throughput", "{}");
-                      } else {
-                        queue.enqueueAll("throughput", payloads);
-                      }
-                      commits.incrementAndGet();
-                    }
-                  }));
-    }
+    List<Thread> workers =
+        LoadThreads.start(
+            threads,
+            () -> {
+              while (running.get()) {
+                if (batch == 1) {
+                  queue.enqueue("throughput", "{}");
+                } else {
+                  queue.enqueueAll("throughput", payloads);
+                }
+                commits.incrementAndGet();
+              }
+            });
     Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
     long counted = commits.get();
     running.set(false);
-    for (Thread w : workers) {
-      w.join();
-    }
+    LoadThreads.join(workers);
     return counted;
   }
 

@@ -47,13 +47,13 @@ final class ClaimLoop extends Loop {
       List<Job> jobs;
       try {
         jobs = p.queue.claimBatch(s.queueName(), s.owner(), s.leaseLength(), want);
-        p.counters.claimStatements.incrementAndGet();
+        p.counters.increment(Counters.Count.CLAIM_STATEMENTS);
         backoff = Duration.ofMillis(50);
         p.succeeded();
         recovered(s);
       } catch (RuntimeException e) {
         p.slots.release(want);
-        p.counters.storeErrors.incrementAndGet();
+        p.counters.increment(Counters.Count.STORE_ERRORS);
         // the backoff spaces the claims' starts, not the gaps between them: a claim that failed
         // after waiting that long already (for a connection of a pool while no primary answers) is
         // sent again at once, so that it waits in the pool, not here, when the primary is back
@@ -66,7 +66,7 @@ final class ClaimLoop extends Loop {
         continue;
       }
       p.slots.release(want - jobs.size());
-      p.counters.claimed.addAndGet(jobs.size());
+      p.counters.add(Counters.Count.CLAIMED, jobs.size());
       for (Job job : jobs) {
         p.admit(new InFlight(job, sent, leaseNanos));
       }
@@ -147,7 +147,7 @@ final class ClaimLoop extends Loop {
       Thread.currentThread().interrupt();
       stop();
     } catch (RuntimeException e) {
-      p.counters.storeErrors.incrementAndGet();
+      p.counters.increment(Counters.Count.STORE_ERRORS);
       pause(s.idleWait().toNanos());
     }
   }

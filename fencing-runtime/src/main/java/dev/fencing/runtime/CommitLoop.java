@@ -94,13 +94,13 @@ final class CommitLoop implements Runnable {
       List<CommitOutcome> outcomes;
       try {
         outcomes = p.queue.completeAll(completions);
-        p.counters.commitStatements.incrementAndGet();
+        p.counters.increment(Counters.Count.COMMIT_STATEMENTS);
         p.succeeded();
       } catch (RuntimeException e) {
         if (e instanceof UnsupportedOperationException && failMessages(live, e)) {
           continue; // the rest commit at once
         }
-        p.counters.storeErrors.incrementAndGet();
+        p.counters.increment(Counters.Count.STORE_ERRORS);
         long failedAt = System.nanoTime();
         live.removeIf(
             r -> {

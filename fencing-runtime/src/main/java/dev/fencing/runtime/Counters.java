@@ -1,30 +1,46 @@
 package dev.fencing.runtime;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 /** The runtime's counters; {@code FencedRuntime.stats()} reads them. */
 final class Counters {
-  final AtomicLong claimed = new AtomicLong();
-  final AtomicLong completed = new AtomicLong();
-  final AtomicLong fencedOff = new AtomicLong();
-  final AtomicLong failed = new AtomicLong();
-  final AtomicLong released = new AtomicLong();
-  final AtomicLong abandoned = new AtomicLong();
-  final AtomicLong claimStatements = new AtomicLong();
-  final AtomicLong commitStatements = new AtomicLong();
-  final AtomicLong renewStatements = new AtomicLong();
-  final AtomicLong renewed = new AtomicLong();
-  final AtomicLong storeErrors = new AtomicLong();
-  final AtomicLong callbackErrors = new AtomicLong();
+
+  /** What is counted, in the order of {@link FencedRuntime.Stats}. */
+  enum Count {
+    CLAIMED,
+    COMPLETED,
+    FENCED_OFF,
+    FAILED,
+    RELEASED,
+    ABANDONED,
+    CLAIM_STATEMENTS,
+    COMMIT_STATEMENTS,
+    RENEW_STATEMENTS,
+    RENEWED,
+    STORE_ERRORS,
+    CALLBACK_ERRORS
+  }
+
+  private final Tally<Count> tally = new Tally<>(Count.class);
+
+  void add(Count name, long amount) {
+    tally.add(name, amount);
+  }
+
+  void increment(Count name) {
+    tally.increment(name);
+  }
 
   void count(WorkOutcome outcome) {
-    (switch (outcome) {
-          case WorkOutcome.Completed c -> completed;
-          case WorkOutcome.FencedOff f -> fencedOff;
-          case WorkOutcome.Failed f -> failed;
-          case WorkOutcome.Released r -> released;
-          case WorkOutcome.Abandoned a -> abandoned;
-        })
-        .incrementAndGet();
+    increment(
+        switch (outcome) {
+          case WorkOutcome.Completed c -> Count.COMPLETED;
+          case WorkOutcome.FencedOff f -> Count.FENCED_OFF;
+          case WorkOutcome.Failed f -> Count.FAILED;
+          case WorkOutcome.Released r -> Count.RELEASED;
+          case WorkOutcome.Abandoned a -> Count.ABANDONED;
+        });
+  }
+
+  long get(Count name) {
+    return tally.get(name);
   }
 }

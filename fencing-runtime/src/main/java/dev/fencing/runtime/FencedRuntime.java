@@ -1,15 +1,10 @@
 package dev.fencing.runtime;
 
-import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
-import dev.fencing.Maintenance;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,15 +35,15 @@ import org.jspecify.annotations.Nullable;
  * <p>A claimer thread claims in batches, only as many jobs as there are free slots ({@code
  * concurrency + prefetch}; a job's slot is free again once its handler is done, so claims go out
  * while the last results are committed). Each job runs on one of {@code concurrency} handler
- * threads (platform threads, or virtual threads with {@link Builder#virtualThreads}); its result is
- * delivered to the receiver, if there is one, with the job's id and epoch, then committed with
- * other results in one compare-and-set statement, together with their outbox messages. A heartbeat
- * renews every {@code heartbeatInterval} (default a third of the lease) each lease in flight taken
- * or last renewed more than half an interval ago; a lease that is lost, or that could not be
- * renewed before it ran out by this worker's clock, cancels its handler (see {@link Cancellation})
- * and its result is neither delivered nor committed. No job is handed to a handler with less than
- * {@code minLeaseLeft} of its lease left. Every job claimed ends in exactly one {@link
- * WorkOutcome}.
+ * threads (platform threads, or virtual threads with {@link Builder#virtualThreads(boolean)}); its
+ * result is delivered to the receiver, if there is one, with the job's id and epoch, then committed
+ * with other results in one compare-and-set statement, together with their outbox messages. A
+ * heartbeat renews every {@code heartbeatInterval} (default a third of the lease) each lease in
+ * flight taken or last renewed more than half an interval ago; a lease that is lost, or that could
+ * not be renewed before it ran out by this worker's clock, cancels its handler (see {@link
+ * Cancellation}) and its result is neither delivered nor committed. No job is handed to a handler
+ * with less than {@code minLeaseLeft} of its lease left. Every job claimed ends in exactly one
+ * {@link WorkOutcome}.
  *
  * <p>Thread-safe. {@link #close()} stops claiming, releases jobs not yet started, lets running
  * handlers finish within the drain timeout and commits their results, then cancels and releases
@@ -106,62 +101,27 @@ public final class FencedRuntime implements AutoCloseable {
   public record RelayStats(long rounds, long sent, long refused, long failures) {}
 
   private final Pipeline pipeline;
-  private final @Nullable MaintenanceLoop maintenanceLoop;
-  private final @Nullable Thread maintainer;
-  private final @Nullable RelayLoop relayLoop;
-  private final @Nullable Thread relayer;
-  private final ClaimLoop claimLoop;
-  private final Heartbeat heartbeat;
-  private final CommitLoop commitLoop;
-  private final List<HandlerLoop> handlerLoops = new ArrayList<>();
-  private final List<Thread> handlerThreads = new ArrayList<>();
-  private final List<Thread> threads = new ArrayList<>();
-  private final Thread claimer;
-  private final Thread committer;
-  private final Thread heartbeater;
-  private final AtomicBoolean stopped = new AtomicBoolean();
-  private volatile boolean drained;
+  private final SidecarThreads sidecars;
+  private final RuntimeThreads threads;
 
-  private FencedRuntime(
-      Pipeline pipeline, @Nullable MaintenanceLoop maintenanceLoop, @Nullable RelayLoop relayLoop) {
+  private FencedRuntime(Pipeline pipeline, SidecarThreads sidecars) {
     this.pipeline = pipeline;
-    String owner = pipeline.settings.owner();
-    this.maintenanceLoop = maintenanceLoop;
-    this.maintainer =
-        maintenanceLoop == null ? null : thread("fencing-maintenance-" + owner, maintenanceLoop);
-    this.relayLoop = relayLoop;
-    this.relayer = relayLoop == null ? null : thread("fencing-relay-" + owner, relayLoop);
-    this.claimLoop = new ClaimLoop(pipeline);
-    this.heartbeat = new Heartbeat(pipeline);
-    this.commitLoop = new CommitLoop(pipeline);
-    this.claimer = thread("fencing-claimer-" + owner, claimLoop);
-    this.heartbeater = thread("fencing-heartbeat-" + owner, heartbeat);
-    this.committer = thread("fencing-committer-" + owner, commitLoop);
-    for (int i = 0; i < pipeline.settings.concurrency(); i++) {
-      HandlerLoop loop = new HandlerLoop(pipeline);
-      handlerLoops.add(loop);
-      String name = "fencing-handler-" + owner + "-" + i;
-      Thread t =
-          pipeline.settings.virtualThreads()
-              ? Thread.ofVirtual().name(name).unstarted(loop)
-              : Thread.ofPlatform().daemon().name(name).unstarted(loop);
-      threads.add(t);
-      handlerThreads.add(t);
-    }
+    this.sidecars = sidecars;
+    this.threads = new RuntimeThreads(pipeline, sidecars);
   }
 
   /**
-   * Whether handlers run on virtual threads when {@link Builder#virtualThreads} is not called: true
-   * on Java 24 and later, where a virtual thread blocking inside {@code synchronized} no longer
-   * pins its carrier thread (JEP 491); false on Java 21 to 23.
+   * Whether handlers run on virtual threads when {@link Builder#virtualThreads(boolean)} is not
+   * called: true on Java 24 and later, where a virtual thread blocking inside {@code synchronized}
+   * no longer pins its carrier thread (JEP 491); false on Java 21 to 23.
    */
   public static boolean defaultVirtualThreads() {
-    return Runtime.version().feature() >= 24;
+    return DoorBuilder.virtualThreadsByDefault();
   }
 
   /**
    * Starts configuring a runtime that claims from {@code queue} and commits there, with no receiver
-   * (see {@link Builder#receiver}).
+   * (see {@link Builder#receiver(FencedReceiver)}).
    *
    * @throws NullPointerException if {@code queue} is null
    */
@@ -183,19 +143,19 @@ public final class FencedRuntime implements AutoCloseable {
   public Stats stats() {
     Counters c = pipeline.counters;
     return new Stats(
-        c.claimed.get(),
-        c.completed.get(),
-        c.fencedOff.get(),
-        c.failed.get(),
-        c.released.get(),
-        c.abandoned.get(),
+        c.get(Counters.Count.CLAIMED),
+        c.get(Counters.Count.COMPLETED),
+        c.get(Counters.Count.FENCED_OFF),
+        c.get(Counters.Count.FAILED),
+        c.get(Counters.Count.RELEASED),
+        c.get(Counters.Count.ABANDONED),
         pipeline.inFlight.size(),
-        c.claimStatements.get(),
-        c.commitStatements.get(),
-        c.renewStatements.get(),
-        c.renewed.get(),
-        c.storeErrors.get(),
-        c.callbackErrors.get());
+        c.get(Counters.Count.CLAIM_STATEMENTS),
+        c.get(Counters.Count.COMMIT_STATEMENTS),
+        c.get(Counters.Count.RENEW_STATEMENTS),
+        c.get(Counters.Count.RENEWED),
+        c.get(Counters.Count.STORE_ERRORS),
+        c.get(Counters.Count.CALLBACK_ERRORS));
   }
 
   /**
@@ -227,30 +187,33 @@ public final class FencedRuntime implements AutoCloseable {
 
   /** Returns what the runtime's maintenance did so far. */
   public MaintenanceStats maintenanceStats() {
-    return maintenanceStats(maintenanceLoop);
+    return maintenanceStats(sidecars.maintenanceLoop);
   }
 
   /** Returns what the runtime's relay did so far. */
   public RelayStats relayStats() {
-    return relayStats(relayLoop);
+    return relayStats(sidecars.relayLoop);
   }
 
   static MaintenanceStats maintenanceStats(@Nullable MaintenanceLoop loop) {
     return loop == null
         ? new MaintenanceStats(0, 0, 0, 0, 0)
         : new MaintenanceStats(
-            loop.rounds.get(),
-            loop.jobsRemoved.get(),
-            loop.jobsArchived.get(),
-            loop.messagesRemoved.get(),
-            loop.failures.get());
+            loop.count(MaintenanceLoop.Count.ROUNDS),
+            loop.count(MaintenanceLoop.Count.JOBS_REMOVED),
+            loop.count(MaintenanceLoop.Count.JOBS_ARCHIVED),
+            loop.count(MaintenanceLoop.Count.MESSAGES_REMOVED),
+            loop.count(MaintenanceLoop.Count.FAILURES));
   }
 
   static RelayStats relayStats(@Nullable RelayLoop loop) {
     return loop == null
         ? new RelayStats(0, 0, 0, 0)
         : new RelayStats(
-            loop.rounds.get(), loop.sent.get(), loop.refused.get(), loop.failures.get());
+            loop.count(RelayLoop.Count.ROUNDS),
+            loop.count(RelayLoop.Count.SENT),
+            loop.count(RelayLoop.Count.REFUSED),
+            loop.count(RelayLoop.Count.FAILURES));
   }
 
   /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */
@@ -272,121 +235,18 @@ public final class FencedRuntime implements AutoCloseable {
    */
   public boolean shutdown(Duration drainTimeout) {
     dev.fencing.internal.Validate.delay("drainTimeout", drainTimeout);
-    if (!stopped.compareAndSet(false, true)) {
-      join(committer, Duration.ofMinutes(1));
-      if (relayer != null) {
-        join(relayer, Duration.ofMinutes(1));
-      }
-      return drained;
-    }
-    long deadline = System.nanoTime() + drainTimeout.toNanos();
-    pipeline.stopping = true;
-    if (maintenanceLoop != null) {
-      // a round is one short transaction: let it end rather than cut it
-      maintenanceLoop.stop();
-    }
-    claimLoop.stop();
-    join(claimer, Duration.ofSeconds(30));
-    List<InFlight> unstarted = new ArrayList<>();
-    pipeline.ready.drainTo(unstarted);
-    for (InFlight claim : unstarted) {
-      pipeline.release(claim, "the runtime stopped before the job started");
-    }
-    awaitEmpty(deadline);
-    drained = pipeline.inFlight.isEmpty();
-    if (!drained) {
-      cancelRemaining("the runtime stopped and its drain timeout of " + drainTimeout + " passed");
-      awaitEmpty(System.nanoTime() + Duration.ofSeconds(1).toNanos());
-      commitLoop.giveUp();
-      for (InFlight claim : List.copyOf(pipeline.inFlight.values())) {
-        if (claim.stage() != InFlight.Stage.COMMITTING) {
-          pipeline.release(claim, claim.reason().orElse("the runtime stopped"));
-        }
-      }
-    }
-    for (HandlerLoop loop : handlerLoops) {
-      loop.stop();
-    }
-    // wakes the idle ones; a handler still running was cancelled and interrupted already
-    for (Thread t : handlerThreads) {
-      t.interrupt();
-    }
-    commitLoop.stop();
-    join(committer, Duration.ofSeconds(30));
-    if (relayLoop != null) {
-      // after the commits: its last round sends what they wrote
-      relayLoop.stop();
-    }
-    heartbeat.stop();
-    if (maintainer != null) {
-      join(maintainer, Duration.ofSeconds(30));
-    }
-    if (relayer != null) {
-      join(relayer, Duration.ofSeconds(30));
-    }
-    long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-    for (Thread t : threads) {
-      join(t, Duration.ofNanos(Math.max(1, end - System.nanoTime())));
-    }
-    // a statement that never came back: its claim still ends in an outcome, and only one
-    for (InFlight claim : List.copyOf(pipeline.inFlight.values())) {
-      pipeline.resolve(
-          claim,
-          new WorkOutcome.Abandoned(
-              claim.job, "the runtime stopped while a statement for it had not come back", null));
-    }
-    return drained;
+    return threads.shutdown(drainTimeout);
   }
 
-  private void cancelRemaining(String reason) {
-    for (InFlight claim : pipeline.inFlight.values()) {
-      if (claim.stage() != InFlight.Stage.COMMITTING) {
-        claim.cancel(reason, null, true);
-      }
-    }
-  }
-
-  private void awaitEmpty(long deadlineNanos) {
-    while (!pipeline.inFlight.isEmpty() && System.nanoTime() - deadlineNanos < 0) {
-      try {
-        Thread.sleep(5);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  private FencedRuntime start() {
-    for (Thread t : threads) {
-      t.start();
-    }
-    return this;
-  }
-
-  private Thread thread(String name, Runnable loop) {
-    Thread t = Thread.ofPlatform().daemon().name(name).unstarted(loop);
-    threads.add(t);
-    return t;
-  }
-
-  static void join(Thread thread, Duration timeout) {
-    if (thread == Thread.currentThread()) {
-      return;
-    }
-    try {
-      thread.join(timeout);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /** Configures a {@link FencedRuntime}; {@link #start()} checks every setting. */
-  public static final class Builder {
+  /**
+   * Configures a {@link FencedRuntime}; {@link #start()} checks every setting. Beside the settings
+   * below, it takes those a {@link FencedWorkers} door shares with its queues: {@code owner},
+   * {@code receiver}, {@code virtualThreads}, {@code drainTimeout}, {@code onOutcome}, {@code
+   * maintenance} and {@code relay}.
+   */
+  public static final class Builder extends DoorBuilder<Builder> {
     private final FencedQueue queue;
-    private @Nullable FencedReceiver receiver;
     private @Nullable String queueName;
-    private @Nullable String owner;
     private @Nullable OutboxHandler handler;
     private int concurrency = 4;
     private @Nullable Integer prefetch;
@@ -397,36 +257,20 @@ public final class FencedRuntime implements AutoCloseable {
     private Duration retryDelay = Duration.ofSeconds(10);
     private Duration idleWait = Duration.ofMillis(50);
     private Duration maxCommitDelay = Duration.ofMillis(2);
-    private Duration drainTimeout = Duration.ofSeconds(30);
     private Duration fallbackPoll = Duration.ofSeconds(1);
-    private boolean virtualThreads = defaultVirtualThreads();
-    private Consumer<WorkOutcome> onOutcome = outcome -> {};
-    private final Sidecars sidecars = new Sidecars();
 
     private Builder(FencedQueue queue) {
       this.queue = Objects.requireNonNull(queue, "queue");
     }
 
-    /**
-     * The receiver each result is delivered to, with the job's id and epoch, before its commit.
-     * Optional: without one, results are committed only (with their outbox messages, if any).
-     *
-     * @throws NullPointerException if {@code receiver} is null
-     */
-    public Builder receiver(FencedReceiver receiver) {
-      this.receiver = Objects.requireNonNull(receiver, "receiver");
+    @Override
+    Builder self() {
       return this;
     }
 
     /** The queue to claim from: a plain identifier. Required. */
     public Builder queue(String queueName) {
       this.queueName = queueName;
-      return this;
-    }
-
-    /** This process's name, stored as the owner of what it claims. Required. */
-    public Builder owner(String owner) {
-      this.owner = owner;
       return this;
     }
 
@@ -453,27 +297,6 @@ public final class FencedRuntime implements AutoCloseable {
     /** Handler threads, 1 to 10,000; default 4. */
     public Builder concurrency(int concurrency) {
       this.concurrency = concurrency;
-      return this;
-    }
-
-    /**
-     * Runs handlers on virtual threads instead of platform threads; default {@link
-     * #defaultVirtualThreads()}: true on Java 24 and later, false on Java 21 to 23. For handlers
-     * that block (I/O, sleeps, calls to other services) with a {@link #concurrency} in the hundreds
-     * or thousands: a blocked virtual thread holds no OS thread; and for many short jobs, whose
-     * handler threads are woken once per job (at 128 handlers of 1 ms jobs, 1.18 to 1.29 times the
-     * jobs per second of platform threads here, docs/BENCHMARKS.md). {@code concurrency} still
-     * bounds the jobs running at once, and heartbeats, cancellation and shutdown work as on
-     * platform threads: the claimer, heartbeat and committer stay on platform threads of their own,
-     * so a handler that pins its carrier cannot hold up a renewal. Handlers that compute gain
-     * nothing (docs/BENCHMARKS.md measures both). On Java 21 to 23, a handler that blocks inside
-     * {@code synchronized} pins its carrier thread (so the default there is platform threads); from
-     * Java 24 it does not. A cancelled handler is interrupted on either kind of thread; on a
-     * virtual one, the JDK closes any socket it then blocks on while its interrupt is set, so its
-     * later JDBC or HTTP calls may fail at its own connection instead of reaching the server.
-     */
-    public Builder virtualThreads(boolean virtualThreads) {
-      this.virtualThreads = virtualThreads;
       return this;
     }
 
@@ -554,71 +377,6 @@ public final class FencedRuntime implements AutoCloseable {
       return this;
     }
 
-    /** How long {@link FencedRuntime#close()} lets running handlers finish; default 30 s. */
-    public Builder drainTimeout(Duration drainTimeout) {
-      this.drainTimeout = drainTimeout;
-      return this;
-    }
-
-    /**
-     * Called once for every claim's outcome, on a runtime thread; keep it quick. A listener that
-     * throws is counted in {@link Stats#callbackErrors()} and never stops the runtime.
-     */
-    public Builder onOutcome(Consumer<WorkOutcome> onOutcome) {
-      this.onOutcome = Objects.requireNonNull(onOutcome, "onOutcome");
-      return this;
-    }
-
-    /**
-     * Runs {@code maintenance} (retention of finished jobs, storage upkeep) on a thread of its own:
-     * rounds one after another while work is left, then one round every {@code every}, from 1 s to
-     * 24 h, or every {@link Maintenance#upkeepEvery()} when that is shorter (PostgreSQL: its {@code
-     * vacuumEvery}, 10 s), so that VACUUM keeps its pace while retention keeps yours. A failing
-     * round is logged and retried later, and never touches the jobs in flight. One runtime per
-     * database is enough; more share the work. Default: no maintenance.
-     *
-     * @throws NullPointerException if {@code maintenance} is null
-     */
-    public Builder maintenance(Maintenance maintenance, Duration every) {
-      sidecars.maintenance(maintenance, every);
-      return this;
-    }
-
-    /**
-     * Relays the outbox messages for {@code destination} to {@code sender} from a thread of the
-     * runtime, through {@link FencedOutbox#relay(String, FencedOutbox.Sender, int)}: each message
-     * at least once, with the epoch of the commit that wrote it, up to {@code batchSize} per call;
-     * a sender that throws leaves its message undelivered, and it is sent again after a pause. Call
-     * once per destination. The relay needs no handler of this runtime: it sends what any worker
-     * committed. Default: no relay.
-     *
-     * @throws NullPointerException if {@code outbox} or {@code sender} is null
-     */
-    public Builder relay(FencedOutbox outbox, String destination, FencedOutbox.Sender sender) {
-      sidecars.relay(outbox, destination, sender);
-      return this;
-    }
-
-    /**
-     * Relays as {@link #relay(FencedOutbox, String, FencedOutbox.Sender)} does, to a receiver that
-     * keeps the newest epoch per key ({@link FencedOutbox#relay(String, FencedReceiver, int)}).
-     *
-     * @throws NullPointerException if {@code outbox} or {@code receiver} is null
-     */
-    public Builder relay(FencedOutbox outbox, String destination, FencedReceiver receiver) {
-      sidecars.relay(outbox, destination, receiver);
-      return this;
-    }
-
-    /**
-     * How long the relay waits after a round that left nothing to send, 1 ms to 24 h; default 200
-     * ms. It is also the first pause after a failed round, doubling up to 30 s.
-     */
-    public Builder relayEvery(Duration every) {
-      sidecars.relayEvery(every);
-      return this;
-    }
-
     /**
      * Starts the runtime's threads and returns it running.
      *
@@ -644,12 +402,13 @@ public final class FencedRuntime implements AutoCloseable {
               drainTimeout,
               fallbackPoll,
               virtualThreads);
-      MaintenanceLoop maintenanceLoop = sidecars.maintenanceLoop();
-      return new FencedRuntime(
-              new Pipeline(settings, queue, receiver, handler, onOutcome),
-              maintenanceLoop,
-              sidecars.relayLoop(settings.batchSize()))
-          .start();
+      SidecarThreads sidecarThreads =
+          new SidecarThreads(sidecars, settings.owner(), settings.batchSize());
+      FencedRuntime runtime =
+          new FencedRuntime(
+              new Pipeline(settings, queue, receiver, handler, onOutcome), sidecarThreads);
+      runtime.threads.start();
+      return runtime;
     }
 
     private static Duration third(@Nullable Duration lease) {

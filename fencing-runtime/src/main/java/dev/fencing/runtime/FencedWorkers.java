@@ -1,9 +1,6 @@
 package dev.fencing.runtime;
 
-import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
-import dev.fencing.FencedReceiver;
-import dev.fencing.Maintenance;
 import dev.fencing.internal.Validate;
 import dev.fencing.schedule.FencedScheduler;
 import java.time.Duration;
@@ -45,9 +42,7 @@ public final class FencedWorkers implements AutoCloseable {
 
   private final Map<String, FencedRuntime> runtimes;
   private final @Nullable FencedScheduler scheduler;
-  private final @Nullable MaintenanceLoop maintenanceLoop;
-  private final @Nullable RelayLoop relayLoop;
-  private final List<Thread> threads;
+  private final SidecarThreads sidecars;
   private final Duration drainTimeout;
   private final AtomicBoolean stopped = new AtomicBoolean();
   private volatile boolean drained;
@@ -55,15 +50,11 @@ public final class FencedWorkers implements AutoCloseable {
   private FencedWorkers(
       Map<String, FencedRuntime> runtimes,
       @Nullable FencedScheduler scheduler,
-      @Nullable MaintenanceLoop maintenanceLoop,
-      @Nullable RelayLoop relayLoop,
-      List<Thread> threads,
+      SidecarThreads sidecars,
       Duration drainTimeout) {
     this.runtimes = Collections.unmodifiableMap(runtimes);
     this.scheduler = scheduler;
-    this.maintenanceLoop = maintenanceLoop;
-    this.relayLoop = relayLoop;
-    this.threads = threads;
+    this.sidecars = sidecars;
     this.drainTimeout = drainTimeout;
   }
 
@@ -121,12 +112,12 @@ public final class FencedWorkers implements AutoCloseable {
 
   /** Returns what maintenance did since start (all zero without {@link Builder#maintenance}). */
   public FencedRuntime.MaintenanceStats maintenanceStats() {
-    return FencedRuntime.maintenanceStats(maintenanceLoop);
+    return FencedRuntime.maintenanceStats(sidecars.maintenanceLoop);
   }
 
   /** Returns what the relay did since start (all zero without {@link Builder#relay}). */
   public FencedRuntime.RelayStats relayStats() {
-    return FencedRuntime.relayStats(relayLoop);
+    return FencedRuntime.relayStats(sidecars.relayLoop);
   }
 
   /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */
@@ -153,9 +144,7 @@ public final class FencedWorkers implements AutoCloseable {
     if (scheduler != null) {
       scheduler.close();
     }
-    if (maintenanceLoop != null) {
-      maintenanceLoop.stop();
-    }
+    sidecars.stopMaintenance();
     Map<String, Boolean> results = new java.util.concurrent.ConcurrentHashMap<>();
     List<Thread> stopping = new ArrayList<>();
     runtimes.forEach(
@@ -165,72 +154,34 @@ public final class FencedWorkers implements AutoCloseable {
                     .name("fencing-stop-" + name)
                     .start(() -> results.put(name, runtime.shutdown(drainTimeout)))));
     for (Thread t : stopping) {
-      FencedRuntime.join(t, drainTimeout.plus(Duration.ofMinutes(1)));
+      Loop.join(t, drainTimeout.plus(Duration.ofMinutes(1)));
     }
-    if (relayLoop != null) {
-      relayLoop.stop();
-    }
-    for (Thread t : threads) {
-      FencedRuntime.join(t, Duration.ofSeconds(30));
-    }
+    sidecars.stopRelay();
+    sidecars.join(Duration.ofSeconds(30));
     drained =
         results.size() == runtimes.size()
             && results.values().stream().allMatch(Boolean::booleanValue);
     return drained;
   }
 
-  /** Configures {@link FencedWorkers}; {@link #start()} checks every setting. */
-  public static final class Builder {
+  /**
+   * Configures {@link FencedWorkers}; {@link #start()} checks every setting. Its {@code receiver},
+   * {@code virtualThreads}, {@code drainTimeout} and {@code onOutcome} are every queue's, unless
+   * the queue's settings say otherwise; its {@code owner} is every queue's; its {@code maintenance}
+   * and {@code relay} run beside the queues, with or without any.
+   */
+  public static final class Builder extends DoorBuilder<Builder> {
 
     private final FencedQueue queue;
     private final Map<String, Consumer<FencedRuntime.Builder>> queues = new LinkedHashMap<>();
-    private @Nullable String owner;
-    private @Nullable FencedReceiver receiver;
-    private @Nullable Boolean virtualThreads;
-    private Duration drainTimeout = Duration.ofSeconds(30);
-    private Consumer<WorkOutcome> onOutcome = outcome -> {};
     private @Nullable FencedScheduler scheduler;
-    private final Sidecars sidecars = new Sidecars();
 
     private Builder(FencedQueue queue) {
       this.queue = queue;
     }
 
-    /** This process's name, stored as the owner of what every queue claims. Required. */
-    public Builder owner(String owner) {
-      this.owner = owner;
-      return this;
-    }
-
-    /**
-     * The receiver every queue delivers its results to before each commit, unless its settings name
-     * another ({@link FencedRuntime.Builder#receiver}). Optional.
-     *
-     * @throws NullPointerException if {@code receiver} is null
-     */
-    public Builder receiver(FencedReceiver receiver) {
-      this.receiver = Objects.requireNonNull(receiver, "receiver");
-      return this;
-    }
-
-    /**
-     * Whether every queue's handlers run on virtual threads, unless its settings say otherwise;
-     * default {@link FencedRuntime#defaultVirtualThreads()}.
-     */
-    public Builder virtualThreads(boolean virtualThreads) {
-      this.virtualThreads = virtualThreads;
-      return this;
-    }
-
-    /** How long {@link #close()} lets running handlers finish, up to 24 h; default 30 s. */
-    public Builder drainTimeout(Duration drainTimeout) {
-      this.drainTimeout = drainTimeout;
-      return this;
-    }
-
-    /** Called with every queue's outcomes, from the runtimes' threads; must not block. */
-    public Builder onOutcome(Consumer<WorkOutcome> onOutcome) {
-      this.onOutcome = Objects.requireNonNull(onOutcome, "onOutcome");
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -249,7 +200,7 @@ public final class FencedWorkers implements AutoCloseable {
      * Runs {@code handler} on queue {@code name}, with {@code settings} applied to its runtime's
      * builder (concurrency, lease length, batch size, retry delay, ...: any {@link
      * FencedRuntime.Builder} setting but its queue and owner, which are this queue's and {@link
-     * #owner}'s).
+     * #owner(String)}'s).
      *
      * @throws NullPointerException if {@code handler} or {@code settings} is null
      * @throws IllegalArgumentException if {@code name} was added before
@@ -295,49 +246,6 @@ public final class FencedWorkers implements AutoCloseable {
     }
 
     /**
-     * Runs {@code maintenance} on a thread of the workers, as {@link
-     * FencedRuntime.Builder#maintenance} says, with or without queues. Default: no maintenance.
-     *
-     * @throws NullPointerException if {@code maintenance} is null
-     */
-    public Builder maintenance(Maintenance maintenance, Duration every) {
-      sidecars.maintenance(maintenance, every);
-      return this;
-    }
-
-    /**
-     * Relays the outbox messages for {@code destination} to {@code receiver}, as {@link
-     * FencedRuntime.Builder#relay(FencedOutbox, String, FencedReceiver)} says, on a thread of the
-     * workers. Call once per destination.
-     *
-     * @throws NullPointerException if {@code outbox} or {@code receiver} is null
-     */
-    public Builder relay(FencedOutbox outbox, String destination, FencedReceiver receiver) {
-      sidecars.relay(outbox, destination, receiver);
-      return this;
-    }
-
-    /**
-     * Relays the outbox messages for {@code destination} to {@code sender}; see {@link
-     * #relay(FencedOutbox, String, FencedReceiver)}.
-     *
-     * @throws NullPointerException if {@code outbox} or {@code sender} is null
-     */
-    public Builder relay(FencedOutbox outbox, String destination, FencedOutbox.Sender sender) {
-      sidecars.relay(outbox, destination, sender);
-      return this;
-    }
-
-    /**
-     * How long the relay waits after a round that left nothing to send, 1 ms to 24 h; default 200
-     * ms.
-     */
-    public Builder relayEvery(Duration every) {
-      sidecars.relayEvery(every);
-      return this;
-    }
-
-    /**
      * Starts every queue's runtime, the scheduler, the relay and maintenance, and returns them
      * running. If one fails to start, those started are stopped before the exception is thrown.
      *
@@ -349,46 +257,34 @@ public final class FencedWorkers implements AutoCloseable {
       if (owner == null) {
         throw new IllegalArgumentException("owner must be set, but was null");
       }
-      MaintenanceLoop maintenanceLoop = sidecars.maintenanceLoop();
       // up to 100 messages per call, as a runtime's relay with its default batch size
-      RelayLoop relayLoop = sidecars.relayLoop(100);
+      SidecarThreads sidecarThreads = new SidecarThreads(sidecars, owner, 100);
       Map<String, FencedRuntime> started = new LinkedHashMap<>();
-      List<Thread> threads = new ArrayList<>();
       try {
         for (Map.Entry<String, Consumer<FencedRuntime.Builder>> q : queues.entrySet()) {
           started.put(q.getKey(), startQueue(q.getKey(), q.getValue()));
         }
-        if (maintenanceLoop != null) {
-          threads.add(daemon("fencing-maintenance-" + owner, maintenanceLoop));
-        }
-        if (relayLoop != null) {
-          threads.add(daemon("fencing-relay-" + owner, relayLoop));
-        }
+        sidecarThreads.start();
         if (scheduler != null) {
           scheduler.start();
         }
       } catch (RuntimeException e) {
         started.values().forEach(r -> r.shutdown(Duration.ZERO));
-        if (maintenanceLoop != null) {
-          maintenanceLoop.stop();
-        }
-        if (relayLoop != null) {
-          relayLoop.stop();
-        }
+        sidecarThreads.stopMaintenance();
+        sidecarThreads.stopRelay();
         throw e;
       }
-      return new FencedWorkers(
-          started, scheduler, maintenanceLoop, relayLoop, threads, drainTimeout);
+      return new FencedWorkers(started, scheduler, sidecarThreads, drainTimeout);
     }
 
     private FencedRuntime startQueue(String name, Consumer<FencedRuntime.Builder> configure) {
       FencedRuntime.Builder b =
-          FencedRuntime.builder(queue).drainTimeout(drainTimeout).onOutcome(onOutcome);
+          FencedRuntime.builder(queue)
+              .drainTimeout(drainTimeout)
+              .onOutcome(onOutcome)
+              .virtualThreads(virtualThreads);
       if (receiver != null) {
         b.receiver(receiver);
-      }
-      if (virtualThreads != null) {
-        b.virtualThreads(virtualThreads);
       }
       configure.accept(b);
       // the queue and the owner are the door's: set last, whatever the settings said
@@ -399,10 +295,6 @@ public final class FencedWorkers implements AutoCloseable {
         throw new IllegalArgumentException(
             "queue " + Validate.quote(name) + ": " + e.getMessage(), e);
       }
-    }
-
-    private static Thread daemon(String name, Runnable loop) {
-      return Thread.ofPlatform().daemon().name(name).start(loop);
     }
   }
 }

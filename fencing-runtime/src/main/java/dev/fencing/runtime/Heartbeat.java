@@ -74,11 +74,11 @@ final class Heartbeat extends Loop {
       List<Renewal> renewals;
       try {
         renewals = p.queue.renewAll(leases, p.settings.leaseLength());
-        p.counters.renewStatements.incrementAndGet();
+        p.counters.increment(Counters.Count.RENEW_STATEMENTS);
         p.succeeded();
       } catch (RuntimeException e) {
         // nothing changed; the deadlines keep running and cancelRunOut acts if this goes on
-        p.counters.storeErrors.incrementAndGet();
+        p.counters.increment(Counters.Count.STORE_ERRORS);
         p.renewalFailed(e);
         continue;
       }
@@ -87,7 +87,7 @@ final class Heartbeat extends Loop {
         switch (renewals.get(i)) {
           case Renewal.Renewed r -> {
             claim.renewed(r.lease(), sent, leaseNanos);
-            p.counters.renewed.incrementAndGet();
+            p.counters.increment(Counters.Count.RENEWED);
           }
           case Renewal.Lost l ->
               claim.cancel(

@@ -39,6 +39,18 @@ abstract class Loop implements Runnable {
     }
   }
 
+  /** Waits up to {@code timeout} for {@code thread} to end, unless it is the calling thread. */
+  static void join(Thread thread, Duration timeout) {
+    if (thread == Thread.currentThread()) {
+      return;
+    }
+    try {
+      thread.join(timeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Returns twice {@code backoff}, at most {@code max}. */
   static Duration doubled(Duration backoff, Duration max) {
     Duration twice = backoff.multipliedBy(2);

@@ -3,7 +3,6 @@ package dev.fencing.runtime;
 import dev.fencing.Maintenance;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs maintenance rounds: one after another while a round says more is left, then one every {@code
@@ -21,11 +20,17 @@ final class MaintenanceLoop extends Loop {
 
   private final Maintenance maintenance;
   private final Duration every;
-  final AtomicLong rounds = new AtomicLong();
-  final AtomicLong jobsRemoved = new AtomicLong();
-  final AtomicLong jobsArchived = new AtomicLong();
-  final AtomicLong messagesRemoved = new AtomicLong();
-  final AtomicLong failures = new AtomicLong();
+
+  /** What is counted, in the order of {@link FencedRuntime.MaintenanceStats}. */
+  enum Count {
+    ROUNDS,
+    JOBS_REMOVED,
+    JOBS_ARCHIVED,
+    MESSAGES_REMOVED,
+    FAILURES
+  }
+
+  private final Tally<Count> tally = new Tally<>(Count.class);
 
   MaintenanceLoop(Maintenance maintenance, Duration every) {
     this.maintenance = maintenance;
@@ -45,7 +50,7 @@ final class MaintenanceLoop extends Loop {
       try {
         report = maintenance.runRound();
       } catch (RuntimeException e) {
-        failures.incrementAndGet();
+        tally.increment(Count.FAILURES);
         LOG.log(Level.WARNING, "maintenance round failed; next try in " + backoff, e);
         pause(backoff.toNanos());
         // every is at least FIRST_BACKOFF (checked by the builder)
@@ -53,13 +58,17 @@ final class MaintenanceLoop extends Loop {
         continue;
       }
       backoff = FIRST_BACKOFF;
-      rounds.incrementAndGet();
-      jobsRemoved.addAndGet(report.jobsRemoved());
-      jobsArchived.addAndGet(report.jobsArchived());
-      messagesRemoved.addAndGet(report.messagesRemoved());
+      tally.increment(Count.ROUNDS);
+      tally.add(Count.JOBS_REMOVED, report.jobsRemoved());
+      tally.add(Count.JOBS_ARCHIVED, report.jobsArchived());
+      tally.add(Count.MESSAGES_REMOVED, report.messagesRemoved());
       if (!report.moreLeft()) {
         pause(every.toNanos());
       }
     }
+  }
+
+  long count(Count name) {
+    return tally.get(name);
   }
 }

@@ -138,7 +138,7 @@ final class Pipeline {
       listener.accept(outcome);
     } catch (Throwable t) {
       // a listener that throws (even an Error) must not take a runtime thread down with it
-      counters.callbackErrors.incrementAndGet();
+      counters.increment(Counters.Count.CALLBACK_ERRORS);
       LOG.log(Level.WARNING, "onOutcome listener threw; the runtime carries on", t);
     }
   }
@@ -155,7 +155,7 @@ final class Pipeline {
       resolve(
           claim, new WorkOutcome.FencedOff(claim.job, WorkOutcome.Stage.HEARTBEAT, e.refusal()));
     } catch (RuntimeException e) {
-      counters.storeErrors.incrementAndGet();
+      counters.increment(Counters.Count.STORE_ERRORS);
       resolve(claim, new WorkOutcome.Abandoned(claim.job, "could not release: " + reason, e));
     }
   }
@@ -168,7 +168,7 @@ final class Pipeline {
     } catch (FencedOffException e) {
       resolve(claim, new WorkOutcome.FencedOff(claim.job, WorkOutcome.Stage.FAIL, e.refusal()));
     } catch (RuntimeException e) {
-      counters.storeErrors.incrementAndGet();
+      counters.increment(Counters.Count.STORE_ERRORS);
       e.addSuppressed(error);
       resolve(claim, new WorkOutcome.Abandoned(claim.job, "could not record the failure", e));
     }

@@ -5,7 +5,6 @@ import dev.fencing.FencedOutcome;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Relays the outbox in the runtime: each round sends, for each destination, up to {@code max}
@@ -34,10 +33,16 @@ final class RelayLoop extends Loop {
   private final List<Route> routes;
   private final Duration every;
   private final int max;
-  final AtomicLong rounds = new AtomicLong();
-  final AtomicLong sent = new AtomicLong();
-  final AtomicLong refused = new AtomicLong();
-  final AtomicLong failures = new AtomicLong();
+
+  /** What is counted, in the order of {@link FencedRuntime.RelayStats}. */
+  enum Count {
+    ROUNDS,
+    SENT,
+    REFUSED,
+    FAILURES
+  }
+
+  private final Tally<Count> tally = new Tally<>(Count.class);
 
   RelayLoop(List<Route> routes, Duration every, int max) {
     this.routes = List.copyOf(routes);
@@ -73,7 +78,7 @@ final class RelayLoop extends Loop {
       try {
         relayed = route.call().relay(max);
       } catch (RuntimeException e) {
-        failures.incrementAndGet();
+        tally.increment(Count.FAILURES);
         failed = true;
         LOG.log(
             Level.WARNING,
@@ -81,12 +86,17 @@ final class RelayLoop extends Loop {
             e);
         continue;
       }
-      sent.addAndGet(relayed.size());
-      refused.addAndGet(
+      tally.add(Count.SENT, relayed.size());
+      tally.add(
+          Count.REFUSED,
           relayed.stream().filter(r -> r.outcome() instanceof FencedOutcome.Refused).count());
       moreLeft |= relayed.size() == max;
     }
-    rounds.incrementAndGet();
+    tally.increment(Count.ROUNDS);
     return new Round(moreLeft, failed);
+  }
+
+  long count(Count name) {
+    return tally.get(name);
   }
 }

@@ -11,8 +11,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,11 +31,11 @@ final class MemoryOutbox implements FencedOutbox {
     }
   }
 
-  private final ReentrantLock lock;
+  private final StoreLock lock;
   private final TreeMap<Long, Message> messages = new TreeMap<>();
   private long lastId;
 
-  MemoryOutbox(ReentrantLock lock) {
+  MemoryOutbox(StoreLock lock) {
     this.lock = lock;
   }
 
@@ -82,7 +80,7 @@ final class MemoryOutbox implements FencedOutbox {
     Batches.relayMax(max);
     List<Relayed> sent = new ArrayList<>();
     while (sent.size() < max) {
-      Message next = read(() -> take(destination));
+      Message next = lock.locked(() -> take(destination));
       if (next == null) {
         break;
       }
@@ -92,7 +90,7 @@ final class MemoryOutbox implements FencedOutbox {
             Objects.requireNonNull(sender.send(next.envelope), "the sender returned no outcome");
       } finally {
         FencedOutcome said = outcome;
-        underLock(
+        lock.run(
             () -> {
               next.sending = false;
               next.outcome = said;
@@ -112,23 +110,5 @@ final class MemoryOutbox implements FencedOutbox {
       }
     }
     return null;
-  }
-
-  private <T> T read(Supplier<T> work) {
-    lock.lock();
-    try {
-      return work.get();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void underLock(Runnable work) {
-    lock.lock();
-    try {
-      work.run();
-    } finally {
-      lock.unlock();
-    }
   }
 }

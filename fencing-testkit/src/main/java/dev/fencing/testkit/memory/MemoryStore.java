@@ -24,9 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,7 +35,7 @@ final class MemoryStore {
 
   private final Clock clock;
   private final int maxAttempts;
-  private final ReentrantLock lock = new ReentrantLock();
+  private final StoreLock lock = new StoreLock();
   private final TreeMap<Long, MemoryJob> jobs = new TreeMap<>();
   private final Map<String, TreeMap<Long, MemoryJob>> unfinished = new HashMap<>();
   private final Map<String, Map<String, Long>> keys = new HashMap<>();
@@ -50,7 +48,7 @@ final class MemoryStore {
   }
 
   List<Long> add(String queue, List<Jsonb.Value> payloads) {
-    return locked(
+    return lock.locked(
         () -> {
           Instant now = now();
           List<Long> ids = new ArrayList<>(payloads.size());
@@ -79,7 +77,7 @@ final class MemoryStore {
    * @throws IllegalArgumentException if a key names a job whose payload differs; nothing written
    */
   List<Enqueued> addKeyed(String queue, List<KeyedJob> keyed, List<Jsonb.Value> payloads) {
-    return locked(
+    return lock.locked(
         () -> {
           Map<String, Long> taken = keys.getOrDefault(queue, Map.of());
           Enqueued[] out = new Enqueued[keyed.size()];
@@ -120,7 +118,7 @@ final class MemoryStore {
    * the jobs come back by id.
    */
   List<Job> claim(String queue, String owner, Duration leaseLength, int batchSize) {
-    return locked(
+    return lock.locked(
         () -> {
           Instant now = now();
           TreeMap<Long, MemoryJob> open = unfinished.getOrDefault(queue, new TreeMap<>());
@@ -161,7 +159,7 @@ final class MemoryStore {
    * @throws FencedOffException if the lease no longer owns the job
    */
   Lease renew(Lease lease, Duration leaseLength) {
-    return locked(
+    return lock.locked(
         () -> {
           Instant now = now();
           MemoryJob job = job(lease);
@@ -217,7 +215,7 @@ final class MemoryStore {
    */
   private FencedOutcome underLease(
       Lease lease, Change change, Predicate<MemoryJob> sameWriteAgain, long settledMark) {
-    return locked(
+    return lock.locked(
         () -> {
           Instant now = now();
           MemoryJob job = job(lease);
@@ -257,7 +255,7 @@ final class MemoryStore {
 
   /** The queue of job {@code jobId} if a claim may take the job now, else null. */
   @Nullable String claimableIn(long jobId) {
-    return locked(
+    return lock.locked(
         () -> {
           MemoryJob job = jobs.get(jobId);
           return job != null && job.claimable(now()) ? job.queue : null;
@@ -265,11 +263,11 @@ final class MemoryStore {
   }
 
   Optional<JobSnapshot> find(long jobId) {
-    return locked(() -> Optional.ofNullable(jobs.get(jobId)).map(MemoryJob::snapshot));
+    return lock.locked(() -> Optional.ofNullable(jobs.get(jobId)).map(MemoryJob::snapshot));
   }
 
   QueueDepth depth(String queue) {
-    return locked(
+    return lock.locked(
         () -> {
           long pending = 0;
           long running = 0;
@@ -293,7 +291,7 @@ final class MemoryStore {
    * with their delivered messages and their keys; a job that owes a message stays.
    */
   Maintenance.Report removeFinished(Duration keepFinished, int batchSize) {
-    return locked(
+    return lock.locked(
         () -> {
           Instant cutOff = now().minus(keepFinished);
           List<MemoryJob> old =
@@ -321,20 +319,11 @@ final class MemoryStore {
   }
 
   int size() {
-    return locked(jobs::size);
+    return lock.locked(jobs::size);
   }
 
   /** Now on the queue's clock, to the microsecond, as PostgreSQL keeps times. */
   private Instant now() {
     return clock.instant().truncatedTo(ChronoUnit.MICROS);
-  }
-
-  private <T> T locked(Supplier<T> work) {
-    lock.lock();
-    try {
-      return work.get();
-    } finally {
-      lock.unlock();
-    }
   }
 }

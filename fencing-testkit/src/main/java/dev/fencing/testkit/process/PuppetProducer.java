@@ -130,42 +130,24 @@ public final class PuppetProducer {
 
   private String send(Ownership mine) {
     String payload = "{\"producer\":\"" + name + "\",\"epoch\":" + mine.epoch().value() + "}";
-    return switch (receiver.deliver(mine, payload)) {
-      case FencedOutcome.Accepted accepted ->
-          "accepted "
-              + mine.resource()
-              + " "
-              + mine.epoch().value()
-              + (accepted.repeat() ? " repeat" : "");
-      case FencedOutcome.Superseded superseded ->
-          "refused "
-              + mine.resource()
-              + " "
-              + mine.epoch().value()
-              + " by "
-              + superseded.current().value();
-      case FencedOutcome.Refused refused ->
-          "refused " + mine.resource() + " " + mine.epoch().value() + " " + refused;
-    };
+    return said(receiver.deliver(mine, payload), mine, "accepted", "refused");
   }
 
   private String release(Ownership mine) {
-    return switch (ownership.release(mine)) {
-      case FencedOutcome.Accepted accepted ->
-          "released "
-              + mine.resource()
-              + " "
-              + mine.epoch().value()
-              + (accepted.repeat() ? " repeat" : "");
-      case FencedOutcome.Superseded superseded ->
-          "superseded "
-              + mine.resource()
-              + " "
-              + mine.epoch().value()
-              + " by "
-              + superseded.current().value();
-      case FencedOutcome.Refused refused ->
-          "refused " + mine.resource() + " " + mine.epoch().value() + " " + refused;
+    return said(ownership.release(mine), mine, "released", "superseded");
+  }
+
+  /**
+   * The line that reports {@code outcome} for {@code mine}: {@code accepted} or {@code superseded}
+   * (followed by the newer epoch) as the first word, or {@code refused} and the refusal.
+   */
+  private static String said(
+      FencedOutcome outcome, Ownership mine, String accepted, String superseded) {
+    String held = mine.resource() + " " + mine.epoch().value();
+    return switch (outcome) {
+      case FencedOutcome.Accepted a -> accepted + " " + held + (a.repeat() ? " repeat" : "");
+      case FencedOutcome.Superseded s -> superseded + " " + held + " by " + s.current().value();
+      case FencedOutcome.Refused refused -> "refused " + held + " " + refused;
     };
   }
 }

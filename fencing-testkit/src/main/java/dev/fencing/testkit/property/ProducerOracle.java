@@ -56,31 +56,19 @@ final class ProducerOracle {
     long newest = newestAcquired.getOrDefault(resource, 0L);
     switch (words[0]) {
       case "acquired" -> {
+        String acquired = "P" + producer + " acquired " + resource + " at epoch " + epoch;
         if (epoch <= newest) {
           violate(
               OwnershipInvariant.EPOCHS_ONLY_GO_UP,
               step,
-              "P"
-                  + producer
-                  + " acquired "
-                  + resource
-                  + " at epoch "
-                  + epoch
-                  + ", but epoch "
-                  + newest
-                  + " was handed out before");
+              acquired + ", but epoch " + newest + " was handed out before");
         }
         Holder holder = holders.get(resource);
         if (holder != null && stillHeld(holder)) {
           violate(
               OwnershipInvariant.ONE_OWNER_AT_A_TIME,
               step,
-              "P"
-                  + producer
-                  + " acquired "
-                  + resource
-                  + " at epoch "
-                  + epoch
+              acquired
                   + " while P"
                   + holder.producer()
                   + " held it at epoch "
@@ -97,15 +85,7 @@ final class ProducerOracle {
           violate(
               OwnershipInvariant.ONLY_THE_NEWEST_OWNER_RENEWS_OR_RELEASES,
               step,
-              "P"
-                  + producer
-                  + " renewed "
-                  + resource
-                  + " at epoch "
-                  + epoch
-                  + ", but epoch "
-                  + newest
-                  + " acquired it since");
+              outdated(producer, "renewed", resource, epoch, newest));
         } else {
           confirm(resource, producer, epoch, what);
         }
@@ -115,15 +95,7 @@ final class ProducerOracle {
           violate(
               OwnershipInvariant.ONLY_THE_NEWEST_OWNER_RENEWS_OR_RELEASES,
               step,
-              "P"
-                  + producer
-                  + " released "
-                  + resource
-                  + " at epoch "
-                  + epoch
-                  + ", but epoch "
-                  + newest
-                  + " acquired it since");
+              outdated(producer, "released", resource, epoch, newest));
         }
         Holder holder = holders.get(resource);
         if (holder != null && holder.epoch() == epoch) {
@@ -176,5 +148,21 @@ final class ProducerOracle {
 
   private void violate(OwnershipInvariant invariant, int step, String detail) {
     violations.add(new Violation(invariant, step, detail));
+  }
+
+  /** Says that producer {@code producer} {@code did} {@code resource} with an outdated epoch. */
+  private static String outdated(
+      int producer, String did, String resource, long epoch, long newest) {
+    return "P"
+        + producer
+        + " "
+        + did
+        + " "
+        + resource
+        + " at epoch "
+        + epoch
+        + ", but epoch "
+        + newest
+        + " acquired it since";
   }
 }

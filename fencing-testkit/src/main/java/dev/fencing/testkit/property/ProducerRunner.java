@@ -88,11 +88,7 @@ public final class ProducerRunner implements AutoCloseable {
   private final Map<Integer, Future<JavaProcess>> processes = new HashMap<>();
   private final ExecutorService starter =
       Executors.newCachedThreadPool(
-          r -> {
-            Thread t = new Thread(r, "producer-starter");
-            t.setDaemon(true);
-            return t;
-          });
+          Thread.ofPlatform().name("producer-starter").daemon().factory());
   private long lastTimeMark = System.nanoTime();
   private boolean warmedUp;
   private final Map<Integer, Integer> nextLine = new HashMap<>();

@@ -27,11 +27,7 @@ final class WorkerPool implements AutoCloseable {
   private final List<WorkerProcess> live = new ArrayList<>();
   private final ExecutorService starter =
       Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "worker-pool-starter");
-            t.setDaemon(true);
-            return t;
-          });
+          Thread.ofPlatform().name("worker-pool-starter").daemon().factory());
   private final List<Long> pids = java.util.Collections.synchronizedList(new ArrayList<>());
   private static final int SPARES = 2;
   private final java.util.ArrayDeque<Future<WorkerProcess>> spares = new java.util.ArrayDeque<>();
