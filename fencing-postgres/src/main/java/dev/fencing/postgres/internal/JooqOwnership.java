@@ -6,17 +6,16 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
 import jakarta.inject.Inject;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jooq.exception.DataAccessException;
 
 /**
  * Resource ownership on PostgreSQL: one row per resource, whose epoch is bumped by every
@@ -81,7 +80,7 @@ public final class JooqOwnership implements ResourceOwnership {
           last.orElseThrow(() -> new IllegalStateException("row of " + resource + " vanished"));
       return new Acquisition.Held(
           resource, holder.owner(), Epoch.of(holder.epoch()), holder.expiresAt());
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw failed("acquire " + resource, e);
     }
   }
@@ -104,7 +103,7 @@ public final class JooqOwnership implements ResourceOwnership {
             new Ownership(resource, ownership.owner(), ownership.epoch(), extended.get()));
       }
       return lost(ownership, read(resource));
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException | SchemaNotInstalledException e) {
       return new OwnershipRenewal.Lost(
           ownership,
           OwnershipRenewal.Why.UNREACHABLE,
@@ -114,7 +113,7 @@ public final class JooqOwnership implements ResourceOwnership {
               + ") could not confirm it (transient failures retried "
               + config.transientRetries()
               + " times): "
-              + describe(e));
+              + StoreFailures.describe(e));
     }
   }
 
@@ -145,7 +144,7 @@ public final class JooqOwnership implements ResourceOwnership {
         return new FencedOutcome.Accepted(resource, epoch, true);
       }
       return new FencedOutcome.NotOwner(resource, epoch, ownership.owner(), current, now.owner());
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw failed("release " + resource + " at " + epoch, e);
     }
   }
@@ -157,7 +156,7 @@ public final class JooqOwnership implements ResourceOwnership {
       return read(resource)
           .filter(ResourceRows.Row::live)
           .map(r -> new Acquisition.Held(resource, r.owner(), Epoch.of(r.epoch()), r.expiresAt()));
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw failed("read the holder of " + resource, e);
     }
   }
@@ -196,7 +195,7 @@ public final class JooqOwnership implements ResourceOwnership {
     return new OwnershipRenewal.Lost(ownership, OwnershipRenewal.Why.ENDED, current, detail);
   }
 
-  private StoreUnavailableException failed(String what, DataAccessException e) {
+  private StoreUnavailableException failed(String what, StoreUnavailableException e) {
     return new StoreUnavailableException(
         "PostgreSQL (schema "
             + config.schema()
@@ -205,21 +204,8 @@ public final class JooqOwnership implements ResourceOwnership {
             + " (transient failures retried "
             + config.transientRetries()
             + " times); the outcome is unknown: "
-            + describe(e),
-        e);
-  }
-
-  /** The driver's own words (they name the host and port it could not reach), on one line. */
-  static String describe(Throwable failure) {
-    Throwable t = failure;
-    String said = failure.getMessage();
-    for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
-      if (t instanceof SQLException) {
-        said = t.getMessage();
-        break;
-      }
-    }
-    return String.valueOf(said).replaceAll("\\s+", " ").trim();
+            + StoreFailures.describe(e),
+        e.getCause());
   }
 
   private static long micros(Duration leaseLength) {

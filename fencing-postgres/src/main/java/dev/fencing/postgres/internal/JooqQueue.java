@@ -12,6 +12,7 @@ import dev.fencing.OutboxMessage;
 import dev.fencing.OutcomeUnknownException;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -25,7 +26,6 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.Table;
-import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -90,7 +90,7 @@ public final class JooqQueue implements FencedQueue {
     }
     try {
       return insert(queue, payloads);
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw probe.explain(e, payloads, parameter);
     }
   }
@@ -114,8 +114,12 @@ public final class JooqQueue implements FencedQueue {
             () -> {
               try {
                 return insertOnce(queue, payloads);
-              } catch (Jdbc.CommitOutcomeUnknown | Jdbc.ReplicationOutcomeUnknown e) {
-                unknown.set(e); // out of the retry's sight: its cause may look transient
+              } catch (StoreUnavailableException e) {
+                RuntimeException lost = StoreFailures.cause(e, Jdbc.OutcomeUnknown.class);
+                if (lost == null) {
+                  throw e;
+                }
+                unknown.set(lost); // out of the retry's sight: its cause may look transient
                 return null;
               }
             });
