@@ -54,6 +54,7 @@ public final class Jdbc {
   private final DataSource dataSource;
   private final DSLContext dsl;
   private final Retry retry;
+  private final Config config;
   private final boolean synchronous;
   private final StoreFailures failures;
 
@@ -62,6 +63,7 @@ public final class Jdbc {
     this.dataSource = dataSource;
     this.dsl = dsl;
     this.retry = retry;
+    this.config = config;
     this.synchronous = config.synchronousReplication();
     this.failures = StoreFailures.of(config);
   }
@@ -295,6 +297,11 @@ public final class Jdbc {
   /** Returns jOOQ bound to {@code connection}, with the schema mapping of the queue. */
   public DSLContext on(Connection connection) {
     return DSL.using(dsl.configuration().derive(connection));
+  }
+
+  /** Returns the configuration of the graph this runs the statements of. */
+  public Config config() {
+    return config;
   }
 
   /** Returns jOOQ for rendering only (it executes nothing itself). */

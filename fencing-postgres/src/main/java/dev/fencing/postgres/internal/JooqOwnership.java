@@ -34,13 +34,11 @@ public final class JooqOwnership implements ResourceOwnership {
 
   private final Jdbc jdbc;
   private final ResourceRows rows;
-  private final Config config;
 
   @Inject
-  JooqOwnership(Jdbc jdbc, ResourceRows rows, Config config) {
+  JooqOwnership(Jdbc jdbc, ResourceRows rows) {
     this.jdbc = jdbc;
     this.rows = rows;
-    this.config = config;
   }
 
   @Override
@@ -109,9 +107,9 @@ public final class JooqOwnership implements ResourceOwnership {
           OwnershipRenewal.Why.UNREACHABLE,
           null,
           "PostgreSQL (schema "
-              + config.schema()
+              + jdbc.config().schema()
               + ") could not confirm it (transient failures retried "
-              + config.transientRetries()
+              + jdbc.config().transientRetries()
               + " times): "
               + StoreFailures.describe(e));
     }
@@ -198,11 +196,11 @@ public final class JooqOwnership implements ResourceOwnership {
   private StoreUnavailableException failed(String what, StoreUnavailableException e) {
     return new StoreUnavailableException(
         "PostgreSQL (schema "
-            + config.schema()
+            + jdbc.config().schema()
             + ") failed to "
             + what
             + " (transient failures retried "
-            + config.transientRetries()
+            + jdbc.config().transientRetries()
             + " times); the outcome is unknown: "
             + StoreFailures.describe(e),
         e.getCause());

@@ -27,9 +27,9 @@ public final class Notifier {
   private final String channel;
 
   @Inject
-  Notifier(Jdbc jdbc, Config config) {
+  Notifier(Jdbc jdbc) {
     this.jdbc = jdbc;
-    this.config = config;
+    this.config = jdbc.config();
     this.channel = channel(config.schema());
   }
 
