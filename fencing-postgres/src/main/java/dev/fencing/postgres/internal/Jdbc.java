@@ -76,7 +76,20 @@ public final class Jdbc {
    * @throws SchemaNotInstalledException if the schema lacks a table or a column
    */
   public <T> T guarded(Supplier<T> statement) {
-    return failures.run(STATEMENT, Retry.decorateSupplier(retry, statement));
+    return guarded(STATEMENT, statement);
+  }
+
+  /**
+   * As {@link #guarded(Supplier)}, for work that takes its connections itself (the installer's),
+   * whose failures are translated here, naming {@code operation}.
+   */
+  public <T> T guarded(String operation, Supplier<T> work) {
+    return failures.run(operation, Retry.decorateSupplier(retry, work));
+  }
+
+  /** Runs {@code work} once, translating its failures as {@link #guarded(String, Supplier)}. */
+  public <T> T once(String operation, Supplier<T> work) {
+    return failures.run(operation, work);
   }
 
   /**
@@ -304,7 +317,10 @@ public final class Jdbc {
     return config;
   }
 
-  /** Returns jOOQ for rendering only (it executes nothing itself). */
+  /**
+   * Returns jOOQ on the data source: for rendering, and for the installer, which takes its
+   * connections itself (run it through {@link #guarded(String, Supplier)}).
+   */
   public DSLContext dsl() {
     return dsl;
   }

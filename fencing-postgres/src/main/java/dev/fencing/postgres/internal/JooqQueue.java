@@ -43,7 +43,6 @@ public final class JooqQueue implements FencedQueue {
   private static final int ENQUEUE_CHUNK = 10_000;
 
   private final Jdbc jdbc;
-  private final Config config;
   private final JobStore store;
   private final JsonProbe probe;
   private final KeyedEnqueues keyed;
@@ -53,14 +52,12 @@ public final class JooqQueue implements FencedQueue {
   @Inject
   JooqQueue(
       Jdbc jdbc,
-      Config config,
       JobStore store,
       JsonProbe probe,
       KeyedEnqueues keyed,
       Notifier notifier,
       Listener listener) {
     this.jdbc = jdbc;
-    this.config = config;
     this.store = store;
     this.probe = probe;
     this.keyed = keyed;
@@ -176,7 +173,7 @@ public final class JooqQueue implements FencedQueue {
     List<Field<?>> columns = new ArrayList<>(List.of(t.queue(), t.payload(), t.maxAttempts()));
     columns.addAll(t.stamps());
     List<Field<?>> values =
-        new ArrayList<>(List.of(DSL.val(queue), PAYLOAD, DSL.val(config.maxAttempts())));
+        new ArrayList<>(List.of(DSL.val(queue), PAYLOAD, DSL.val(jdbc.config().maxAttempts())));
     values.addAll(t.stampValues());
     return d.insertInto(t.table(), columns)
         .select(DSL.select(values).from(payloadsTable(payloads)).orderBy(ORDINALITY))

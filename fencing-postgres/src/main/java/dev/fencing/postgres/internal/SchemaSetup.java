@@ -1,30 +1,21 @@
 package dev.fencing.postgres.internal;
 
-import io.github.resilience4j.retry.Retry;
 import jakarta.inject.Inject;
-import org.jooq.DSLContext;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Migrates the configured schema to this jar's version, and reads what it records. Its statements
- * run on connections jOOQ takes itself, so it translates their failures itself ({@link
- * StoreFailures}).
+ * run on connections jOOQ takes itself; {@link Jdbc} retries them and translates their failures.
  */
 public final class SchemaSetup {
 
   private static final String READING = "reading the schema's version and engine";
 
-  private final DSLContext dsl;
-  private final Config config;
-  private final Retry retry;
-  private final StoreFailures failures;
+  private final Jdbc jdbc;
 
   @Inject
-  SchemaSetup(DSLContext dsl, Config config, Retry retry) {
-    this.dsl = dsl;
-    this.config = config;
-    this.retry = retry;
-    this.failures = StoreFailures.of(config);
+  SchemaSetup(Jdbc jdbc) {
+    this.jdbc = jdbc;
   }
 
   /**
@@ -36,10 +27,9 @@ public final class SchemaSetup {
    * @throws dev.fencing.StoreUnavailableException if the database could not be reached or refused
    */
   public int install(@Nullable String requestedEngine) {
-    return failures.run(
+    return jdbc.guarded(
         "installing the schema",
-        Retry.decorateSupplier(
-            retry, () -> Installer.install(dsl, config.schema(), requestedEngine)));
+        () -> Installer.install(jdbc.dsl(), jdbc.config().schema(), requestedEngine));
   }
 
   /**
@@ -48,12 +38,11 @@ public final class SchemaSetup {
    * @throws dev.fencing.StoreUnavailableException if the database could not be reached or refused
    */
   public Installer.State state() {
-    return failures.run(
-        READING, Retry.decorateSupplier(retry, () -> Installer.state(dsl, config.schema())));
+    return jdbc.guarded(READING, () -> Installer.state(jdbc.dsl(), jdbc.config().schema()));
   }
 
   /** As {@link #state()}, without retrying after a transient failure. */
   public Installer.State stateOnce() {
-    return failures.run(READING, () -> Installer.state(dsl, config.schema()));
+    return jdbc.once(READING, () -> Installer.state(jdbc.dsl(), jdbc.config().schema()));
   }
 }
