@@ -55,7 +55,6 @@ public final class Jdbc {
   private final DSLContext dsl;
   private final Retry retry;
   private final Config config;
-  private final boolean synchronous;
   private final StoreFailures failures;
 
   @Inject
@@ -64,7 +63,6 @@ public final class Jdbc {
     this.dsl = dsl;
     this.retry = retry;
     this.config = config;
-    this.synchronous = config.synchronousReplication();
     this.failures = StoreFailures.of(config);
   }
 
@@ -100,7 +98,7 @@ public final class Jdbc {
    * @throws SchemaNotInstalledException if the schema lacks a table or a column
    */
   public <T> T run(Work<T> work) {
-    if (synchronous) {
+    if (config.synchronousReplication()) {
       return transaction(work);
     }
     return access(
@@ -173,7 +171,7 @@ public final class Jdbc {
           }
           @Nullable Exception failure = null;
           try {
-            if (synchronous) {
+            if (config.synchronousReplication()) {
               try (Statement s = c.createStatement()) {
                 s.execute(SYNCHRONOUS);
               }
@@ -213,7 +211,7 @@ public final class Jdbc {
    * have landed or not) from a refusal (it did not land).
    */
   private void commit(Connection c) throws SQLException {
-    if (synchronous) {
+    if (config.synchronousReplication()) {
       c.clearWarnings();
     }
     try {
@@ -227,7 +225,7 @@ public final class Jdbc {
       }
       throw e;
     }
-    if (synchronous) {
+    if (config.synchronousReplication()) {
       SQLWarning cancelled = warning(c.getWarnings());
       if (cancelled != null) {
         throw new ReplicationOutcomeUnknown(cancelled);

@@ -36,13 +36,15 @@ final class KeyedEnqueues {
   private static final int CHUNK = 5_000;
 
   private final Jdbc jdbc;
+  private final Config config;
   private final JobStore store;
   private final JsonProbe probe;
   private final Notifier notifier;
 
   @Inject
-  KeyedEnqueues(Jdbc jdbc, JobStore store, JsonProbe probe, Notifier notifier) {
+  KeyedEnqueues(Jdbc jdbc, Config config, JobStore store, JsonProbe probe, Notifier notifier) {
     this.jdbc = jdbc;
+    this.config = config;
     this.store = store;
     this.probe = probe;
     this.notifier = notifier;
@@ -135,7 +137,7 @@ final class KeyedEnqueues {
               List.of(
                   DSL.val(queue),
                   DSL.val(JSONB.valueOf(job.payload())),
-                  DSL.val(jdbc.config().maxAttempts()),
+                  DSL.val(config.maxAttempts()),
                   DSL.val(job.key()),
                   DSL.val(token)));
       values.addAll(t.stampValues());

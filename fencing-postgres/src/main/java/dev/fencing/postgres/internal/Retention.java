@@ -33,11 +33,13 @@ import org.jspecify.annotations.Nullable;
 public final class Retention {
 
   private final Jdbc jdbc;
+  private final Config config;
   private final JobStore store;
 
   @Inject
-  Retention(Jdbc jdbc, JobStore store) {
+  Retention(Jdbc jdbc, Config config, JobStore store) {
     this.jdbc = jdbc;
+    this.config = config;
     this.store = store;
   }
 
@@ -110,7 +112,7 @@ public final class Retention {
                   try (Statement s = c.createStatement()) {
                     // schema passed Validate.identifier: [a-z_][a-z0-9_]*, so quoting it is
                     // complete
-                    String schema = "\"" + jdbc.config().schema() + "\".";
+                    String schema = "\"" + config.schema() + "\".";
                     List<String> tables = new ArrayList<>(store.vacuumed());
                     tables.add("fencing_outbox");
                     s.execute(
@@ -127,12 +129,7 @@ public final class Retention {
 
   private StoreUnavailableException failed(String what, StoreUnavailableException e) {
     return new StoreUnavailableException(
-        "PostgreSQL: "
-            + what
-            + " in schema "
-            + jdbc.config().schema()
-            + ": "
-            + StoreFailures.describe(e),
+        "PostgreSQL: " + what + " in schema " + config.schema() + ": " + StoreFailures.describe(e),
         e.getCause());
   }
 

@@ -43,14 +43,16 @@ final class ScheduleRows implements ScheduleStore {
   static final int MAX_JOBS = 10_000;
 
   private final Jdbc jdbc;
+  private final Config config;
   private final JobStore store;
   private final Notifier notifier;
 
   private final JsonProbe probe;
 
   @Inject
-  ScheduleRows(Jdbc jdbc, JobStore store, Notifier notifier, JsonProbe probe) {
+  ScheduleRows(Jdbc jdbc, Config config, JobStore store, Notifier notifier, JsonProbe probe) {
     this.jdbc = jdbc;
+    this.config = config;
     this.store = store;
     this.notifier = notifier;
     this.probe = probe;
@@ -138,7 +140,7 @@ final class ScheduleRows implements ScheduleStore {
     UUID token = UUID.randomUUID();
     SlotStatement statement =
         new SlotStatement(
-            store.jobs(), jdbc.config().maxAttempts(), name, revision, at(from), at(to), token);
+            store.jobs(), config.maxAttempts(), name, revision, at(from), at(to), token);
     SlotAdvance advance;
     try {
       advance = jdbc.guarded(() -> jdbc.run(c -> advanceOnce(c, statement, queue, jobs, token)));
