@@ -2,7 +2,6 @@ package dev.fencing.postgres;
 
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.internal.Admin;
-import dev.fencing.postgres.internal.Boundary;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -28,11 +27,9 @@ public final class PostgresAdmin {
   public static final int PURGE_BATCH = 1_000;
 
   private final Admin admin;
-  private final Boundary boundary;
 
-  PostgresAdmin(Admin admin, Boundary boundary) {
+  PostgresAdmin(Admin admin) {
     this.admin = admin;
-    this.boundary = boundary;
   }
 
   /** Returns the schema this admin reads and changes. */
@@ -49,7 +46,7 @@ public final class PostgresAdmin {
    * @throws StoreUnavailableException if the database failed after the transient retries
    */
   public List<QueueSummary> queues(boolean countCompleted) {
-    return boundary.run("PostgresAdmin.queues", () -> admin.queues(countCompleted));
+    return admin.queues(countCompleted);
   }
 
   /**
@@ -58,7 +55,7 @@ public final class PostgresAdmin {
    * @throws IllegalArgumentException if {@code jobId} is not positive
    */
   public Optional<JobDetails> job(long jobId) {
-    return boundary.run("PostgresAdmin.job", () -> admin.job(jobId));
+    return admin.job(jobId);
   }
 
   /**
@@ -69,7 +66,7 @@ public final class PostgresAdmin {
    * @throws IllegalArgumentException if {@code jobId} is not positive
    */
   public AdminChange requeue(long jobId) {
-    return boundary.run("PostgresAdmin.requeue", () -> admin.requeue(jobId));
+    return admin.requeue(jobId);
   }
 
   /**
@@ -81,7 +78,7 @@ public final class PostgresAdmin {
    *     nothing is written
    */
   public AdminChange fail(long jobId, String reason) {
-    return boundary.run("PostgresAdmin.fail", () -> admin.fail(jobId, reason));
+    return admin.fail(jobId, reason);
   }
 
   /**
@@ -95,6 +92,6 @@ public final class PostgresAdmin {
    *     {@code queue} is not a plain identifier; nothing is deleted
    */
   public long purge(Duration olderThan, @Nullable String queue) {
-    return boundary.run("PostgresAdmin.purge", () -> admin.purge(olderThan, queue, PURGE_BATCH));
+    return admin.purge(olderThan, queue, PURGE_BATCH);
   }
 }

@@ -8,15 +8,12 @@ import dev.fencing.ScheduleStore;
 import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.SchemaVersionException;
 import dev.fencing.StoreUnavailableException;
-import dev.fencing.postgres.internal.Boundary;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.Installer;
-import dev.fencing.postgres.internal.PostgresComponent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
@@ -48,7 +45,7 @@ import org.jspecify.annotations.Nullable;
  * database unreachable or refusing after the retries is a {@link StoreUnavailableException}, a
  * schema without the tables a {@link SchemaNotInstalledException}, a write whose outcome cannot be
  * known and cannot be retried safely a {@link dev.fencing.OutcomeUnknownException}; the driver's
- * failure is the cause, and the message names the operation and the schema.
+ * failure is the cause, and the message names the schema and what failed.
  *
  * <p>The data source is the caller's. The one thing the handle holds besides, the connection and
  * daemon thread that listen for new work (see {@link Builder#notifications} and {@link
@@ -58,184 +55,21 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PostgresFencing implements AutoCloseable {
 
-  private static final System.Logger LOG = System.getLogger(PostgresFencing.class.getName());
-
   /** The schema used when none is given. */
   public static final String DEFAULT_SCHEMA = "fencing";
 
-  /** The graph of the engine the builder named (else the default): the parts no engine owns. */
-  private final PostgresComponent graph;
-
-  private final Config config;
-  private final Boundary boundary;
-  private final Function<Engine, PostgresComponent> graphs;
-  private final @Nullable Engine named;
+  private final SchemaGate gate;
   private final FencedQueue queue;
   private final ResourceOwnership ownership;
   private final FencedOutbox outbox;
   private final ScheduleStore schedules;
 
-  /** The engine's graph, once the schema's record was read; null before. */
-  private volatile @Nullable Resolved resolved;
-
-  /** The engine a handle runs on, with its graph, or why it may not run. */
-  private record Resolved(
-      Engine engine, PostgresComponent graph, @Nullable RuntimeException refusal) {}
-
-  private PostgresFencing(
-      PostgresComponent graph,
-      Config config,
-      Function<Engine, PostgresComponent> graphs,
-      @Nullable Engine named) {
-    this.graph = graph;
-    this.config = config;
-    this.graphs = graphs;
-    this.named = named;
-    this.boundary = Boundary.of(config);
-    this.queue =
-        boundary.guard(
-            FencedQueue.class, boundary.deferred(FencedQueue.class, () -> engineGraph().queue()));
-    this.ownership =
-        boundary.guard(
-            ResourceOwnership.class,
-            boundary.checked(ResourceOwnership.class, graph.ownership(), this::checkPartVersion));
-    this.outbox =
-        boundary.guard(
-            FencedOutbox.class,
-            boundary.checked(FencedOutbox.class, graph.outbox(), this::checkPartVersion));
-    this.schedules =
-        boundary.guard(
-            ScheduleStore.class,
-            boundary.deferred(ScheduleStore.class, () -> engineGraph().schedules()));
-  }
-
-  /**
-   * Returns the graph of the engine the schema records, reading the record at the first call that
-   * needs it; throws {@link SchemaVersionException} at every call if this library may not run on
-   * the schema's version, {@link IllegalStateException} if the builder named another engine.
-   */
-  private PostgresComponent engineGraph() {
-    // a new instance each time, so that each caller's stack shows where it called from
-    checkVersion();
-    Resolved r = resolved();
-    if (r.refusal() != null) {
-      throw new IllegalStateException(r.refusal().getMessage());
-    }
-    return r.graph();
-  }
-
-  /**
-   * The check of the parts no engine owns (ownership, the outbox, receivers), before each of their
-   * calls until the schema's version was read and found runnable: throws {@link
-   * SchemaVersionException} if this library may not run on it. The read is tried once: when the
-   * database cannot be reached, the call goes ahead and reports that itself, with its own name and
-   * its own retries, and the version is read again at the next call.
-   */
-  private void checkPartVersion() {
-    if (resolved != null) {
-      return;
-    }
-    Installer.State state;
-    try {
-      state = boundary.run("reading the schema's version", () -> graph.schemaSetup().stateOnce());
-    } catch (StoreUnavailableException e) {
-      return;
-    }
-    throwIfVersionRefused(settle(resolve(state), state));
-  }
-
-  /**
-   * Throws {@link SchemaVersionException} if this library may not run on the schema's version,
-   * reading it at the first call; the engine's parts call it through {@link #engineGraph}.
-   */
-  private void checkVersion() {
-    throwIfVersionRefused(resolved());
-  }
-
-  private static void throwIfVersionRefused(Resolved r) {
-    if (r.refusal() instanceof SchemaVersionException version) {
-      throw new SchemaVersionException(
-          version.schema(), version.found(), version.expected(), version.getMessage());
-    }
-  }
-
-  private Resolved resolved() {
-    Resolved r = resolved;
-    if (r != null) {
-      return r;
-    }
-    synchronized (this) {
-      if (resolved == null) {
-        Installer.State state =
-            boundary.run(
-                "reading the schema's version and engine", () -> graph.schemaSetup().state());
-        return settle(resolve(state), state);
-      }
-      return resolved;
-    }
-  }
-
-  /**
-   * Keeps {@code fresh} for every later call, unless the schema must be read again at the next:
-   * refused for its version (a worker started before its migration runs once it lands), or holding
-   * no fencing tables yet.
-   */
-  private synchronized Resolved settle(Resolved fresh, Installer.State state) {
-    if (resolved != null) {
-      return resolved;
-    }
-    if (fresh.refusal() instanceof SchemaVersionException || !state.tables()) {
-      return fresh;
-    }
-    resolved = fresh;
-    return fresh;
-  }
-
-  /**
-   * A schema at a version this library may not run on is refused; else the schema's engine record
-   * wins; without one, the builder's engine, else the default.
-   */
-  private Resolved resolve(Installer.State state) {
-    Engine provisional = named != null ? named : Engine.APPEND_ONLY;
-    SchemaVersionException version = Installer.refusal(config.schema(), state);
-    if (version != null) {
-      return new Resolved(provisional, graph, version);
-    }
-    Engine engine = state.engine().map(PostgresFencing::engineOf).orElse(provisional);
-    RuntimeException refusal = null;
-    if (named != null && engine != named) {
-      refusal =
-          new IllegalStateException(
-              "schema "
-                  + config.schema()
-                  + " records engine "
-                  + engine
-                  + " (table "
-                  + config.schema()
-                  + ".fencing_schema), but this handle was built with engine(Engine."
-                  + named
-                  + "): its queues would claim from tables no producer of the schema fills. Build it"
-                  + " without engine(...) or with engine(Engine."
-                  + engine
-                  + "), or use another schema");
-    }
-    return new Resolved(engine, engine == provisional ? graph : graphs.apply(engine), refusal);
-  }
-
-  private static String stored(Engine engine) {
-    return engine == Engine.APPEND_ONLY ? Installer.APPEND_ONLY : Installer.UPDATE_IN_PLACE;
-  }
-
-  private static Engine engineOf(String stored) {
-    return switch (stored) {
-      case Installer.APPEND_ONLY -> Engine.APPEND_ONLY;
-      case Installer.UPDATE_IN_PLACE -> Engine.UPDATE_IN_PLACE;
-      default ->
-          throw new IllegalStateException(
-              "fencing_schema records engine '"
-                  + stored
-                  + "', which this version of the library does not know: upgrade it");
-    };
+  private PostgresFencing(SchemaGate gate) {
+    this.gate = gate;
+    this.queue = new GatedParts.Queue(gate);
+    this.ownership = new GatedParts.Owners(gate, gate.graph().ownership());
+    this.outbox = new GatedParts.Outbox(gate, gate.graph().outbox());
+    this.schedules = new GatedParts.Schedules(gate);
   }
 
   /**
@@ -279,17 +113,7 @@ public final class PostgresFencing implements AutoCloseable {
    * @throws StoreUnavailableException if the database could not be reached or refused
    */
   public SchemaStatus schemaStatus() {
-    Installer.State state =
-        boundary.run("reading the schema's version", () -> graph.schemaSetup().state());
-    SchemaVersionException refusal = Installer.refusal(config.schema(), state);
-    return new SchemaStatus(
-        config.schema(),
-        state.version(),
-        state.compatibleFrom(),
-        state.tables(),
-        state.engine().map(PostgresFencing::engineOf),
-        Installer.latest(),
-        refusal == null ? null : refusal.getMessage());
+    return gate.status();
   }
 
   /**
@@ -310,12 +134,12 @@ public final class PostgresFencing implements AutoCloseable {
    * @throws StoreUnavailableException if the database could not be reached or refused
    */
   public Replication replication() {
-    return boundary.run("PostgresFencing.replication", () -> graph.replication().probe());
+    return gate.graph().replication().probe();
   }
 
   /** Returns the schema every part of this handle uses. */
   public String schema() {
-    return config.schema();
+    return gate.schema();
   }
 
   /** Returns the job queue; the same instance on every call. */
@@ -336,10 +160,7 @@ public final class PostgresFencing implements AutoCloseable {
    * @throws IllegalArgumentException if it is not
    */
   public FencedReceiver receiver(String name) {
-    return boundary.guard(
-        FencedReceiver.class,
-        boundary.checked(
-            FencedReceiver.class, graph.receivers().named(name), this::checkPartVersion));
+    return new GatedParts.Receiver(gate, gate.graph().receivers().named(name));
   }
 
   /**
@@ -382,7 +203,7 @@ public final class PostgresFencing implements AutoCloseable {
    * PostgresMaintenance}).
    */
   public PostgresMaintenance.Builder maintenance() {
-    return new PostgresMaintenance.Builder(() -> engineGraph().retention(), boundary);
+    return new PostgresMaintenance.Builder(() -> gate.engineGraph().retention());
   }
 
   /**
@@ -396,14 +217,9 @@ public final class PostgresFencing implements AutoCloseable {
    * @throws StoreUnavailableException if the database could not be reached or refused
    */
   public PostgresAdmin admin() {
-    return boundary.run(
-        "PostgresFencing.admin",
-        () -> {
-          PostgresComponent engineGraph = engineGraph();
-          var admin = engineGraph.admin();
-          admin.checkInstalled();
-          return new PostgresAdmin(admin, boundary);
-        });
+    var admin = gate.engineGraph().admin();
+    admin.checkInstalled();
+    return new PostgresAdmin(admin);
   }
 
   /**
@@ -415,11 +231,7 @@ public final class PostgresFencing implements AutoCloseable {
    */
   @Override
   public void close() {
-    graph.listener().close();
-    Resolved r = resolved;
-    if (r != null && r.graph() != graph) {
-      r.graph().listener().close();
-    }
+    gate.close();
   }
 
   /**
@@ -432,18 +244,12 @@ public final class PostgresFencing implements AutoCloseable {
    * @throws StoreUnavailableException if the record could not be read
    */
   public Engine engine() {
-    engineGraph();
-    return resolved().engine();
+    return gate.engine();
   }
 
   @Override
   public String toString() {
-    Resolved r = resolved;
-    return "PostgresFencing[schema="
-        + config.schema()
-        + ", engine="
-        + (r == null ? "not read yet" : r.engine())
-        + "]";
+    return "PostgresFencing[schema=" + gate.schema() + ", engine=" + gate.engineIfRead() + "]";
   }
 
   /**
@@ -665,31 +471,8 @@ public final class PostgresFencing implements AutoCloseable {
      *     could not be reached, or refused)
      */
     public PostgresFencing build() {
-      Engine provisional = engine != null ? engine : Engine.APPEND_ONLY;
-      Function<Engine, PostgresComponent> graphs =
-          e -> PostgresComponent.create(dataSource, listenerDataSource, config(e));
-      Config config = config(provisional);
-      PostgresFencing fencing =
-          new PostgresFencing(graphs.apply(provisional), config, graphs, engine);
-      if (install) {
-        fencing.resolved =
-            fencing.resolve(
-                Boundary.of(config)
-                    .run(
-                        "installing the schema",
-                        () -> {
-                          fencing
-                              .graph
-                              .schemaSetup()
-                              .install(engine == null ? null : stored(engine));
-                          return fencing.graph.schemaSetup().state();
-                        }));
-        fencing.engineGraph();
-      }
-      if (synchronousReplication) {
-        warnWithoutStandby(fencing);
-      }
-      return fencing;
+      return new PostgresFencing(
+          SchemaGate.open(this::config, dataSource, listenerDataSource, engine, install));
     }
 
     private Config config(Engine engine) {
@@ -702,29 +485,6 @@ public final class PostgresFencing implements AutoCloseable {
           listenerLinger,
           synchronousReplication,
           engine == Engine.APPEND_ONLY);
-    }
-
-    /** Says so when no synchronous standby is attached: every write would wait. */
-    private static void warnWithoutStandby(PostgresFencing fencing) {
-      try {
-        Replication replication = fencing.replication();
-        if (replication.standby() != Replication.Standby.ATTACHED) {
-          LOG.log(
-              System.Logger.Level.WARNING,
-              "synchronous mode on schema "
-                  + fencing.schema()
-                  + ", but the synchronous standby is "
-                  + replication.standby()
-                  + " (synchronous_standby_names '"
-                  + replication.standbyNames()
-                  + "'): writes wait until one attaches, or do not wait for any if none is named");
-        }
-      } catch (StoreUnavailableException e) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "synchronous mode on schema " + fencing.schema() + ": could not ask for standbys",
-            e);
-      }
     }
   }
 }

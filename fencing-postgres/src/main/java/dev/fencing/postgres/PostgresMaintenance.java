@@ -3,7 +3,6 @@ package dev.fencing.postgres;
 import dev.fencing.Maintenance;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
-import dev.fencing.postgres.internal.Boundary;
 import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.RetentionBatch;
 import java.time.Duration;
@@ -58,7 +57,6 @@ public final class PostgresMaintenance implements Maintenance {
   public static final Duration DEFAULT_VACUUM_EVERY = Duration.ofSeconds(10);
 
   private final Supplier<Retention> retention;
-  private final Boundary boundary;
   private final Duration keepFinished;
   private final boolean archive;
   private final int batchSize;
@@ -68,7 +66,6 @@ public final class PostgresMaintenance implements Maintenance {
 
   private PostgresMaintenance(Builder b) {
     this.retention = b.retention;
-    this.boundary = b.boundary;
     this.keepFinished = b.keepFinished;
     this.archive = b.archive;
     this.batchSize = b.batchSize;
@@ -87,10 +84,6 @@ public final class PostgresMaintenance implements Maintenance {
    */
   @Override
   public Report runRound() {
-    return boundary.run("Maintenance.runRound", this::round);
-  }
-
-  private Report round() {
     RetentionBatch batch = retention.get().batch(keepFinished, null, batchSize, archive);
     if (vacuumDue()) {
       retention.get().vacuum();
@@ -132,16 +125,14 @@ public final class PostgresMaintenance implements Maintenance {
   /** Configures {@link PostgresMaintenance}; {@link #build()} checks every setting. */
   public static final class Builder {
     private final Supplier<Retention> retention;
-    private final Boundary boundary;
     private Duration keepFinished = DEFAULT_KEEP_FINISHED;
     private boolean archive;
     private int batchSize = DEFAULT_BATCH_SIZE;
     private Duration vacuumEvery = DEFAULT_VACUUM_EVERY;
     private LongSupplier nanoClock = System::nanoTime;
 
-    Builder(Supplier<Retention> retention, Boundary boundary) {
+    Builder(Supplier<Retention> retention) {
       this.retention = retention;
-      this.boundary = boundary;
     }
 
     /**

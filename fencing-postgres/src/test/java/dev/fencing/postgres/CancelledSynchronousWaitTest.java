@@ -138,7 +138,7 @@ class CancelledSynchronousWaitTest {
 
     assertThat(first)
         .isInstanceOf(StoreUnavailableException.class)
-        .hasMessageContaining("FencedQueue.complete")
+        .hasMessageContaining("PostgreSQL (schema ")
         .hasMessageContaining("wait for the synchronous standby was cancelled");
     assertThat(observer(engine).find(job.id()).orElseThrow().state())
         .as("the primary shows it completed")

@@ -113,7 +113,7 @@ class OneConnectionWithoutAPoolTest {
               .queue();
       assertThatThrownBy(() -> uninstalled.enqueue("q", "{}"))
           .isInstanceOf(SchemaNotInstalledException.class)
-          .hasMessageContaining("FencedQueue.enqueue")
+          .hasMessageContaining("found no fencing tables of this version")
           .hasMessageContaining(Rows.jobTable(engine));
     } finally {
       schema.database().dropSchema(empty);

@@ -119,7 +119,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
 
     assertThatThrownBy(() -> uninstalled.deliver("k", Epoch.of(1), payload(1)))
         .isInstanceOf(SchemaNotInstalledException.class)
-        .hasMessageContaining("FencedReceiver.deliver")
+        .hasMessageContaining("found no fencing tables of this version")
         .hasMessageContaining("schema " + schema.name() + "_missing")
         .hasRootCauseInstanceOf(java.sql.SQLException.class);
     // the schema's version read (no fencing tables: nothing to refuse), then the call, once
@@ -145,7 +145,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
 
     assertThatThrownBy(() -> failing.deliver("k", Epoch.of(7), payload(7)))
         .isInstanceOf(StoreUnavailableException.class)
-        .hasMessageContaining("FencedReceiver.deliver failed (transient failures retried 3 times)");
+        .hasMessageContaining("a statement failed (transient failures retried 3 times)");
     // one try at reading the schema's version first (which, unanswered, lets the call report),
     // then the call and its 3 retries
     assertThat(down.connections()).isEqualTo(5);
@@ -219,13 +219,12 @@ class PostgresReceiverTest extends FencedReceiverContract {
 
     assertThatThrownBy(() -> closing.deliver("k", Epoch.of(1), payload(1)))
         .isInstanceOf(StoreUnavailableException.class)
-        .hasMessageStartingWith(
-            "PostgreSQL (schema " + schema.name() + "): FencedReceiver.deliver failed: ")
+        .hasMessageStartingWith("PostgreSQL (schema " + schema.name() + "): a statement failed: ")
         .hasMessageContaining("closed")
         .hasMessageNotContaining("retried");
     assertThatThrownBy(() -> closing.newest("k"))
         .isInstanceOf(StoreUnavailableException.class)
-        .hasMessageContaining("FencedReceiver.newest failed: ");
+        .hasMessageContaining("a statement failed: ");
   }
 
   @Test

@@ -16,6 +16,7 @@ import dev.fencing.OutboxMessage;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.ScheduleStore;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.fault.FlakyProxy;
@@ -26,6 +27,7 @@ import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,10 +43,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * A PostgreSQL this test starts itself is stopped (or its one connection dropped), and then every
- * method of every interface the front door hands out is called with valid arguments: each must
- * throw {@link StoreUnavailableException} with the driver's failure as cause, or do what its
- * javadoc says it does without a store, and never let a driver or jOOQ type out. The methods are
- * found by reflection, so a method added later is called too.
+ * method of every interface the front door hands out (the queue, a receiver, ownership, the outbox,
+ * the schedules, maintenance, admin) is called with valid arguments: each must throw {@link
+ * StoreUnavailableException} with the driver's failure as cause, or do what its javadoc says it
+ * does without a store, and never let a driver or jOOQ type out. The methods are found by
+ * reflection, so a method added later is called too.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StoppedDatabaseTest {
@@ -68,6 +71,9 @@ class StoppedDatabaseTest {
           "Maintenance.upkeepEvery", r -> ((java.util.Optional<?>) r).isPresent(),
           // the handle's setting, not the store
           "PostgresAdmin.schema", r -> r instanceof String);
+
+  private static final java.util.concurrent.atomic.AtomicLong INSTANTS =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /** One server for both cases (starting one takes seconds): dropped first, then stopped. */
   private static @org.jspecify.annotations.Nullable EmbeddedPostgres pg;
@@ -113,7 +119,13 @@ class StoppedDatabaseTest {
     List<String> called = fixture.callEverything();
 
     assertThat(called)
-        .contains("FencedQueue.claim", "FencedReceiver.deliver", "FencedOutbox.relay");
+        .contains(
+            "FencedQueue.claim",
+            "FencedReceiver.deliver",
+            "FencedOutbox.relay",
+            "ScheduleStore.advance",
+            "Maintenance.runRound",
+            "PostgresAdmin.purge");
   }
 
   /** What the calls need: the handle's parts, and a real lease and ownership taken before. */
@@ -141,7 +153,8 @@ class StoppedDatabaseTest {
               ResourceOwnership.class, fencing.ownership(),
               FencedOutbox.class, fencing.outbox(),
               Maintenance.class, fencing.maintenance().build(),
-              PostgresAdmin.class, fencing.admin());
+              PostgresAdmin.class, fencing.admin(),
+              ScheduleStore.class, fencing.schedules());
       return new Fixture(fencing, lease, ownership, parts);
     }
 
@@ -203,6 +216,10 @@ class StoppedDatabaseTest {
         return method.equals("FencedQueue.awaitWork")
             ? Duration.ofMillis(50)
             : Duration.ofMinutes(1);
+      }
+      if (raw == Instant.class) {
+        // each later than the one before: a slot's end after its start
+        return Instant.ofEpochSecond(1_600_000_000L + INSTANTS.incrementAndGet());
       }
       if (raw == int.class) {
         return 1;

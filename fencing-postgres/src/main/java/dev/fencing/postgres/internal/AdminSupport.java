@@ -10,7 +10,6 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Objects;
 import org.jooq.DSLContext;
-import org.jooq.exception.DataAccessException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -83,9 +82,10 @@ public final class AdminSupport {
     List<String> found;
     try {
       found = jdbc.run(c -> jdbc.on(c).resultQuery(names, schema).fetch(0, String.class));
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw new StoreUnavailableException(
-          "PostgreSQL: could not read schema " + schema + ": " + JooqOwnership.describe(e), e);
+          "PostgreSQL: could not read schema " + schema + ": " + StoreFailures.describe(e),
+          e.getCause());
     }
     if (found.isEmpty()) {
       throw new SchemaNotInstalledException(

@@ -4,6 +4,7 @@ import dev.fencing.CommitOutcome;
 import dev.fencing.FencedQueue.Completion;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
+import dev.fencing.StoreUnavailableException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.IntFunction;
-import org.jooq.exception.DataAccessException;
 
 /**
  * What the commits of both engines share: the frame of a batched commit, which finds the results
@@ -59,7 +59,7 @@ public final class CommitFrame {
       try {
         write.apply(items).forEach((i, outcome) -> outcomes[i] = outcome);
         break;
-      } catch (DataAccessException e) {
+      } catch (StoreUnavailableException e) {
         if (Text.dataException(e) == null) {
           throw e;
         }

@@ -1,5 +1,7 @@
 package dev.fencing.postgres.internal;
 
+import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.StoreUnavailableException;
 import io.github.resilience4j.retry.Retry;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -14,9 +16,11 @@ import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Every statement of the queue runs through here, on a connection of its own, and is committed
- * whether or not the pool hands out connections in autocommit mode: a pool set to {@code
- * autoCommit=false} would otherwise roll every claim back when the connection goes back to it.
+ * The access layer: every statement of every part runs through here, on a connection of its own,
+ * and no failure of the database leaves it but translated ({@link StoreFailures}, the original as
+ * cause). Each statement is committed whether or not the pool hands out connections in autocommit
+ * mode: a pool set to {@code autoCommit=false} would otherwise roll every claim back when the
+ * connection goes back to it.
  *
  * <p>In synchronous mode ({@link Config#synchronousReplication}) every call is one explicit
  * transaction that first forces {@code synchronous_commit = on} for itself alone and writes a WAL
@@ -41,62 +45,86 @@ public final class Jdbc {
   private static final String SYNCHRONOUS =
       "select set_config('synchronous_commit', 'on', true), " + WAL_RECORD;
 
+  /** What failed, as a translated failure names it. */
+  private static final String STATEMENT = "a statement";
+
   /** The class of PostgreSQL's plain WARNING, which a cancelled synchronous wait raises. */
   private static final String WARNING = "01000";
 
   private final DataSource dataSource;
   private final DSLContext dsl;
   private final Retry retry;
-  private final boolean synchronous;
+  private final Config config;
+  private final StoreFailures failures;
 
   @Inject
   Jdbc(DataSource dataSource, DSLContext dsl, Retry retry, Config config) {
     this.dataSource = dataSource;
     this.dsl = dsl;
     this.retry = retry;
-    this.synchronous = config.synchronousReplication();
+    this.config = config;
+    this.failures = StoreFailures.of(config);
   }
 
-  /** Runs {@code statement} again after a transient failure, as configured. */
+  /**
+   * Runs {@code statement} again after a transient failure, as configured (the retry sees the
+   * failure of the database as the cause of the translated one).
+   *
+   * @throws StoreUnavailableException if the database failed after the transient retries
+   * @throws SchemaNotInstalledException if the schema lacks a table or a column
+   */
   public <T> T guarded(Supplier<T> statement) {
-    return Retry.decorateSupplier(retry, statement).get();
+    return guarded(STATEMENT, statement);
+  }
+
+  /**
+   * As {@link #guarded(Supplier)}, for work that takes its connections itself (the installer's),
+   * whose failures are translated here, naming {@code operation}.
+   */
+  public <T> T guarded(String operation, Supplier<T> work) {
+    return failures.run(operation, Retry.decorateSupplier(retry, work));
+  }
+
+  /** Runs {@code work} once, translating its failures as {@link #guarded(String, Supplier)}. */
+  public <T> T once(String operation, Supplier<T> work) {
+    return failures.run(operation, work);
   }
 
   /**
    * Runs {@code work} (one statement) and commits it: by autocommit, or explicitly when the
    * connection is not in autocommit mode; rolls back on failure.
    *
-   * @throws DataAccessException on any failure of the database
+   * @throws StoreUnavailableException on any failure of the database (it is the cause)
+   * @throws SchemaNotInstalledException if the schema lacks a table or a column
    */
   public <T> T run(Work<T> work) {
-    if (synchronous) {
+    if (config.synchronousReplication()) {
       return transaction(work);
     }
-    try (Connection c = dataSource.getConnection()) {
-      boolean autoCommit = c.getAutoCommit();
-      try {
-        T result = work.run(c);
-        if (!autoCommit) {
-          c.commit();
-        }
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        if (!autoCommit) {
-          rollback(c, e);
-        }
-        abortIfReadOnly(c, e);
-        throw e;
-      }
-    } catch (SQLException e) {
-      throw new DataAccessException(e.getMessage(), e);
-    }
+    return access(
+        c -> {
+          boolean autoCommit = c.getAutoCommit();
+          try {
+            T result = work.run(c);
+            if (!autoCommit) {
+              c.commit();
+            }
+            return result;
+          } catch (SQLException | RuntimeException e) {
+            if (!autoCommit) {
+              rollback(c, e);
+            }
+            abortIfReadOnly(c, e);
+            throw e;
+          }
+        });
   }
 
   /**
    * Commits a transaction that writes a WAL record, synchronously as the server is configured: once
    * it returns, all WAL written before it is flushed, an earlier asynchronous commit's included.
    *
-   * @throws DataAccessException on any failure of the database
+   * @throws StoreUnavailableException on any failure of the database
    */
   public void flushEarlierCommits() {
     run(
@@ -111,56 +139,70 @@ public final class Jdbc {
    * Runs {@code work} (reads only) in autocommit, never waiting for a standby, whatever the mode:
    * for what must answer while no synchronous standby is attached.
    *
-   * @throws DataAccessException on any failure of the database
+   * @throws StoreUnavailableException on any failure of the database
    */
   public <T> T inspect(Work<T> work) {
-    try (Connection c = dataSource.getConnection()) {
-      boolean autoCommit = c.getAutoCommit();
-      try {
-        return work.run(c);
-      } finally {
-        if (!autoCommit) {
-          c.rollback();
-        }
-      }
-    } catch (SQLException e) {
-      throw new DataAccessException(e.getMessage(), e);
-    }
+    return access(
+        c -> {
+          boolean autoCommit = c.getAutoCommit();
+          try {
+            return work.run(c);
+          } finally {
+            if (!autoCommit) {
+              c.rollback();
+            }
+          }
+        });
   }
 
   /**
    * Runs {@code work} (several statements) in one transaction: all of it commits, or none.
    *
-   * @throws DataAccessException on any failure of the database
+   * @throws StoreUnavailableException on any failure of the database; with a {@link
+   *     CommitOutcomeUnknown} or {@link ReplicationOutcomeUnknown} as cause when the commit's
+   *     outcome is unknown
    */
   public <T> T transaction(Work<T> work) {
-    try (Connection c = dataSource.getConnection()) {
-      boolean autoCommit = c.getAutoCommit();
-      if (autoCommit) {
-        c.setAutoCommit(false);
-      }
-      @Nullable Exception failure = null;
-      try {
-        if (synchronous) {
-          try (Statement s = c.createStatement()) {
-            s.execute(SYNCHRONOUS);
+    return access(
+        c -> {
+          boolean autoCommit = c.getAutoCommit();
+          if (autoCommit) {
+            c.setAutoCommit(false);
           }
-        }
-        T result = work.run(c);
-        commit(c);
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        failure = e;
-        rollback(c, e);
-        abortIfReadOnly(c, e);
-        throw e;
-      } finally {
-        if (autoCommit) {
-          restoreAutoCommit(c, failure);
-        }
-      }
+          @Nullable Exception failure = null;
+          try {
+            if (config.synchronousReplication()) {
+              try (Statement s = c.createStatement()) {
+                s.execute(SYNCHRONOUS);
+              }
+            }
+            T result = work.run(c);
+            commit(c);
+            return result;
+          } catch (SQLException | RuntimeException e) {
+            failure = e;
+            rollback(c, e);
+            abortIfReadOnly(c, e);
+            throw e;
+          } finally {
+            if (autoCommit) {
+              restoreAutoCommit(c, failure);
+            }
+          }
+        });
+  }
+
+  /**
+   * Runs {@code work} on a connection of its own, which it gives back; the access layer's one
+   * translation of what fails (see {@link StoreFailures}).
+   */
+  private <T> T access(Work<T> work) {
+    try (Connection c = dataSource.getConnection()) {
+      return work.run(c);
     } catch (SQLException e) {
-      throw new DataAccessException(e.getMessage(), e);
+      throw failures.translate(STATEMENT, new DataAccessException(e.getMessage(), e));
+    } catch (RuntimeException e) {
+      throw failures.translate(STATEMENT, e);
     }
   }
 
@@ -169,7 +211,7 @@ public final class Jdbc {
    * have landed or not) from a refusal (it did not land).
    */
   private void commit(Connection c) throws SQLException {
-    if (synchronous) {
+    if (config.synchronousReplication()) {
       c.clearWarnings();
     }
     try {
@@ -183,7 +225,7 @@ public final class Jdbc {
       }
       throw e;
     }
-    if (synchronous) {
+    if (config.synchronousReplication()) {
       SQLWarning cancelled = warning(c.getWarnings());
       if (cancelled != null) {
         throw new ReplicationOutcomeUnknown(cancelled);
@@ -211,7 +253,7 @@ public final class Jdbc {
    * the primary shows it, and a failover may lose it, so reading it back proves nothing. Not
    * transient: it is never retried.
    */
-  public static final class ReplicationOutcomeUnknown extends DataAccessException {
+  public static final class ReplicationOutcomeUnknown extends OutcomeUnknown {
     private static final long serialVersionUID = 1L;
 
     ReplicationOutcomeUnknown(SQLWarning cause) {
@@ -242,11 +284,24 @@ public final class Jdbc {
    * A commit whose acknowledgement was lost. Its cause keeps the connection failure, so the retry
    * of a statement that can resolve this (by a token) still sees a transient failure.
    */
-  public static final class CommitOutcomeUnknown extends DataAccessException {
+  public static final class CommitOutcomeUnknown extends OutcomeUnknown {
     private static final long serialVersionUID = 1L;
 
     CommitOutcomeUnknown(SQLException cause) {
       super("the connection broke after the commit was sent: " + cause.getMessage(), cause);
+    }
+  }
+
+  /**
+   * A commit whose outcome is unknown: {@link CommitOutcomeUnknown} or {@link
+   * ReplicationOutcomeUnknown}.
+   */
+  public abstract static sealed class OutcomeUnknown extends DataAccessException
+      permits CommitOutcomeUnknown, ReplicationOutcomeUnknown {
+    private static final long serialVersionUID = 1L;
+
+    OutcomeUnknown(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 
@@ -255,7 +310,15 @@ public final class Jdbc {
     return DSL.using(dsl.configuration().derive(connection));
   }
 
-  /** Returns jOOQ for rendering only (it executes nothing itself). */
+  /** Returns the configuration of the graph this runs the statements of. */
+  public Config config() {
+    return config;
+  }
+
+  /**
+   * Returns jOOQ on the data source: for rendering, and for the installer, which takes its
+   * connections itself (run it through {@link #guarded(String, Supplier)}).
+   */
   public DSLContext dsl() {
     return dsl;
   }

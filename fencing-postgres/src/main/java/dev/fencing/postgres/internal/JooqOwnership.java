@@ -6,17 +6,16 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
 import dev.fencing.ResourceOwnership;
+import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
 import jakarta.inject.Inject;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jooq.exception.DataAccessException;
 
 /**
  * Resource ownership on PostgreSQL: one row per resource, whose epoch is bumped by every
@@ -35,13 +34,11 @@ public final class JooqOwnership implements ResourceOwnership {
 
   private final Jdbc jdbc;
   private final ResourceRows rows;
-  private final Config config;
 
   @Inject
-  JooqOwnership(Jdbc jdbc, ResourceRows rows, Config config) {
+  JooqOwnership(Jdbc jdbc, ResourceRows rows) {
     this.jdbc = jdbc;
     this.rows = rows;
-    this.config = config;
   }
 
   @Override
@@ -81,7 +78,7 @@ public final class JooqOwnership implements ResourceOwnership {
           last.orElseThrow(() -> new IllegalStateException("row of " + resource + " vanished"));
       return new Acquisition.Held(
           resource, holder.owner(), Epoch.of(holder.epoch()), holder.expiresAt());
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw failed("acquire " + resource, e);
     }
   }
@@ -104,17 +101,17 @@ public final class JooqOwnership implements ResourceOwnership {
             new Ownership(resource, ownership.owner(), ownership.epoch(), extended.get()));
       }
       return lost(ownership, read(resource));
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException | SchemaNotInstalledException e) {
       return new OwnershipRenewal.Lost(
           ownership,
           OwnershipRenewal.Why.UNREACHABLE,
           null,
           "PostgreSQL (schema "
-              + config.schema()
+              + jdbc.config().schema()
               + ") could not confirm it (transient failures retried "
-              + config.transientRetries()
+              + jdbc.config().transientRetries()
               + " times): "
-              + describe(e));
+              + StoreFailures.describe(e));
     }
   }
 
@@ -145,7 +142,7 @@ public final class JooqOwnership implements ResourceOwnership {
         return new FencedOutcome.Accepted(resource, epoch, true);
       }
       return new FencedOutcome.NotOwner(resource, epoch, ownership.owner(), current, now.owner());
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw failed("release " + resource + " at " + epoch, e);
     }
   }
@@ -157,7 +154,7 @@ public final class JooqOwnership implements ResourceOwnership {
       return read(resource)
           .filter(ResourceRows.Row::live)
           .map(r -> new Acquisition.Held(resource, r.owner(), Epoch.of(r.epoch()), r.expiresAt()));
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw failed("read the holder of " + resource, e);
     }
   }
@@ -196,30 +193,17 @@ public final class JooqOwnership implements ResourceOwnership {
     return new OwnershipRenewal.Lost(ownership, OwnershipRenewal.Why.ENDED, current, detail);
   }
 
-  private StoreUnavailableException failed(String what, DataAccessException e) {
+  private StoreUnavailableException failed(String what, StoreUnavailableException e) {
     return new StoreUnavailableException(
         "PostgreSQL (schema "
-            + config.schema()
+            + jdbc.config().schema()
             + ") failed to "
             + what
             + " (transient failures retried "
-            + config.transientRetries()
+            + jdbc.config().transientRetries()
             + " times); the outcome is unknown: "
-            + describe(e),
-        e);
-  }
-
-  /** The driver's own words (they name the host and port it could not reach), on one line. */
-  static String describe(Throwable failure) {
-    Throwable t = failure;
-    String said = failure.getMessage();
-    for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
-      if (t instanceof SQLException) {
-        said = t.getMessage();
-        break;
-      }
-    }
-    return String.valueOf(said).replaceAll("\\s+", " ").trim();
+            + StoreFailures.describe(e),
+        e.getCause());
   }
 
   private static long micros(Duration leaseLength) {

@@ -12,6 +12,7 @@ import dev.fencing.OutboxMessage;
 import dev.fencing.OutcomeUnknownException;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -25,7 +26,6 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.Table;
-import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -43,7 +43,6 @@ public final class JooqQueue implements FencedQueue {
   private static final int ENQUEUE_CHUNK = 10_000;
 
   private final Jdbc jdbc;
-  private final Config config;
   private final JobStore store;
   private final JsonProbe probe;
   private final KeyedEnqueues keyed;
@@ -53,14 +52,12 @@ public final class JooqQueue implements FencedQueue {
   @Inject
   JooqQueue(
       Jdbc jdbc,
-      Config config,
       JobStore store,
       JsonProbe probe,
       KeyedEnqueues keyed,
       Notifier notifier,
       Listener listener) {
     this.jdbc = jdbc;
-    this.config = config;
     this.store = store;
     this.probe = probe;
     this.keyed = keyed;
@@ -90,7 +87,7 @@ public final class JooqQueue implements FencedQueue {
     }
     try {
       return insert(queue, payloads);
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw probe.explain(e, payloads, parameter);
     }
   }
@@ -114,8 +111,12 @@ public final class JooqQueue implements FencedQueue {
             () -> {
               try {
                 return insertOnce(queue, payloads);
-              } catch (Jdbc.CommitOutcomeUnknown | Jdbc.ReplicationOutcomeUnknown e) {
-                unknown.set(e); // out of the retry's sight: its cause may look transient
+              } catch (StoreUnavailableException e) {
+                RuntimeException lost = StoreFailures.cause(e, Jdbc.OutcomeUnknown.class);
+                if (lost == null) {
+                  throw e;
+                }
+                unknown.set(lost); // out of the retry's sight: its cause may look transient
                 return null;
               }
             });
@@ -172,7 +173,7 @@ public final class JooqQueue implements FencedQueue {
     List<Field<?>> columns = new ArrayList<>(List.of(t.queue(), t.payload(), t.maxAttempts()));
     columns.addAll(t.stamps());
     List<Field<?>> values =
-        new ArrayList<>(List.of(DSL.val(queue), PAYLOAD, DSL.val(config.maxAttempts())));
+        new ArrayList<>(List.of(DSL.val(queue), PAYLOAD, DSL.val(jdbc.config().maxAttempts())));
     values.addAll(t.stampValues());
     return d.insertInto(t.table(), columns)
         .select(DSL.select(values).from(payloadsTable(payloads)).orderBy(ORDINALITY))

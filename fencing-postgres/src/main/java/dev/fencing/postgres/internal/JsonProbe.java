@@ -1,5 +1,6 @@
 package dev.fencing.postgres.internal;
 
+import dev.fencing.StoreUnavailableException;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -7,7 +8,6 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.jooq.exception.DataAccessException;
 
 /**
  * Finds which values of a batch {@code jsonb} refuses, after the batch's statement failed with a
@@ -33,7 +33,7 @@ public final class JsonProbe {
    * failure}.
    */
   public RuntimeException explain(
-      DataAccessException failure,
+      RuntimeException failure,
       List<String> payloads,
       java.util.function.IntFunction<String> parameter) {
     if (Text.dataException(failure) == null) {
@@ -91,7 +91,7 @@ public final class JsonProbe {
                     }
                   }));
       return null;
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       SQLException refusal = Text.dataException(e);
       if (refusal == null) {
         throw e;

@@ -2,6 +2,7 @@ package dev.fencing.postgres.internal;
 
 import dev.fencing.Enqueued;
 import dev.fencing.KeyedJob;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import jakarta.inject.Inject;
@@ -61,7 +62,7 @@ final class KeyedEnqueues {
     UUID token = UUID.randomUUID();
     try {
       return jdbc.guarded(() -> jdbc.transaction(c -> write(c, queue, jobs, token)));
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw probe.explain(
           e, jobs.stream().map(KeyedJob::payload).toList(), i -> "jobs[" + i + "].payload");
     }

@@ -1,5 +1,6 @@
 package dev.fencing.postgres.internal;
 
+import dev.fencing.FencingException;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,7 +9,6 @@ import java.util.regex.Pattern;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.Table;
-import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -27,9 +27,9 @@ public final class Notifier {
   private final String channel;
 
   @Inject
-  Notifier(Jdbc jdbc, Config config) {
+  Notifier(Jdbc jdbc) {
     this.jdbc = jdbc;
-    this.config = config;
+    this.config = jdbc.config();
     this.channel = channel(config.schema());
   }
 
@@ -83,7 +83,7 @@ public final class Notifier {
             inTransaction(c, queue);
             return null;
           });
-    } catch (DataAccessException e) {
+    } catch (FencingException e) {
       LOG.log(System.Logger.Level.DEBUG, "could not notify queue " + queue, e);
     }
   }
@@ -109,7 +109,7 @@ public final class Notifier {
                   .from(from)
                   .where(which)
                   .fetch());
-    } catch (DataAccessException e) {
+    } catch (FencingException e) {
       LOG.log(System.Logger.Level.DEBUG, "could not notify " + what, e);
     }
   }

@@ -3,6 +3,7 @@ package dev.fencing.postgres.internal;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Deliveries;
 import dev.fencing.internal.Validate;
 import java.sql.Connection;
@@ -10,7 +11,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
-import org.jooq.exception.DataAccessException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -83,7 +83,7 @@ final class PostgresReceiver implements FencedReceiver {
               description + ": key " + Validate.quote(key) + " kept racing");
         }
       }
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       SQLException refused = refusedPayload(e);
       if (refused != null) {
         throw new IllegalArgumentException(

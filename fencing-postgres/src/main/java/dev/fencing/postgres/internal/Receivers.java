@@ -8,12 +8,10 @@ import jakarta.inject.Inject;
 public final class Receivers {
 
   private final Jdbc jdbc;
-  private final Config config;
 
   @Inject
-  Receivers(Jdbc jdbc, Config config) {
+  Receivers(Jdbc jdbc) {
     this.jdbc = jdbc;
-    this.config = config;
   }
 
   /**
@@ -22,6 +20,6 @@ public final class Receivers {
    * @throws IllegalArgumentException if {@code name} is not a plain identifier
    */
   public FencedReceiver named(String name) {
-    return new PostgresReceiver(jdbc, config.schema(), Validate.identifier("name", name));
+    return new PostgresReceiver(jdbc, jdbc.config().schema(), Validate.identifier("name", name));
   }
 }

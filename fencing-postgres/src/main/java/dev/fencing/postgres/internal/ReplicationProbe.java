@@ -23,12 +23,10 @@ public final class ReplicationProbe {
           + " (select count(*) from pg_stat_replication where sync_state is null)";
 
   private final Jdbc jdbc;
-  private final Config config;
 
   @Inject
-  ReplicationProbe(Jdbc jdbc, Config config) {
+  ReplicationProbe(Jdbc jdbc) {
     this.jdbc = jdbc;
-    this.config = config;
   }
 
   /** Returns what the server says now. */
@@ -51,11 +49,11 @@ public final class ReplicationProbe {
                     } else {
                       standby = Replication.Standby.NONE;
                     }
-                    return new Replication(config.synchronousReplication(), names, standby);
+                    return new Replication(jdbc.config().synchronousReplication(), names, standby);
                   } catch (SQLException e) {
                     if (NOT_ALLOWED.equals(e.getSQLState())) {
                       return new Replication(
-                          config.synchronousReplication(), "", Replication.Standby.UNKNOWN);
+                          jdbc.config().synchronousReplication(), "", Replication.Standby.UNKNOWN);
                     }
                     throw e;
                   }

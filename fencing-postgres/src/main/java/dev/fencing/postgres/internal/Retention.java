@@ -17,7 +17,6 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.TableLike;
-import org.jooq.exception.DataAccessException;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
@@ -80,7 +79,7 @@ public final class Retention {
           () ->
               jdbc.transaction(
                   c -> store.removeFinished(jdbc.on(c), olderThan, queue, batchSize, archive)));
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw failed("removing finished jobs", e);
     }
   }
@@ -95,7 +94,7 @@ public final class Retention {
   public void vacuum() {
     try {
       vacuumOnce();
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw failed("vacuuming", e);
     }
   }
@@ -128,10 +127,10 @@ public final class Retention {
                 }));
   }
 
-  private StoreUnavailableException failed(String what, DataAccessException e) {
+  private StoreUnavailableException failed(String what, StoreUnavailableException e) {
     return new StoreUnavailableException(
-        "PostgreSQL: " + what + " in schema " + config.schema() + ": " + JooqOwnership.describe(e),
-        e);
+        "PostgreSQL: " + what + " in schema " + config.schema() + ": " + StoreFailures.describe(e),
+        e.getCause());
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.fencing.ScheduleSnapshot;
 import dev.fencing.ScheduleState;
 import dev.fencing.ScheduleStore;
 import dev.fencing.SlotAdvance;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingSchedule;
@@ -25,7 +26,6 @@ import java.util.Objects;
 import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
@@ -144,7 +144,7 @@ final class ScheduleRows implements ScheduleStore {
     SlotAdvance advance;
     try {
       advance = jdbc.guarded(() -> jdbc.run(c -> advanceOnce(c, statement, queue, jobs, token)));
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       throw probe.explain(
           e, jobs.stream().map(KeyedJob::payload).toList(), i -> "jobs[" + i + "].payload");
     }

@@ -1,22 +1,21 @@
 package dev.fencing.postgres.internal;
 
-import io.github.resilience4j.retry.Retry;
 import jakarta.inject.Inject;
-import org.jooq.DSLContext;
 import org.jspecify.annotations.Nullable;
 
-/** Migrates the configured schema to this jar's version, and reads what it records. */
+/**
+ * Migrates the configured schema to this jar's version, and reads what it records. Its statements
+ * run on connections jOOQ takes itself; {@link Jdbc} retries them and translates their failures.
+ */
 public final class SchemaSetup {
 
-  private final DSLContext dsl;
-  private final Config config;
-  private final Retry retry;
+  private static final String READING = "reading the schema's version and engine";
+
+  private final Jdbc jdbc;
 
   @Inject
-  SchemaSetup(DSLContext dsl, Config config, Retry retry) {
-    this.dsl = dsl;
-    this.config = config;
-    this.retry = retry;
+  SchemaSetup(Jdbc jdbc) {
+    this.jdbc = jdbc;
   }
 
   /**
@@ -25,20 +24,25 @@ public final class SchemaSetup {
    * statement is: a script that did not commit left the schema at the version before it.
    *
    * @return how many scripts it applied
+   * @throws dev.fencing.StoreUnavailableException if the database could not be reached or refused
    */
   public int install(@Nullable String requestedEngine) {
-    return Retry.decorateSupplier(
-            retry, () -> Installer.install(dsl, config.schema(), requestedEngine))
-        .get();
+    return jdbc.guarded(
+        "installing the schema",
+        () -> Installer.install(jdbc.dsl(), jdbc.config().schema(), requestedEngine));
   }
 
-  /** Reads what the schema records of itself: its version and its engine. */
+  /**
+   * Reads what the schema records of itself: its version and its engine.
+   *
+   * @throws dev.fencing.StoreUnavailableException if the database could not be reached or refused
+   */
   public Installer.State state() {
-    return Retry.decorateSupplier(retry, this::stateOnce).get();
+    return jdbc.guarded(READING, () -> Installer.state(jdbc.dsl(), jdbc.config().schema()));
   }
 
   /** As {@link #state()}, without retrying after a transient failure. */
   public Installer.State stateOnce() {
-    return Installer.state(dsl, config.schema());
+    return jdbc.once(READING, () -> Installer.state(jdbc.dsl(), jdbc.config().schema()));
   }
 }

@@ -18,6 +18,7 @@ import dev.fencing.FencedQueue.Completion;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
+import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.CommitFrame;
@@ -48,7 +49,6 @@ import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.Query;
 import org.jooq.Table;
-import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
@@ -119,7 +119,7 @@ final class Commits {
           lease,
           () -> messages.isEmpty() ? jdbc.run(compareAndSet) : jdbc.transaction(compareAndSet),
           () -> completedWith(result));
-    } catch (DataAccessException e) {
+    } catch (StoreUnavailableException e) {
       SQLException refusal = Text.dataException(e);
       if (refusal == null) {
         throw e;
@@ -136,7 +136,7 @@ final class Commits {
       String result,
       List<OutboxMessage> messages,
       String prefix,
-      DataAccessException failure,
+      RuntimeException failure,
       SQLException refusal) {
     if (messages.isEmpty()) {
       return Text.invalidJson(prefix + "result", result, refusal);
@@ -226,7 +226,7 @@ final class Commits {
         if (refusals.isRepeat(lease, completedWith(result))) {
           return new FencedOutcome.Accepted(lease.key(), lease.epoch(), true);
         }
-      } catch (DataAccessException e) {
+      } catch (StoreUnavailableException e) {
         if (Text.dataException(e) == null) {
           throw e;
         }

@@ -1,0 +1,263 @@
+package dev.fencing.postgres;
+
+import dev.fencing.Acquisition;
+import dev.fencing.CommitOutcome;
+import dev.fencing.Enqueued;
+import dev.fencing.Epoch;
+import dev.fencing.FencedOutbox;
+import dev.fencing.FencedOutcome;
+import dev.fencing.FencedQueue;
+import dev.fencing.FencedReceiver;
+import dev.fencing.Job;
+import dev.fencing.JobSnapshot;
+import dev.fencing.KeyedJob;
+import dev.fencing.Lease;
+import dev.fencing.OutboxMessage;
+import dev.fencing.Ownership;
+import dev.fencing.OwnershipRenewal;
+import dev.fencing.QueueDepth;
+import dev.fencing.Renewal;
+import dev.fencing.ResourceOwnership;
+import dev.fencing.ScheduleSnapshot;
+import dev.fencing.ScheduleState;
+import dev.fencing.ScheduleStore;
+import dev.fencing.SlotAdvance;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The parts the front door hands out, each consulting the {@link SchemaGate} before every call: the
+ * queue and the schedules run on the graph of the engine the schema records, read at their first
+ * call (and refused at every call while this library may not run on the schema's version);
+ * ownership, the outbox and receivers check the version until it was found runnable, and go ahead
+ * when it cannot be read. Failures of the database are translated below them, where every statement
+ * runs ({@code internal.Jdbc}).
+ */
+final class GatedParts {
+
+  private GatedParts() {}
+
+  /**
+   * A part as its calls reach it: each call takes it from {@code part}, which consults the gate.
+   */
+  private abstract static class Part<T> {
+    private final Supplier<T> part;
+    private final String shown;
+
+    Part(Supplier<T> part, String shown) {
+      this.part = part;
+      this.shown = shown;
+    }
+
+    /** The part to call now. */
+    final T part() {
+      return part.get();
+    }
+
+    @Override
+    public final String toString() {
+      return shown;
+    }
+  }
+
+  /**
+   * {@code part}, once the schema's version was checked (see {@link SchemaGate#checkPartVersion}).
+   */
+  private static <T> Supplier<T> checked(SchemaGate gate, T part) {
+    return () -> {
+      gate.checkPartVersion();
+      return part;
+    };
+  }
+
+  /** The queue of the schema's engine. */
+  static final class Queue extends Part<FencedQueue> implements FencedQueue {
+    Queue(SchemaGate gate) {
+      super(() -> gate.engineGraph().queue(), "PostgreSQL queue in schema " + gate.schema());
+    }
+
+    @Override
+    public long enqueue(String queue, String payload) {
+      return part().enqueue(queue, payload);
+    }
+
+    @Override
+    public List<Long> enqueueAll(String queue, List<String> payloads) {
+      return part().enqueueAll(queue, payloads);
+    }
+
+    @Override
+    public Enqueued enqueue(String queue, KeyedJob job) {
+      return part().enqueue(queue, job);
+    }
+
+    @Override
+    public List<Enqueued> enqueueKeyed(String queue, List<KeyedJob> jobs) {
+      return part().enqueueKeyed(queue, jobs);
+    }
+
+    @Override
+    public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
+      return part().claim(queue, owner, leaseLength);
+    }
+
+    @Override
+    public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
+      return part().claimBatch(queue, owner, leaseLength, batchSize);
+    }
+
+    @Override
+    public Lease renew(Lease lease, Duration leaseLength) {
+      return part().renew(lease, leaseLength);
+    }
+
+    @Override
+    public List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
+      return part().renewAll(leases, leaseLength);
+    }
+
+    @Override
+    public FencedOutcome.Accepted complete(Lease lease, String result) {
+      return part().complete(lease, result);
+    }
+
+    @Override
+    public FencedOutcome.Accepted complete(
+        Lease lease, String result, List<OutboxMessage> messages) {
+      return part().complete(lease, result, messages);
+    }
+
+    @Override
+    public List<CommitOutcome> completeAll(List<Completion> completions) {
+      return part().completeAll(completions);
+    }
+
+    @Override
+    public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
+      return part().fail(lease, error, retryDelay);
+    }
+
+    @Override
+    public FencedOutcome.Accepted release(Lease lease) {
+      return part().release(lease);
+    }
+
+    @Override
+    public Optional<JobSnapshot> find(long jobId) {
+      return part().find(jobId);
+    }
+
+    @Override
+    public boolean awaitWork(String queue, Duration timeout) throws InterruptedException {
+      return part().awaitWork(queue, timeout);
+    }
+
+    @Override
+    public boolean signalsWork() {
+      return part().signalsWork();
+    }
+
+    @Override
+    public QueueDepth depth(String queue) {
+      return part().depth(queue);
+    }
+  }
+
+  /** The schedules of the schema's engine. */
+  static final class Schedules extends Part<ScheduleStore> implements ScheduleStore {
+    Schedules(SchemaGate gate) {
+      super(
+          () -> gate.engineGraph().schedules(), "PostgreSQL schedules in schema " + gate.schema());
+    }
+
+    @Override
+    public ScheduleState register(String name, long revision, String definition) {
+      return part().register(name, revision, definition);
+    }
+
+    @Override
+    public ScheduleSnapshot read(Collection<String> names) {
+      return part().read(names);
+    }
+
+    @Override
+    public ScheduleSnapshot list() {
+      return part().list();
+    }
+
+    @Override
+    public SlotAdvance advance(
+        String name, long revision, Instant from, Instant to, String queue, List<KeyedJob> jobs) {
+      return part().advance(name, revision, from, to, queue, jobs);
+    }
+  }
+
+  /** Resource ownership, after the check of the schema's version. */
+  static final class Owners extends Part<ResourceOwnership> implements ResourceOwnership {
+    private final ResourceOwnership ownership;
+
+    Owners(SchemaGate gate, ResourceOwnership ownership) {
+      super(checked(gate, ownership), ownership.toString());
+      this.ownership = ownership;
+    }
+
+    @Override
+    public Acquisition acquire(String resource, String owner, Duration leaseLength) {
+      return part().acquire(resource, owner, leaseLength);
+    }
+
+    @Override
+    public OwnershipRenewal renew(Ownership ownership, Duration leaseLength) {
+      return part().renew(ownership, leaseLength);
+    }
+
+    @Override
+    public FencedOutcome release(Ownership ownership) {
+      return part().release(ownership);
+    }
+
+    @Override
+    public Optional<Acquisition.Held> holder(String resource) {
+      return part().holder(resource);
+    }
+
+    /** Not checked: it needs no database. */
+    @Override
+    public void close() {
+      ownership.close();
+    }
+  }
+
+  /** The outbox relay, after the check of the schema's version (its default method calls it). */
+  static final class Outbox extends Part<FencedOutbox> implements FencedOutbox {
+    Outbox(SchemaGate gate, FencedOutbox outbox) {
+      super(checked(gate, outbox), outbox.toString());
+    }
+
+    @Override
+    public List<Relayed> relay(String destination, Sender sender, int max) {
+      return part().relay(destination, sender, max);
+    }
+  }
+
+  /** A receiver, after the check of the schema's version (its default methods call these). */
+  static final class Receiver extends Part<FencedReceiver> implements FencedReceiver {
+    Receiver(SchemaGate gate, FencedReceiver receiver) {
+      super(checked(gate, receiver), receiver.toString());
+    }
+
+    @Override
+    public FencedOutcome deliver(String key, Epoch epoch, String payload) {
+      return part().deliver(key, epoch, payload);
+    }
+
+    @Override
+    public Optional<Receipt> newest(String key) {
+      return part().newest(key);
+    }
+  }
+}
