@@ -97,6 +97,7 @@ public interface FencedQueue {
   /**
    * Claims one job: the claimable job that has been ready longest (see {@link #claimBatch}). The
    * claim bumps the job's epoch and sets a lease of {@code leaseLength} from the backend's clock.
+   * The default is {@link #claimBatch} with a batch of one.
    *
    * @param owner who claims, not blank, at most 200 characters
    * @param leaseLength between 1 ms and 24 h
@@ -105,7 +106,10 @@ public interface FencedQueue {
    * @throws StoreUnavailableException if the store could not be reached or refused after the
    *     backend's retries; a claim that landed unseen is handed out again once its lease runs out
    */
-  Optional<Job> claim(String queue, String owner, Duration leaseLength);
+  default Optional<Job> claim(String queue, String owner, Duration leaseLength) {
+    List<Job> jobs = claimBatch(queue, owner, leaseLength, 1);
+    return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.getFirst());
+  }
 
   /**
    * Claims up to {@code batchSize} jobs in one statement, each as {@link #claim} would.

@@ -207,6 +207,20 @@ public final class Validate {
     return age;
   }
 
+  /**
+   * Checks the parameters of a claim: the queue's name, the owner, the lease's length and the batch
+   * size, each as its own check does.
+   *
+   * @throws IllegalArgumentException naming the first bad parameter and its value
+   */
+  public static void claim(
+      String queue, @Nullable String owner, @Nullable Duration leaseLength, int batchSize) {
+    identifier("queue", queue);
+    owner(owner);
+    leaseLength(leaseLength);
+    batchSize(batchSize);
+  }
+
   /** Returns {@code batchSize} if it is between 1 and 10,000. */
   public static int batchSize(int batchSize) {
     return between("batchSize", batchSize, 1, MAX_BATCH);

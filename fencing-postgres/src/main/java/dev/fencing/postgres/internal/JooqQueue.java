@@ -197,17 +197,8 @@ public final class JooqQueue implements FencedQueue {
   private static final Field<Long> ORDINALITY = DSL.field("payloads.n", SQLDataType.BIGINT);
 
   @Override
-  public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
-    List<Job> jobs = claimBatch(queue, owner, leaseLength, 1);
-    return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.getFirst());
-  }
-
-  @Override
   public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
-    Validate.identifier("queue", queue);
-    Validate.owner(owner);
-    Validate.leaseLength(leaseLength);
-    Validate.batchSize(batchSize);
+    Validate.claim(queue, owner, leaseLength, batchSize);
     return store.claimBatch(queue, owner, leaseLength, batchSize);
   }
 
