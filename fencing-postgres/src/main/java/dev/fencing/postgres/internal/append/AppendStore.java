@@ -86,9 +86,9 @@ public final class AppendStore implements JobStore {
           FENCING_APPEND_JOB.MAX_ATTEMPTS,
           FENCING_APPEND_JOB.IDEMPOTENCY_KEY,
           FENCING_APPEND_JOB.ENQUEUE_TOKEN,
-          // the enqueueing transaction's id, by which claims take fresh jobs (see AppendClaims)
+          // the enqueueing transaction's id, by which claims take fresh jobs (see AppendWindow)
           List.of(FENCING_APPEND_JOB.XID),
-          List.of(AppendClaims.CURRENT_XID));
+          List.of(AppendWindow.CURRENT_XID));
 
   private final Jdbc jdbc;
   private final AppendClaims claims;
@@ -133,25 +133,20 @@ public final class AppendStore implements JobStore {
   public List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
     Objects.requireNonNull(leases, "leases");
     Validate.leaseLength(leaseLength);
-    List<AppendWrites.Op> ops = new ArrayList<>(leases.size());
+    List<LeaseWrite> ops = new ArrayList<>(leases.size());
     for (int i = 0; i < leases.size(); i++) {
       Lease lease = Objects.requireNonNull(leases.get(i), "leases[" + i + "]");
       ops.add(
-          new AppendWrites.Op(
-              lease,
-              AppendWrites.Kind.RENEW,
-              null,
-              List.of(),
-              null,
-              leaseLength.toNanos() / 1_000));
+          new LeaseWrite(
+              lease, LeaseWrite.Kind.RENEW, null, List.of(), null, leaseLength.toNanos() / 1_000));
     }
     if (ops.isEmpty()) {
       return List.of();
     }
-    List<AppendWrites.Outcome> outcomes = writes.write(ops);
+    List<LeaseWrite.Outcome> outcomes = writes.write(ops);
     List<Renewal> renewals = new ArrayList<>(outcomes.size());
     for (int i = 0; i < outcomes.size(); i++) {
-      AppendWrites.Outcome outcome = outcomes.get(i);
+      LeaseWrite.Outcome outcome = outcomes.get(i);
       renewals.add(
           outcome.renewed() != null
               ? new Renewal.Renewed(outcome.renewed())
@@ -187,22 +182,22 @@ public final class AppendStore implements JobStore {
         names,
         probe,
         items -> {
-          List<AppendWrites.Op> ops = new ArrayList<>(items.size());
+          List<LeaseWrite> ops = new ArrayList<>(items.size());
           for (int i : items) {
             Completion completion = completions.get(i);
             ops.add(
-                new AppendWrites.Op(
+                new LeaseWrite(
                     completion.lease(),
-                    AppendWrites.Kind.COMPLETE,
+                    LeaseWrite.Kind.COMPLETE,
                     completion.result(),
                     completion.messages(),
                     null,
                     0));
           }
-          List<AppendWrites.Outcome> written = writes.write(ops);
+          List<LeaseWrite.Outcome> written = writes.write(ops);
           Map<Integer, CommitOutcome> outcomes = new HashMap<>();
           for (int k = 0; k < items.size(); k++) {
-            AppendWrites.Outcome outcome = written.get(k);
+            LeaseWrite.Outcome outcome = written.get(k);
             outcomes.put(
                 items.get(k), outcome.accepted() != null ? outcome.accepted() : outcome.refused());
           }
@@ -216,9 +211,9 @@ public final class AppendStore implements JobStore {
     Objects.requireNonNull(error, "error");
     Validate.delay("retryDelay", retryDelay);
     return one(
-        new AppendWrites.Op(
+        new LeaseWrite(
             lease,
-            AppendWrites.Kind.FAIL,
+            LeaseWrite.Kind.FAIL,
             null,
             List.of(),
             Text.storable(error, CommitFrame.MAX_ERROR_LENGTH),
@@ -228,11 +223,11 @@ public final class AppendStore implements JobStore {
   @Override
   public FencedOutcome.Accepted release(Lease lease) {
     Objects.requireNonNull(lease, "lease");
-    return one(new AppendWrites.Op(lease, AppendWrites.Kind.RELEASE, null, List.of(), null, 0));
+    return one(new LeaseWrite(lease, LeaseWrite.Kind.RELEASE, null, List.of(), null, 0));
   }
 
-  private FencedOutcome.Accepted one(AppendWrites.Op op) {
-    AppendWrites.Outcome outcome = writes.write(List.of(op)).getFirst();
+  private FencedOutcome.Accepted one(LeaseWrite op) {
+    LeaseWrite.Outcome outcome = writes.write(List.of(op)).getFirst();
     if (outcome.accepted() == null) {
       throw new FencedOffException(Objects.requireNonNull(outcome.refused()));
     }
@@ -289,11 +284,11 @@ public final class AppendStore implements JobStore {
                                 .where(j.QUEUE.eq(queue))
                                 .and(
                                     j.XID.ge(
-                                        AppendClaims.snapshotBound("pg_snapshot_xmin", val(lo))))
-                                .and(not(AppendClaims.visible(j.XID, val(lo))))
+                                        AppendWindow.snapshotBound("pg_snapshot_xmin", val(lo))))
+                                .and(not(AppendWindow.visible(j.XID, val(lo))))
                                 .and(
                                     or(
-                                        not(AppendClaims.visible(j.XID, val(hi))),
+                                        not(AppendWindow.visible(j.XID, val(hi))),
                                         row(j.XID, j.ID).gt(window.value3(), window.value4())))
                                 .andNotExists(operated));
                   }

@@ -26,7 +26,6 @@ import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.RetentionBatch;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
-import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import java.time.Duration;
@@ -150,15 +149,8 @@ public final class InPlaceStore implements JobStore {
 
   @Override
   public Optional<JobSnapshot> find(long jobId) {
-    return jdbc.guarded(
-            () ->
-                jdbc.run(
-                    c ->
-                        jdbc.on(c)
-                            .selectFrom(FENCING_JOB)
-                            .where(FENCING_JOB.ID.eq(jobId))
-                            .fetchOptional()))
-        .map(InPlaceStore::snapshot);
+    return Optional.ofNullable(jdbc.guarded(() -> jdbc.run(c -> JobRow.read(jdbc.on(c), jobId))))
+        .map(JobRow::snapshot);
   }
 
   /** Three counts in one statement, each on its state's partial index, never on completed rows. */
@@ -183,22 +175,6 @@ public final class InPlaceStore implements JobStore {
             .from(j)
             .where(j.QUEUE.eq(queue))
             .and(j.STATUS.eq(inline(state.dbName()))));
-  }
-
-  private static JobSnapshot snapshot(FencingJobRecord r) {
-    return new JobSnapshot(
-        r.getId(),
-        r.getQueue(),
-        JobState.fromDbName(r.getStatus()),
-        r.getOwner(),
-        r.getEpoch(),
-        r.getAttempts(),
-        r.getMaxAttempts(),
-        r.getPayload().data(),
-        r.getResult() == null ? null : r.getResult().data(),
-        r.getLastError(),
-        r.getRunAt().toInstant(),
-        r.getLeaseExpiresAt() == null ? null : r.getLeaseExpiresAt().toInstant());
   }
 
   /**
