@@ -33,8 +33,8 @@ import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
-import dev.fencing.postgres.internal.Admin;
 import dev.fencing.postgres.internal.CommitFrame;
+import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.JobStore;
 import dev.fencing.postgres.internal.JsonProbe;
@@ -75,7 +75,7 @@ import org.jspecify.annotations.Nullable;
  * compare-and-set on owner and epoch for every write of a lease, oldest ready work first, attempts
  * counted per claim.
  */
-public final class AppendStore implements JobStore {
+public final class AppendStore extends EngineStore {
 
   private static final JobTable JOBS =
       new JobTable(
@@ -94,7 +94,6 @@ public final class AppendStore implements JobStore {
   private final AppendClaims claims;
   private final AppendWrites writes;
   private final JsonProbe probe;
-  private final Provider<AppendAdmin> admin;
 
   @Inject
   AppendStore(
@@ -103,30 +102,16 @@ public final class AppendStore implements JobStore {
       AppendWrites writes,
       JsonProbe probe,
       Provider<AppendAdmin> admin) {
+    super(JOBS, admin);
     this.jdbc = jdbc;
     this.claims = claims;
     this.writes = writes;
     this.probe = probe;
-    this.admin = admin;
-  }
-
-  @Override
-  public JobTable jobs() {
-    return JOBS;
   }
 
   @Override
   public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
     return claims.claimBatch(queue, owner, leaseLength, batchSize);
-  }
-
-  @Override
-  public Lease renew(Lease lease, Duration leaseLength) {
-    Objects.requireNonNull(lease, "lease");
-    return switch (renewAll(List.of(lease), leaseLength).getFirst()) {
-      case Renewal.Renewed renewed -> renewed.lease();
-      case Renewal.Lost lost -> throw new FencedOffException(lost.refusal());
-    };
   }
 
   @Override
@@ -398,10 +383,5 @@ public final class AppendStore implements JobStore {
         "fencing_append_claim",
         "fencing_append_requeue",
         "fencing_append_operated");
-  }
-
-  @Override
-  public Admin admin() {
-    return admin.get();
   }
 }

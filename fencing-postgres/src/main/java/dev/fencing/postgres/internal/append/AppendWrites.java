@@ -9,6 +9,7 @@ import dev.fencing.JobState;
 import dev.fencing.Lease;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.LeaseArrays;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.Notifier;
 import dev.fencing.postgres.internal.OutboxWrites;
@@ -120,7 +121,7 @@ final class AppendWrites {
   private LeaseWrite.Outcome[] completeOnce(
       Connection connection, List<LeaseWrite> ops, LeaseWrite.Outcome[] outcomes)
       throws SQLException {
-    OwnedLeases.Columns leases = OwnedLeases.Columns.of(ops);
+    LeaseArrays leases = LeaseArrays.of(ops.stream().map(LeaseWrite::lease).toList());
     String[] results = new String[ops.size()];
     for (int i = 0; i < results.length; i++) {
       results[i] = ops.get(i).result();

@@ -14,8 +14,8 @@ import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.table;
 
-import dev.fencing.Lease;
 import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.LeaseArrays;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
@@ -61,32 +61,13 @@ final class OwnedLeases {
   /** A lease's job, which the lease owns. */
   record Owned(long claimId, int attempt, @Nullable String error, String queue) {}
 
-  /** The leases of a batch, one array per column, in the batch's order. */
-  record Columns(Long[] ids, Long[] epochs, String[] owners) {
-
-    static Columns of(List<LeaseWrite> ops) {
-      int n = ops.size();
-      Long[] ids = new Long[n];
-      Long[] epochs = new Long[n];
-      String[] owners = new String[n];
-      for (int i = 0; i < n; i++) {
-        Lease lease = ops.get(i).lease();
-        ids[i] = lease.jobId();
-        epochs[i] = lease.epoch().value();
-        owners[i] = lease.owner();
-      }
-      return new Columns(ids, epochs, owners);
-    }
-  }
-
   /**
    * Locks the claim rows of the leases' hand-outs, in id order, then reads each lease's job by
    * position: what it owns, or null where it owns nothing.
    */
   @Nullable Owned[] lock(Connection connection, List<LeaseWrite> ops) throws SQLException {
-    Columns columns = Columns.of(ops);
     Map<String, Object> leases =
-        Map.of("ids", columns.ids(), "epochs", columns.epochs(), "owners", columns.owners());
+        LeaseArrays.of(ops.stream().map(LeaseWrite::lease).toList()).values();
     try (PreparedStatement s = lockSql.prepare(connection, leases);
         ResultSet r = lockSql.query(s)) {
       while (r.next()) {

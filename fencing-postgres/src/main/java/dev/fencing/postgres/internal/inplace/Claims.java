@@ -31,6 +31,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
+import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
 import org.jooq.Query;
@@ -66,10 +67,7 @@ final class Claims {
   @Inject
   Claims(Jdbc jdbc) {
     this.jdbc = jdbc;
-    RenderedSql.Parameters parameters = new RenderedSql.Parameters();
-    this.claimSql =
-        new RenderedSql(
-            jdbc.dsl(), claimQuery(jdbc, parameters), parameters, RenderedSql.Plan.INDEXED);
+    this.claimSql = RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Claims::claimQuery);
   }
 
   List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
@@ -139,7 +137,7 @@ final class Claims {
     return new Job(lease, queue, r.getString(2), r.getInt(4));
   }
 
-  private static Query claimQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
+  private static Query claimQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
     FencingJob j = FENCING_JOB;
     Param<String> queue = parameters.varchar("queue");
     Param<Integer> batch = parameters.integer("batch");
@@ -199,8 +197,7 @@ final class Claims {
                             .limit(batch)));
     Condition isSpent = field(name("c_spent"), Boolean.class).isTrue();
     Field<String> exhausted = LeaseSql.leaseRanOut(j.EXPIRIES, j.ATTEMPTS, j.MAX_ATTEMPTS);
-    return jdbc.dsl()
-        .with(expired)
+    return dsl.with(expired)
         .with(pending)
         .with(chosen)
         .update(j)

@@ -17,7 +17,7 @@ import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
-import dev.fencing.postgres.internal.Admin;
+import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.JobStore;
 import dev.fencing.postgres.internal.LeaseSql;
@@ -51,7 +51,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Every statement commits on its own, whether or not the data source's connections are in
  * autocommit mode (see {@link Jdbc}).
  */
-public final class InPlaceStore implements JobStore {
+public final class InPlaceStore extends EngineStore {
 
   private static final JobTable JOBS =
       new JobTable(
@@ -70,7 +70,6 @@ public final class InPlaceStore implements JobStore {
   private final Commits commits;
   private final Renewals renewals;
   private final Notifier notifier;
-  private final Provider<InPlaceAdmin> admin;
 
   @Inject
   InPlaceStore(
@@ -80,27 +79,17 @@ public final class InPlaceStore implements JobStore {
       Renewals renewals,
       Notifier notifier,
       Provider<InPlaceAdmin> admin) {
+    super(JOBS, admin);
     this.jdbc = jdbc;
     this.claims = claims;
     this.commits = commits;
     this.renewals = renewals;
     this.notifier = notifier;
-    this.admin = admin;
-  }
-
-  @Override
-  public JobTable jobs() {
-    return JOBS;
   }
 
   @Override
   public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
     return claims.claimBatch(queue, owner, leaseLength, batchSize);
-  }
-
-  @Override
-  public Lease renew(Lease lease, Duration leaseLength) {
-    return renewals.renew(lease, leaseLength);
   }
 
   @Override
@@ -230,10 +219,5 @@ public final class InPlaceStore implements JobStore {
   @Override
   public List<String> vacuumed() {
     return List.of("fencing_job");
-  }
-
-  @Override
-  public Admin admin() {
-    return admin.get();
   }
 }
