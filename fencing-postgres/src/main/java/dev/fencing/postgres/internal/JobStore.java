@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * updated). {@code PostgresModule} binds the one the configuration names, and is the only place
  * that asks which. What both engines share is written once against this interface: enqueueing and
  * the wake-ups ({@link JooqQueue}), keyed enqueues ({@link KeyedEnqueues}), a schedule's slots
- * ({@link SlotStatement}), retention's batches and VACUUM ({@link Retention}), the outbox.
+ * ({@link SlotStatement}), retention's batches and VACUUM ({@link Retention}), the outbox. Both
+ * implementations extend {@link EngineStore}, what they do alike.
  *
  * <p>The queue's calls arrive here with their queue, owner, lease length, batch size and job id
  * already checked; every other argument is checked by the engine, as {@link
