@@ -10,6 +10,7 @@ import dev.fencing.OutboxMessage;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -105,5 +106,20 @@ public interface JobStore {
       Field<String> key,
       Field<UUID> token,
       List<Field<?>> stamps,
-      List<Field<?>> stampValues) {}
+      List<Field<?>> stampValues) {
+
+    /** The columns an enqueue writes: {@code given}, then the engine's {@code stamps}. */
+    public List<Field<?>> columns(Field<?>... given) {
+      List<Field<?>> columns = new ArrayList<>(List.of(given));
+      columns.addAll(stamps);
+      return columns;
+    }
+
+    /** What an enqueue writes to its {@link #columns}: {@code given}, then {@code stampValues}. */
+    public List<Field<?>> values(Field<?>... given) {
+      List<Field<?>> values = new ArrayList<>(List.of(given));
+      values.addAll(stampValues);
+      return values;
+    }
+  }
 }

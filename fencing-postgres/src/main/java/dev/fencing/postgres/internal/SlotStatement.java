@@ -70,13 +70,9 @@ record SlotStatement(
     Field<String> key = given.field("k", String.class);
     Field<JSONB> payload = given.field("p", JSONB.class);
     List<Field<?>> columns =
-        new ArrayList<>(
-            List.of(jobs.queue(), jobs.payload(), jobs.maxAttempts(), jobs.key(), jobs.token()));
-    columns.addAll(jobs.stamps());
+        jobs.columns(jobs.queue(), jobs.payload(), jobs.maxAttempts(), jobs.key(), jobs.token());
     List<Field<?>> values =
-        new ArrayList<>(
-            List.of(DSL.val(queue), payload, DSL.val(maxAttempts), key, DSL.val(token)));
-    values.addAll(jobs.stampValues());
+        jobs.values(DSL.val(queue), payload, DSL.val(maxAttempts), key, DSL.val(token));
     Map<String, Long> ids = new HashMap<>();
     sql.with(advanced)
         .insertInto(jobs.table(), columns)

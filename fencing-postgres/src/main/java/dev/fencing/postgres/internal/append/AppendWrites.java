@@ -11,7 +11,6 @@ import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseArrays;
 import dev.fencing.postgres.internal.LeaseSql;
-import dev.fencing.postgres.internal.Notifier;
 import dev.fencing.postgres.internal.OutboxWrites;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
@@ -50,26 +49,16 @@ final class AppendWrites {
   private final OwnedLeases owned;
   private final SettledRows rows;
   private final AppendRefusals refusals;
-  private final OutboxWrites outbox;
-  private final Notifier notifier;
   private final RenderedSql renewSql;
   private final String completeSql;
 
   @Inject
   AppendWrites(
-      Jdbc jdbc,
-      OwnedLeases owned,
-      SettledRows rows,
-      AppendRefusals refusals,
-      OutboxWrites outbox,
-      Notifier notifier,
-      Config config) {
+      Jdbc jdbc, OwnedLeases owned, SettledRows rows, AppendRefusals refusals, Config config) {
     this.jdbc = jdbc;
     this.owned = owned;
     this.rows = rows;
     this.refusals = refusals;
-    this.outbox = outbox;
-    this.notifier = notifier;
     DSLContext dsl = jdbc.dsl();
     this.renewSql = RenderedSql.of(dsl, RenderedSql.Plan.INDEXED, AppendWrites::renewQuery);
     // the schema passed Validate.identifier; jOOQ quotes it
@@ -153,7 +142,6 @@ final class AppendWrites {
     Set<Long> requeued = new HashSet<>();
     Set<Long> renewing = new TreeSet<>();
     long renewMicros = 0;
-    Set<String> notify = new HashSet<>();
     SettledRows.Rows done = new SettledRows.Rows();
     SettledRows.Rows requeue = new SettledRows.Rows();
     for (int i = 0; i < n; i++) {
@@ -180,15 +168,11 @@ final class AppendWrites {
           } else {
             requeue.add(lease, job.queue(), "fail", job.attempt(), null, op.error(), op.micros());
             requeued.add(lease.jobId());
-            if (op.micros() == 0) {
-              notify.add(job.queue());
-            }
           }
         }
         case RELEASE -> {
           requeue.add(lease, job.queue(), "release", job.attempt() - 1, null, job.error(), 0);
           requeued.add(lease.jobId());
-          notify.add(job.queue());
         }
       }
       settled.add(lease.jobId());
@@ -216,13 +200,10 @@ final class AppendWrites {
         written.addAll(OutboxWrites.rows(op.lease(), op.messages()));
       }
     }
-    outbox.insert(connection, written);
+    rows.messages(connection, written);
     rows.countOff(connection, offClaims, offJobs, offBack);
     if (!renewing.isEmpty()) {
       renew(connection, ops, owned, renewing, renewMicros, outcomes);
-    }
-    for (String queue : notify) {
-      notifier.inTransaction(connection, queue);
     }
     return outcomes;
   }

@@ -12,6 +12,8 @@ import static org.jooq.impl.DSL.table;
 import dev.fencing.Lease;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
+import dev.fencing.postgres.internal.Notifier;
+import dev.fencing.postgres.internal.OutboxWrites;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
@@ -38,18 +40,22 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The rows a write of the append-only engine settles its jobs with, each kind one statement for a
- * whole batch: the {@code done} rows (a commit, a failure without attempts left), the {@code
- * requeue} rows (a failure with attempts left, a release), and the count-off of the jobs settled
- * from their claim rows.
+ * whole batch: the {@code done} rows (a commit, with its outbox messages; a failure without
+ * attempts left), the {@code requeue} rows (a failure with attempts left, a release; those due now
+ * wake the queue's waiters), and the count-off of the jobs settled from their claim rows.
  */
 final class SettledRows {
 
+  private final OutboxWrites outbox;
+  private final Notifier notifier;
   private final RenderedSql doneSql;
   private final RenderedSql requeueSql;
   private final RenderedSql countOffSql;
 
   @Inject
-  SettledRows(Jdbc jdbc) {
+  SettledRows(Jdbc jdbc, OutboxWrites outbox, Notifier notifier) {
+    this.outbox = outbox;
+    this.notifier = notifier;
     DSLContext dsl = jdbc.dsl();
     RenderedSql.Plan indexed = RenderedSql.Plan.INDEXED;
     this.doneSql = RenderedSql.of(dsl, indexed, SettledRows::doneQuery);
@@ -75,10 +81,28 @@ final class SettledRows {
     return ended;
   }
 
-  /** Inserts the {@code requeue} rows. */
+  /** Inserts the outbox messages of the commits whose {@code done} row was written. */
+  void messages(Connection connection, List<OutboxWrites.Row> messages) throws SQLException {
+    outbox.insert(connection, messages);
+  }
+
+  /**
+   * Inserts the {@code requeue} rows; the queues of those due now are notified when the transaction
+   * commits, so that idle workers wake up.
+   */
   void requeue(Connection connection, Rows requeue) throws SQLException {
-    if (!requeue.isEmpty()) {
-      execute(connection, requeueSql, requeue.values());
+    if (requeue.isEmpty()) {
+      return;
+    }
+    execute(connection, requeueSql, requeue.values());
+    Set<String> dueNow = new HashSet<>();
+    for (int i = 0; i < requeue.queues.size(); i++) {
+      if (requeue.micros.get(i) == 0) {
+        dueNow.add(requeue.queues.get(i));
+      }
+    }
+    for (String queue : dueNow) {
+      notifier.inTransaction(connection, queue);
     }
   }
 
