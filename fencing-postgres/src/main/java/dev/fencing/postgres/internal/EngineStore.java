@@ -4,6 +4,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
 import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.val;
 
+import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
 import dev.fencing.Job;
 import dev.fencing.Lease;
@@ -19,6 +20,8 @@ import java.util.function.Function;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.JSONB;
+import org.jooq.Record5;
 import org.jooq.TableField;
 import org.jspecify.annotations.Nullable;
 
@@ -33,6 +36,19 @@ public abstract class EngineStore implements JobStore {
   @FunctionalInterface
   public interface Claimer {
     List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize);
+
+    /**
+     * A job that an earlier try of a claim of {@code queue} by {@code owner} took, as a retry after
+     * a lost acknowledgement reads it back: its id, payload, epoch, attempt and lease's expiry.
+     */
+    static Job taken(
+        String queue, String owner, Record5<Long, JSONB, Long, Integer, OffsetDateTime> row) {
+      return new Job(
+          new Lease(row.value1(), owner, Epoch.of(row.value3()), row.value5().toInstant()),
+          queue,
+          row.value2().data(),
+          row.value4());
+    }
   }
 
   private final JobTable jobs;

@@ -11,11 +11,14 @@ import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.InsertOnDuplicateStep;
 import org.jooq.JSONB;
 import org.jooq.Table;
 import org.jspecify.annotations.Nullable;
@@ -120,6 +123,22 @@ public interface JobStore {
       List<Field<?>> values = new ArrayList<>(List.of(given));
       values.addAll(stampValues);
       return values;
+    }
+
+    /**
+     * Runs a keyed enqueue's {@code insert} into the table: a key the queue already holds adds no
+     * job. Returns the ids of the jobs inserted, by key.
+     */
+    public Map<String, Long> insertNew(InsertOnDuplicateStep<?> insert) {
+      Map<String, Long> ids = new HashMap<>();
+      insert
+          .onConflict(queue, key)
+          .where(key.isNotNull())
+          .doNothing()
+          .returning(id, key)
+          .fetch()
+          .forEach(r -> ids.put(r.get(key), r.get(id)));
+      return ids;
     }
   }
 }

@@ -73,17 +73,10 @@ record SlotStatement(
         jobs.columns(jobs.queue(), jobs.payload(), jobs.maxAttempts(), jobs.key(), jobs.token());
     List<Field<?>> values =
         jobs.values(DSL.val(queue), payload, DSL.val(maxAttempts), key, DSL.val(token));
-    Map<String, Long> ids = new HashMap<>();
-    sql.with(advanced)
-        .insertInto(jobs.table(), columns)
-        .select(DSL.select(values).from(given).whereExists(DSL.selectOne().from(advanced)))
-        .onConflict(jobs.queue(), jobs.key())
-        .where(jobs.key().isNotNull())
-        .doNothing()
-        .returning(jobs.id(), jobs.key())
-        .fetch()
-        .forEach(r -> ids.put(r.get(jobs.key()), r.get(jobs.id())));
-    return ids;
+    return jobs.insertNew(
+        sql.with(advanced)
+            .insertInto(jobs.table(), columns)
+            .select(DSL.select(values).from(given).whereExists(DSL.selectOne().from(advanced))));
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.fencing.Epoch;
 import dev.fencing.Job;
 import dev.fencing.Lease;
 import dev.fencing.postgres.internal.Config;
+import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Generation;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
@@ -345,13 +346,6 @@ final class AppendClaims {
                 .and(c.OWNER.eq(owner))
                 .and(c.QUEUE.eq(queue))
                 .and(c.LIVE)
-                .fetch(
-                    r ->
-                        new Job(
-                            new Lease(
-                                r.value1(), owner, Epoch.of(r.value3()), r.value5().toInstant()),
-                            queue,
-                            r.value2().data(),
-                            r.value4())));
+                .fetch(r -> EngineStore.Claimer.taken(queue, owner, r)));
   }
 }

@@ -12,6 +12,7 @@ import dev.fencing.Epoch;
 import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Generation;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
@@ -118,17 +119,7 @@ final class Claims {
                 .and(j.OWNER.eq(owner))
                 .and(j.QUEUE.eq(queue))
                 .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
-                .fetch(
-                    row ->
-                        new Job(
-                            new Lease(
-                                row.value1(),
-                                owner,
-                                Epoch.of(row.value3()),
-                                row.value5().toInstant()),
-                            queue,
-                            row.value2().data(),
-                            row.value4())));
+                .fetch(row -> EngineStore.Claimer.taken(queue, owner, row)));
   }
 
   private static Job job(ResultSet r, String queue, String owner) throws SQLException {
