@@ -10,11 +10,15 @@ import dev.fencing.OutboxMessage;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.InsertOnDuplicateStep;
 import org.jooq.JSONB;
 import org.jooq.Table;
 import org.jspecify.annotations.Nullable;
@@ -26,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * updated). {@code PostgresModule} binds the one the configuration names, and is the only place
  * that asks which. What both engines share is written once against this interface: enqueueing and
  * the wake-ups ({@link JooqQueue}), keyed enqueues ({@link KeyedEnqueues}), a schedule's slots
- * ({@link SlotStatement}), retention's batches and VACUUM ({@link Retention}), the outbox.
+ * ({@link SlotStatement}), retention's batches and VACUUM ({@link Retention}), the outbox. Both
+ * implementations extend {@link EngineStore}, what they do alike.
  *
  * <p>The queue's calls arrive here with their queue, owner, lease length, batch size and job id
  * already checked; every other argument is checked by the engine, as {@link
@@ -104,5 +109,36 @@ public interface JobStore {
       Field<String> key,
       Field<UUID> token,
       List<Field<?>> stamps,
-      List<Field<?>> stampValues) {}
+      List<Field<?>> stampValues) {
+
+    /** The columns an enqueue writes: {@code given}, then the engine's {@code stamps}. */
+    public List<Field<?>> columns(Field<?>... given) {
+      List<Field<?>> columns = new ArrayList<>(List.of(given));
+      columns.addAll(stamps);
+      return columns;
+    }
+
+    /** What an enqueue writes to its {@link #columns}: {@code given}, then {@code stampValues}. */
+    public List<Field<?>> values(Field<?>... given) {
+      List<Field<?>> values = new ArrayList<>(List.of(given));
+      values.addAll(stampValues);
+      return values;
+    }
+
+    /**
+     * Runs a keyed enqueue's {@code insert} into the table: a key the queue already holds adds no
+     * job. Returns the ids of the jobs inserted, by key.
+     */
+    public Map<String, Long> insertNew(InsertOnDuplicateStep<?> insert) {
+      Map<String, Long> ids = new HashMap<>();
+      insert
+          .onConflict(queue, key)
+          .where(key.isNotNull())
+          .doNothing()
+          .returning(id, key)
+          .fetch()
+          .forEach(r -> ids.put(r.get(key), r.get(id)));
+      return ids;
+    }
+  }
 }

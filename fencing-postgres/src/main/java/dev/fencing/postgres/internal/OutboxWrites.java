@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jooq.DSLContext;
 import org.jooq.Query;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -31,8 +32,7 @@ public final class OutboxWrites {
 
   @Inject
   OutboxWrites(Jdbc jdbc) {
-    RenderedSql.Parameters parameters = new RenderedSql.Parameters();
-    this.insertSql = new RenderedSql(jdbc.dsl(), insertQuery(jdbc, parameters), parameters);
+    this.insertSql = RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.CACHED, OutboxWrites::insertQuery);
   }
 
   /** One message to write: the lease whose commit writes it, and its position in the commit. */
@@ -93,7 +93,7 @@ public final class OutboxWrites {
     }
   }
 
-  private static Query insertQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
+  private static Query insertQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
     FencingOutbox o = FENCING_OUTBOX;
     Table<?> m =
         DSL.table(
@@ -106,8 +106,7 @@ public final class OutboxWrites {
                 parameters.texts("payloads"))
             .as("m", "m_job", "m_index", "m_epoch", "m_destination", "m_key", "m_payload");
     // Unqualified, uniquely named columns: the render mapping would qualify "m" with the schema.
-    return jdbc.dsl()
-        .insertInto(o, o.JOB_ID, o.IDX, o.EPOCH, o.DESTINATION, o.RECEIVER_KEY, o.PAYLOAD)
+    return dsl.insertInto(o, o.JOB_ID, o.IDX, o.EPOCH, o.DESTINATION, o.RECEIVER_KEY, o.PAYLOAD)
         .select(
             select(
                     field(name("m_job"), Long.class),

@@ -9,31 +9,64 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
 import java.time.OffsetDateTime;
+import java.util.function.Function;
+import org.jooq.DSLContext;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
 /**
  * How either engine names the reason a compare-and-set on owner and epoch matched no job: from the
  * job's state, owner, epoch and lease as a fresh read finds them, and whether its id was ever
- * issued.
+ * issued. Each engine's refusals ({@code inplace.InPlaceRefusals}, {@code append.AppendRefusals})
+ * extend this with the reads of its own tables. Epochs only go up, so a read later than the write
+ * still tells the truth about who won.
  */
-public final class Refusals {
+public abstract class Refusals {
 
-  private Refusals() {}
+  private final Jdbc jdbc;
+  private final Config config;
+  private final String sequence;
 
-  /** Whether {@code sequence} (of a job table) ever handed out {@code jobId}. */
-  public static boolean wasIssued(Jdbc jdbc, Config config, String sequence, long jobId) {
+  /**
+   * @param sequence the id sequence of the engine's job table
+   */
+  protected Refusals(Jdbc jdbc, Config config, String sequence) {
+    this.jdbc = jdbc;
+    this.config = config;
+    this.sequence = sequence;
+  }
+
+  /** A fresh read: one statement on a connection of its own, retried after a transient failure. */
+  protected final <T> T read(Function<DSLContext, T> read) {
+    return Reads.read(jdbc, read);
+  }
+
+  /**
+   * The refusal of a lease whose job is not there: {@link FencedOutcome.Removed} if a claim issued
+   * it and the row is gone (retention or a purge removed it).
+   *
+   * @throws IllegalArgumentException if the lease names a job that never existed
+   */
+  protected final FencedOutcome.Refused gone(Lease lease) {
+    if (wasIssued(lease.jobId())) {
+      return new FencedOutcome.Removed(lease.key(), lease.epoch());
+    }
+    throw new IllegalArgumentException(
+        "jobId must name an existing job, but was " + lease.jobId() + " (unknown)");
+  }
+
+  /**
+   * Whether the id sequence of the job table ever handed out {@code jobId}: ids are never reused,
+   * so an id at most its last value named a job that existed once.
+   */
+  private boolean wasIssued(long jobId) {
     Long last =
-        jdbc.guarded(
-            () ->
-                jdbc.run(
-                    c ->
-                        jdbc.on(c)
-                            .fetchValue(
-                                field(
-                                    "(select case when is_called then last_value else 0 end"
-                                        + " from {0})",
-                                    SQLDataType.BIGINT, table(name(config.schema(), sequence))))));
+        read(
+            dsl ->
+                dsl.fetchValue(
+                    field(
+                        "(select case when is_called then last_value else 0 end from {0})",
+                        SQLDataType.BIGINT, table(name(config.schema(), sequence)))));
     return last != null && jobId <= last;
   }
 

@@ -93,6 +93,20 @@ public final class RenderedSql {
     this.order = List.copyOf(found);
   }
 
+  /** Builds a statement, declaring each of its parameters in {@code parameters}. */
+  @FunctionalInterface
+  public interface Builder {
+    Query build(DSLContext dsl, Parameters parameters);
+  }
+
+  /**
+   * The statement {@code builder} builds, with the parameters it declares, planned as {@code plan}.
+   */
+  public static RenderedSql of(DSLContext dsl, Plan plan, Builder builder) {
+    Parameters parameters = new Parameters();
+    return new RenderedSql(dsl, builder.build(dsl, parameters), parameters, plan);
+  }
+
   /** Prepares the statement on {@code connection} with {@code values} bound by name. */
   public PreparedStatement prepare(Connection connection, Map<String, Object> values)
       throws SQLException {

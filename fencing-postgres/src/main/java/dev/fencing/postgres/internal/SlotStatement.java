@@ -70,24 +70,13 @@ record SlotStatement(
     Field<String> key = given.field("k", String.class);
     Field<JSONB> payload = given.field("p", JSONB.class);
     List<Field<?>> columns =
-        new ArrayList<>(
-            List.of(jobs.queue(), jobs.payload(), jobs.maxAttempts(), jobs.key(), jobs.token()));
-    columns.addAll(jobs.stamps());
+        jobs.columns(jobs.queue(), jobs.payload(), jobs.maxAttempts(), jobs.key(), jobs.token());
     List<Field<?>> values =
-        new ArrayList<>(
-            List.of(DSL.val(queue), payload, DSL.val(maxAttempts), key, DSL.val(token)));
-    values.addAll(jobs.stampValues());
-    Map<String, Long> ids = new HashMap<>();
-    sql.with(advanced)
-        .insertInto(jobs.table(), columns)
-        .select(DSL.select(values).from(given).whereExists(DSL.selectOne().from(advanced)))
-        .onConflict(jobs.queue(), jobs.key())
-        .where(jobs.key().isNotNull())
-        .doNothing()
-        .returning(jobs.id(), jobs.key())
-        .fetch()
-        .forEach(r -> ids.put(r.get(jobs.key()), r.get(jobs.id())));
-    return ids;
+        jobs.values(DSL.val(queue), payload, DSL.val(maxAttempts), key, DSL.val(token));
+    return jobs.insertNew(
+        sql.with(advanced)
+            .insertInto(jobs.table(), columns)
+            .select(DSL.select(values).from(given).whereExists(DSL.selectOne().from(advanced))));
   }
 
   /**

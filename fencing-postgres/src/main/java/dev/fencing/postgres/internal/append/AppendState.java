@@ -73,31 +73,30 @@ record AppendState(
   }
 
   long epoch() {
-    if (doneStatus != null) {
-      return doneEpoch;
-    }
-    return readyAt != null ? requeueEpoch : handEpoch;
+    return fromNewestRow(doneEpoch, requeueEpoch, handEpoch);
   }
 
   @Nullable String owner() {
-    if (doneStatus != null) {
-      return doneOwner;
-    }
-    return readyAt != null ? requeueOwner : claimOwner;
+    return fromNewestRow(doneOwner, requeueOwner, claimOwner);
   }
 
   int attempts() {
-    if (doneStatus != null) {
-      return doneAttempts;
-    }
-    return readyAt != null ? requeueAttempts : handAttempt;
+    return fromNewestRow(doneAttempts, requeueAttempts, handAttempt);
   }
 
   @Nullable String lastError() {
+    return fromNewestRow(doneError, requeueError, handError);
+  }
+
+  /**
+   * What the row that says where the job stands holds: its {@code done} row if it has one, else its
+   * {@code requeue} row if it has one, else its newest hand-out (and that hand-out's claim row).
+   */
+  private <T> T fromNewestRow(T done, T requeued, T handedOut) {
     if (doneStatus != null) {
-      return doneError;
+      return done;
     }
-    return readyAt != null ? requeueError : handError;
+    return readyAt != null ? requeued : handedOut;
   }
 
   /** Why a write under {@code lease}, which does not own the job, is refused. */

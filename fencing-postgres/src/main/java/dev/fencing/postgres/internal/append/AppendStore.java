@@ -7,11 +7,11 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_WINDOW;
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
 import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.noCondition;
 import static org.jooq.impl.DSL.not;
 import static org.jooq.impl.DSL.or;
 import static org.jooq.impl.DSL.row;
@@ -24,7 +24,6 @@ import dev.fencing.CommitOutcome;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue.Completion;
-import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
@@ -33,12 +32,11 @@ import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
-import dev.fencing.postgres.internal.Admin;
 import dev.fencing.postgres.internal.CommitFrame;
+import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.JobStore;
 import dev.fencing.postgres.internal.JsonProbe;
-import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.OutboxWrites;
 import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.RetentionBatch;
@@ -47,7 +45,6 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendWindow;
-import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import java.time.Duration;
@@ -59,11 +56,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.IntFunction;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record4;
-import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
@@ -75,7 +70,7 @@ import org.jspecify.annotations.Nullable;
  * compare-and-set on owner and epoch for every write of a lease, oldest ready work first, attempts
  * counted per claim.
  */
-public final class AppendStore implements JobStore {
+public final class AppendStore extends EngineStore {
 
   private static final JobTable JOBS =
       new JobTable(
@@ -86,15 +81,12 @@ public final class AppendStore implements JobStore {
           FENCING_APPEND_JOB.MAX_ATTEMPTS,
           FENCING_APPEND_JOB.IDEMPOTENCY_KEY,
           FENCING_APPEND_JOB.ENQUEUE_TOKEN,
-          // the enqueueing transaction's id, by which claims take fresh jobs (see AppendClaims)
+          // the enqueueing transaction's id, by which claims take fresh jobs (see AppendWindow)
           List.of(FENCING_APPEND_JOB.XID),
-          List.of(AppendClaims.CURRENT_XID));
+          List.of(AppendWindow.CURRENT_XID));
 
-  private final Jdbc jdbc;
-  private final AppendClaims claims;
   private final AppendWrites writes;
   private final JsonProbe probe;
-  private final Provider<AppendAdmin> admin;
 
   @Inject
   AppendStore(
@@ -103,55 +95,29 @@ public final class AppendStore implements JobStore {
       AppendWrites writes,
       JsonProbe probe,
       Provider<AppendAdmin> admin) {
-    this.jdbc = jdbc;
-    this.claims = claims;
+    super(JOBS, jdbc, claims::claimBatch, admin);
     this.writes = writes;
     this.probe = probe;
-    this.admin = admin;
-  }
-
-  @Override
-  public JobTable jobs() {
-    return JOBS;
-  }
-
-  @Override
-  public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
-    return claims.claimBatch(queue, owner, leaseLength, batchSize);
-  }
-
-  @Override
-  public Lease renew(Lease lease, Duration leaseLength) {
-    Objects.requireNonNull(lease, "lease");
-    return switch (renewAll(List.of(lease), leaseLength).getFirst()) {
-      case Renewal.Renewed renewed -> renewed.lease();
-      case Renewal.Lost lost -> throw new FencedOffException(lost.refusal());
-    };
   }
 
   @Override
   public List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
     Objects.requireNonNull(leases, "leases");
     Validate.leaseLength(leaseLength);
-    List<AppendWrites.Op> ops = new ArrayList<>(leases.size());
+    List<LeaseWrite> ops = new ArrayList<>(leases.size());
     for (int i = 0; i < leases.size(); i++) {
       Lease lease = Objects.requireNonNull(leases.get(i), "leases[" + i + "]");
       ops.add(
-          new AppendWrites.Op(
-              lease,
-              AppendWrites.Kind.RENEW,
-              null,
-              List.of(),
-              null,
-              leaseLength.toNanos() / 1_000));
+          new LeaseWrite(
+              lease, LeaseWrite.Kind.RENEW, null, List.of(), null, leaseLength.toNanos() / 1_000));
     }
     if (ops.isEmpty()) {
       return List.of();
     }
-    List<AppendWrites.Outcome> outcomes = writes.write(ops);
+    List<LeaseWrite.Outcome> outcomes = writes.write(ops);
     List<Renewal> renewals = new ArrayList<>(outcomes.size());
     for (int i = 0; i < outcomes.size(); i++) {
-      AppendWrites.Outcome outcome = outcomes.get(i);
+      LeaseWrite.Outcome outcome = outcomes.get(i);
       renewals.add(
           outcome.renewed() != null
               ? new Renewal.Renewed(outcome.renewed())
@@ -187,22 +153,22 @@ public final class AppendStore implements JobStore {
         names,
         probe,
         items -> {
-          List<AppendWrites.Op> ops = new ArrayList<>(items.size());
+          List<LeaseWrite> ops = new ArrayList<>(items.size());
           for (int i : items) {
             Completion completion = completions.get(i);
             ops.add(
-                new AppendWrites.Op(
+                new LeaseWrite(
                     completion.lease(),
-                    AppendWrites.Kind.COMPLETE,
+                    LeaseWrite.Kind.COMPLETE,
                     completion.result(),
                     completion.messages(),
                     null,
                     0));
           }
-          List<AppendWrites.Outcome> written = writes.write(ops);
+          List<LeaseWrite.Outcome> written = writes.write(ops);
           Map<Integer, CommitOutcome> outcomes = new HashMap<>();
           for (int k = 0; k < items.size(); k++) {
-            AppendWrites.Outcome outcome = written.get(k);
+            LeaseWrite.Outcome outcome = written.get(k);
             outcomes.put(
                 items.get(k), outcome.accepted() != null ? outcome.accepted() : outcome.refused());
           }
@@ -216,9 +182,9 @@ public final class AppendStore implements JobStore {
     Objects.requireNonNull(error, "error");
     Validate.delay("retryDelay", retryDelay);
     return one(
-        new AppendWrites.Op(
+        new LeaseWrite(
             lease,
-            AppendWrites.Kind.FAIL,
+            LeaseWrite.Kind.FAIL,
             null,
             List.of(),
             Text.storable(error, CommitFrame.MAX_ERROR_LENGTH),
@@ -228,11 +194,11 @@ public final class AppendStore implements JobStore {
   @Override
   public FencedOutcome.Accepted release(Lease lease) {
     Objects.requireNonNull(lease, "lease");
-    return one(new AppendWrites.Op(lease, AppendWrites.Kind.RELEASE, null, List.of(), null, 0));
+    return one(new LeaseWrite(lease, LeaseWrite.Kind.RELEASE, null, List.of(), null, 0));
   }
 
-  private FencedOutcome.Accepted one(AppendWrites.Op op) {
-    AppendWrites.Outcome outcome = writes.write(List.of(op)).getFirst();
+  private FencedOutcome.Accepted one(LeaseWrite op) {
+    LeaseWrite.Outcome outcome = writes.write(List.of(op)).getFirst();
     if (outcome.accepted() == null) {
       throw new FencedOffException(Objects.requireNonNull(outcome.refused()));
     }
@@ -241,9 +207,7 @@ public final class AppendStore implements JobStore {
 
   @Override
   public Optional<JobSnapshot> find(long jobId) {
-    return Optional.ofNullable(
-            jdbc.guarded(() -> jdbc.run(c -> AppendState.read(jdbc.on(c), List.of(jobId))))
-                .get(jobId))
+    return Optional.ofNullable(read(dsl -> AppendState.read(dsl, List.of(jobId))).get(jobId))
         .map(AppendState::snapshot);
   }
 
@@ -256,72 +220,64 @@ public final class AppendStore implements JobStore {
   public QueueDepth depth(String queue) {
     FencingAppendJob j = FENCING_APPEND_JOB;
     FencingAppendWindow w = FENCING_APPEND_WINDOW;
-    return jdbc.guarded(
-        () ->
-            jdbc.run(
-                c -> {
-                  var d = jdbc.on(c);
-                  Record4<String, String, Long, Long> window =
-                      d.select(w.LO, w.HI, w.AFTER_XID, w.AFTER_ID)
-                          .from(w)
-                          .where(w.QUEUE.eq(queue))
-                          .fetchOne();
-                  // a fresh job failed by an operator is in done; one requeued since, in requeue
-                  var operated =
-                      selectOne()
-                          .from(FENCING_APPEND_OPERATED)
-                          .where(FENCING_APPEND_OPERATED.JOB_ID.eq(j.ID));
-                  Field<Long> fresh;
-                  if (window == null) {
-                    fresh =
-                        field(
-                            select(count().cast(SQLDataType.BIGINT))
-                                .from(j)
-                                .where(j.QUEUE.eq(queue))
-                                .andNotExists(operated));
-                  } else {
-                    String lo = window.value1();
-                    String hi = window.value2();
-                    fresh =
-                        field(
-                            select(count().cast(SQLDataType.BIGINT))
-                                .from(j)
-                                .where(j.QUEUE.eq(queue))
-                                .and(
-                                    j.XID.ge(
-                                        AppendClaims.snapshotBound("pg_snapshot_xmin", val(lo))))
-                                .and(not(AppendClaims.visible(j.XID, val(lo))))
-                                .and(
-                                    or(
-                                        not(AppendClaims.visible(j.XID, val(hi))),
-                                        row(j.XID, j.ID).gt(window.value3(), window.value4())))
-                                .andNotExists(operated));
-                  }
-                  Field<Long> requeued =
-                      field(
-                          select(count().cast(SQLDataType.BIGINT))
-                              .from(FENCING_APPEND_REQUEUE)
-                              .where(FENCING_APPEND_REQUEUE.QUEUE.eq(queue)));
-                  Field<Long> running =
-                      field(
-                          select(
-                                  coalesce(
-                                      sum(FENCING_APPEND_CLAIM.OPEN).cast(SQLDataType.BIGINT),
-                                      inline(0L)))
-                              .from(FENCING_APPEND_CLAIM)
-                              .where(FENCING_APPEND_CLAIM.QUEUE.eq(queue))
-                              .and(FENCING_APPEND_CLAIM.LIVE));
-                  Field<Long> failed =
-                      field(
-                          select(count().cast(SQLDataType.BIGINT))
-                              .from(FENCING_APPEND_DONE)
-                              .where(FENCING_APPEND_DONE.QUEUE.eq(queue))
-                              .and(
-                                  FENCING_APPEND_DONE.STATUS.eq(inline(JobState.FAILED.dbName()))));
-                  return d.select(fresh, requeued, running, failed)
-                      .fetchOne(
-                          r -> new QueueDepth(r.value1() + r.value2(), r.value3(), r.value4()));
-                }));
+    return read(
+        d -> {
+          Record4<String, String, Long, Long> window =
+              d.select(w.LO, w.HI, w.AFTER_XID, w.AFTER_ID)
+                  .from(w)
+                  .where(w.QUEUE.eq(queue))
+                  .fetchOne();
+          // a fresh job failed by an operator is in done; one requeued since, in requeue
+          var operated =
+              selectOne()
+                  .from(FENCING_APPEND_OPERATED)
+                  .where(FENCING_APPEND_OPERATED.JOB_ID.eq(j.ID));
+          Field<Long> fresh;
+          if (window == null) {
+            fresh =
+                field(
+                    select(count().cast(SQLDataType.BIGINT))
+                        .from(j)
+                        .where(j.QUEUE.eq(queue))
+                        .andNotExists(operated));
+          } else {
+            String lo = window.value1();
+            String hi = window.value2();
+            fresh =
+                field(
+                    select(count().cast(SQLDataType.BIGINT))
+                        .from(j)
+                        .where(j.QUEUE.eq(queue))
+                        .and(j.XID.ge(AppendWindow.snapshotBound("pg_snapshot_xmin", val(lo))))
+                        .and(not(AppendWindow.visible(j.XID, val(lo))))
+                        .and(
+                            or(
+                                not(AppendWindow.visible(j.XID, val(hi))),
+                                row(j.XID, j.ID).gt(window.value3(), window.value4())))
+                        .andNotExists(operated));
+          }
+          Field<Long> requeued =
+              field(
+                  select(count().cast(SQLDataType.BIGINT))
+                      .from(FENCING_APPEND_REQUEUE)
+                      .where(FENCING_APPEND_REQUEUE.QUEUE.eq(queue)));
+          Field<Long> running =
+              field(
+                  select(
+                          coalesce(
+                              sum(FENCING_APPEND_CLAIM.OPEN).cast(SQLDataType.BIGINT), inline(0L)))
+                      .from(FENCING_APPEND_CLAIM)
+                      .where(FENCING_APPEND_CLAIM.QUEUE.eq(queue))
+                      .and(FENCING_APPEND_CLAIM.LIVE));
+          Field<Long> failed =
+              field(
+                  select(count().cast(SQLDataType.BIGINT))
+                      .from(FENCING_APPEND_DONE)
+                      .where(FENCING_APPEND_DONE.QUEUE.eq(queue))
+                      .and(FENCING_APPEND_DONE.STATUS.eq(inline(JobState.FAILED.dbName()))));
+          return d.select(fresh, requeued, running, failed)
+              .fetchOne(r -> new QueueDepth(r.value1() + r.value2(), r.value3(), r.value4()));
+        });
   }
 
   /**
@@ -335,32 +291,17 @@ public final class AppendStore implements JobStore {
   public RetentionBatch removeFinished(
       DSLContext dsl, Duration olderThan, @Nullable String queue, int batchSize, boolean archive) {
     FencingAppendDone d = FENCING_APPEND_DONE;
-    FencingOutbox o = FENCING_OUTBOX;
-    Field<OffsetDateTime> cutoff = LeaseSql.nowPlusMicros(val(-olderThan.toNanos() / 1_000));
-    Condition old =
-        d.FINISHED_AT
-            .lt(cutoff)
-            .andNotExists(
-                selectOne().from(o).where(o.JOB_ID.eq(d.JOB_ID)).and(o.DELIVERED_AT.isNull()));
-    if (queue != null) {
-      old = old.and(d.QUEUE.eq(queue));
-    }
+    Field<OffsetDateTime> cutoff = cutoff(olderThan);
     List<Long> ids =
-        dsl.select(d.JOB_ID)
-            .from(d)
-            .where(old)
-            .orderBy(d.FINISHED_AT)
-            .limit(batchSize)
-            .forUpdate()
-            .skipLocked()
-            .fetch(d.JOB_ID);
+        oldestFinished(
+            dsl, d.JOB_ID, d.QUEUE, d.FINISHED_AT, noCondition(), cutoff, queue, batchSize);
     FencingAppendClaim c = FENCING_APPEND_CLAIM;
     List<Long> claims =
         dsl.select(c.ID)
             .from(c)
             .where(c.LIVE.isFalse())
             .and(c.CLAIMED_AT.lt(cutoff))
-            .and(queue == null ? DSL.noCondition() : c.QUEUE.eq(queue))
+            .and(queue == null ? noCondition() : c.QUEUE.eq(queue))
             .orderBy(c.CLAIMED_AT)
             .limit(batchSize)
             .forUpdate()
@@ -385,8 +326,7 @@ public final class AppendStore implements JobStore {
               j.join(d).on(d.JOB_ID.eq(j.ID)),
               j.ID.in(ids));
     }
-    int messages =
-        dsl.deleteFrom(o).where(o.JOB_ID.in(ids)).and(o.DELIVERED_AT.isNotNull()).execute();
+    int messages = deleteDeliveredMessages(dsl, ids);
     dsl.deleteFrom(FENCING_APPEND_HANDOUT).where(FENCING_APPEND_HANDOUT.JOB_ID.in(ids)).execute();
     dsl.deleteFrom(FENCING_APPEND_OPERATED).where(FENCING_APPEND_OPERATED.JOB_ID.in(ids)).execute();
     dsl.deleteFrom(d).where(d.JOB_ID.in(ids)).execute();
@@ -403,10 +343,5 @@ public final class AppendStore implements JobStore {
         "fencing_append_claim",
         "fencing_append_requeue",
         "fencing_append_operated");
-  }
-
-  @Override
-  public Admin admin() {
-    return admin.get();
   }
 }

@@ -12,6 +12,7 @@ import dev.fencing.Epoch;
 import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Generation;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
@@ -31,6 +32,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
+import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
 import org.jooq.Query;
@@ -66,10 +68,7 @@ final class Claims {
   @Inject
   Claims(Jdbc jdbc) {
     this.jdbc = jdbc;
-    RenderedSql.Parameters parameters = new RenderedSql.Parameters();
-    this.claimSql =
-        new RenderedSql(
-            jdbc.dsl(), claimQuery(jdbc, parameters), parameters, RenderedSql.Plan.INDEXED);
+    this.claimSql = RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Claims::claimQuery);
   }
 
   List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
@@ -120,17 +119,7 @@ final class Claims {
                 .and(j.OWNER.eq(owner))
                 .and(j.QUEUE.eq(queue))
                 .and(j.STATUS.eq(inline(JobState.RUNNING.dbName())))
-                .fetch(
-                    row ->
-                        new Job(
-                            new Lease(
-                                row.value1(),
-                                owner,
-                                Epoch.of(row.value3()),
-                                row.value5().toInstant()),
-                            queue,
-                            row.value2().data(),
-                            row.value4())));
+                .fetch(row -> EngineStore.Claimer.taken(queue, owner, row)));
   }
 
   private static Job job(ResultSet r, String queue, String owner) throws SQLException {
@@ -139,7 +128,7 @@ final class Claims {
     return new Job(lease, queue, r.getString(2), r.getInt(4));
   }
 
-  private static Query claimQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
+  private static Query claimQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
     FencingJob j = FENCING_JOB;
     Param<String> queue = parameters.varchar("queue");
     Param<Integer> batch = parameters.integer("batch");
@@ -199,8 +188,7 @@ final class Claims {
                             .limit(batch)));
     Condition isSpent = field(name("c_spent"), Boolean.class).isTrue();
     Field<String> exhausted = LeaseSql.leaseRanOut(j.EXPIRIES, j.ATTEMPTS, j.MAX_ATTEMPTS);
-    return jdbc.dsl()
-        .with(expired)
+    return dsl.with(expired)
         .with(pending)
         .with(chosen)
         .update(j)

@@ -24,11 +24,13 @@ import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.CommitFrame;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.JsonProbe;
+import dev.fencing.postgres.internal.LeaseArrays;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.OutboxWrites;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.Text;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -43,13 +45,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jooq.Condition;
+import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.Query;
 import org.jooq.Table;
-import org.jooq.impl.DSL;
+import org.jooq.UpdateSetFirstStep;
+import org.jooq.UpdateSetMoreStep;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
@@ -76,11 +81,9 @@ final class Commits {
     this.refusals = refusals;
     this.probe = probe;
     this.outbox = outbox;
-    RenderedSql.Parameters one = new RenderedSql.Parameters();
-    this.completeSql = new RenderedSql(jdbc.dsl(), completeQuery(jdbc, one), one);
-    RenderedSql.Parameters batch = new RenderedSql.Parameters();
+    this.completeSql = RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.CACHED, Commits::completeQuery);
     this.completeAllSql =
-        new RenderedSql(jdbc.dsl(), completeAllQuery(jdbc, batch), batch, RenderedSql.Plan.INDEXED);
+        RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Commits::completeAllQuery);
   }
 
   FencedOutcome.Accepted complete(Lease lease, String result) {
@@ -180,20 +183,10 @@ final class Commits {
   private Set<Integer> compareAndSetAll(List<Completion> completions, List<Integer> unordered) {
     List<Integer> items = new ArrayList<>(unordered);
     items.sort(Comparator.comparingLong(i -> completions.get(i).lease().jobId()));
-    int m = items.size();
-    Long[] ids = new Long[m];
-    String[] owners = new String[m];
-    Long[] epochs = new Long[m];
-    String[] results = new String[m];
-    for (int k = 0; k < m; k++) {
-      Completion c = completions.get(items.get(k));
-      ids[k] = c.lease().jobId();
-      owners[k] = c.lease().owner();
-      epochs[k] = c.lease().epoch().value();
-      results[k] = c.result();
-    }
     Map<String, Object> values =
-        Map.of("ids", ids, "owners", owners, "epochs", epochs, "results", results);
+        LeaseArrays.of(items.stream().map(i -> completions.get(i).lease()).toList()).values();
+    values.put(
+        "results", items.stream().map(i -> completions.get(i).result()).toArray(String[]::new));
     boolean withMessages = items.stream().anyMatch(i -> !completions.get(i).messages().isEmpty());
     Jdbc.Work<Set<Integer>> compareAndSet =
         c -> {
@@ -242,56 +235,63 @@ final class Commits {
     String kept = Text.storable(error, CommitFrame.MAX_ERROR_LENGTH);
     FencingJob j = FENCING_JOB;
     Condition exhausted = j.ATTEMPTS.ge(j.MAX_ATTEMPTS);
-    return commit(
+    return giveBack(
         lease,
-        () ->
-            jdbc.run(
-                c ->
-                    jdbc.on(c)
-                        .update(j)
-                        .set(
-                            j.STATUS,
-                            when(exhausted, inline(JobState.FAILED.dbName()))
-                                .otherwise(inline(JobState.PENDING.dbName())))
-                        .set(j.RUN_AT, nowPlus(retryDelay))
-                        .set(j.LAST_ERROR, kept)
-                        .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
-                        .set(
-                            j.FINISHED_AT,
-                            when(exhausted, currentOffsetDateTime())
-                                .otherwise((OffsetDateTime) null))
-                        .set(
-                            j.LAST_EVENT,
-                            when(exhausted, inline("failed")).otherwise(inline("retry")))
-                        .set(j.UPDATED_AT, currentOffsetDateTime())
-                        .set(j.SETTLED_EPOCHS, settled(lease, lease.epoch().value()))
-                        .where(owns(lease))
-                        .execute()),
-        () -> j.LAST_EVENT.in(inline("failed"), inline("retry")).and(j.LAST_ERROR.eq(val(kept))),
-        lease.epoch().value());
+        lease.epoch().value(),
+        update ->
+            update
+                .set(
+                    j.STATUS,
+                    when(exhausted, inline(JobState.FAILED.dbName()))
+                        .otherwise(inline(JobState.PENDING.dbName())))
+                .set(j.RUN_AT, nowPlus(retryDelay))
+                .set(j.LAST_ERROR, kept)
+                .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
+                .set(
+                    j.FINISHED_AT,
+                    when(exhausted, currentOffsetDateTime()).otherwise((OffsetDateTime) null))
+                .set(j.LAST_EVENT, when(exhausted, inline("failed")).otherwise(inline("retry"))),
+        () -> j.LAST_EVENT.in(inline("failed"), inline("retry")).and(j.LAST_ERROR.eq(val(kept))));
   }
 
   FencedOutcome.Accepted release(Lease lease) {
     Objects.requireNonNull(lease, "lease");
+    FencingJob j = FENCING_JOB;
+    return giveBack(
+        lease,
+        -lease.epoch().value(),
+        update ->
+            update
+                .set(j.STATUS, inline(JobState.PENDING.dbName()))
+                .set(j.RUN_AT, currentOffsetDateTime())
+                .set(j.ATTEMPTS, j.ATTEMPTS.minus(inline(1)))
+                .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
+                .set(j.LAST_EVENT, inline("released")),
+        () -> j.LAST_EVENT.eq(inline("released")));
+  }
+
+  /**
+   * A write that gives the job back (fail, release): one compare-and-set that makes {@code sets},
+   * stamps the row and leaves {@code settledMark} in its {@code settled_epochs}.
+   */
+  private FencedOutcome.Accepted giveBack(
+      Lease lease,
+      long settledMark,
+      Function<UpdateSetFirstStep<FencingJobRecord>, UpdateSetMoreStep<FencingJobRecord>> sets,
+      Supplier<Condition> sameWriteAgain) {
     FencingJob j = FENCING_JOB;
     return commit(
         lease,
         () ->
             jdbc.run(
                 c ->
-                    jdbc.on(c)
-                        .update(j)
-                        .set(j.STATUS, inline(JobState.PENDING.dbName()))
-                        .set(j.RUN_AT, currentOffsetDateTime())
-                        .set(j.ATTEMPTS, j.ATTEMPTS.minus(inline(1)))
-                        .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
-                        .set(j.LAST_EVENT, inline("released"))
+                    sets.apply(jdbc.on(c).update(j))
                         .set(j.UPDATED_AT, currentOffsetDateTime())
-                        .set(j.SETTLED_EPOCHS, settled(lease, -lease.epoch().value()))
+                        .set(j.SETTLED_EPOCHS, settled(lease, settledMark))
                         .where(owns(lease))
                         .execute()),
-        () -> j.LAST_EVENT.eq(inline("released")),
-        -lease.epoch().value());
+        sameWriteAgain,
+        settledMark);
   }
 
   /**
@@ -353,10 +353,9 @@ final class Commits {
   }
 
   /** The single-job compare-and-set of {@code complete}. */
-  private static Query completeQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
+  private static Query completeQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
     FencingJob j = FENCING_JOB;
-    return jdbc.dsl()
-        .update(j)
+    return dsl.update(j)
         .set(j.STATUS, inline(JobState.COMPLETED.dbName()))
         .set(j.RESULT, field("cast({0} as jsonb)", SQLDataType.JSONB, parameters.varchar("result")))
         .set(j.LEASE_EXPIRES_AT, field("null", SQLDataType.TIMESTAMPWITHTIMEZONE(6)))
@@ -374,20 +373,12 @@ final class Commits {
    * The batched compare-and-set: each row must still be owned by its lease; the ordinality of the
    * lease in the batch comes back, so each item gets its own truth.
    */
-  private static Query completeAllQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
+  private static Query completeAllQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
     FencingJob j = FENCING_JOB;
-    Table<?> v =
-        DSL.table(
-                "unnest({0}, {1}, {2}, {3}) with ordinality",
-                parameters.bigints("ids"),
-                parameters.varchars("owners"),
-                parameters.bigints("epochs"),
-                parameters.texts("results"))
-            .as("v", "v_id", "v_owner", "v_epoch", "v_result", "v_ord");
+    Table<?> v = LeaseArrays.unnest(parameters, Map.of("result", parameters.texts("results")));
     // Unqualified, uniquely named columns: the render mapping would qualify "v" with the schema.
     Field<String> vResult = field(name("v_result"), String.class);
-    return jdbc.dsl()
-        .update(j)
+    return dsl.update(j)
         .set(j.STATUS, inline(JobState.COMPLETED.dbName()))
         .set(j.RESULT, field("cast({0} as jsonb)", SQLDataType.JSONB, vResult))
         .set(j.LEASE_EXPIRES_AT, field("null", SQLDataType.TIMESTAMPWITHTIMEZONE(6)))

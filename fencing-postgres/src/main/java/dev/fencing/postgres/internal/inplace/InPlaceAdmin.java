@@ -6,24 +6,19 @@ import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.val;
 
 import dev.fencing.JobState;
-import dev.fencing.SchemaNotInstalledException;
-import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
-import dev.fencing.postgres.OutboxEntry;
 import dev.fencing.postgres.QueueSummary;
-import dev.fencing.postgres.internal.Admin;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Config;
+import dev.fencing.postgres.internal.EngineAdmin;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,48 +26,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jspecify.annotations.Nullable;
+import org.jooq.UpdateSetFirstStep;
+import org.jooq.UpdateSetMoreStep;
 
 /**
- * The operators' view of the update-in-place engine (see {@link Admin}). Every change is one
+ * The operators' view of the update-in-place engine (see {@link EngineAdmin}). Every change is one
  * conditional UPDATE on the job's state, so it cannot race a claim or a commit into a state it
  * would have refused; the epoch is never changed here, so a later claim still takes a larger one.
  */
-final class InPlaceAdmin implements Admin {
+final class InPlaceAdmin extends EngineAdmin {
 
-  private final Jdbc jdbc;
-  private final Config config;
-  private final Retention retention;
+  /** A schema of this version has the job table's owners column. */
+  private static final InstallCheck INSTALLED =
+      new InstallCheck(
+          "select column_name from information_schema.columns"
+              + " where table_schema = ? and table_name = 'fencing_job'",
+          FENCING_JOB.OWNERS.getName(),
+          "no owners column");
 
   @Inject
   InPlaceAdmin(Jdbc jdbc, Config config, Retention retention) {
-    this.jdbc = jdbc;
-    this.config = config;
-    this.retention = retention;
-  }
-
-  /** Returns the schema this admin reads and changes. */
-  @Override
-  public String schema() {
-    return config.schema();
-  }
-
-  /**
-   * Checks that the schema holds the job table with every column this jar reads.
-   *
-   * @throws SchemaNotInstalledException if it does not, saying how to install
-   * @throws StoreUnavailableException if the database could not be reached or refused
-   */
-  @Override
-  public void checkInstalled() {
-    AdminSupport.checkInstalled(
-        jdbc,
-        config.schema(),
-        "select column_name from information_schema.columns"
-            + " where table_schema = ? and table_name = 'fencing_job'",
-        FENCING_JOB.OWNERS.getName(),
-        "no owners column");
+    super(jdbc, config, retention, INSTALLED);
   }
 
   /**
@@ -82,38 +59,34 @@ final class InPlaceAdmin implements Admin {
    */
   @Override
   public List<QueueSummary> queues(boolean countCompleted) {
-    return jdbc.guarded(
-        () ->
-            jdbc.run(
-                c -> {
-                  Map<String, long[]> counts = new TreeMap<>();
-                  DSLContext dsl = jdbc.on(c);
-                  for (String queue : queueNames(dsl)) {
-                    long[] n = new long[4];
-                    n[3] = -1;
-                    counts.put(queue, n);
-                    var depth =
-                        dsl.resultQuery(
-                                "select"
-                                    + " (select count(*) from {0} where queue = {1} and status = 'pending'),"
-                                    + " (select count(*) from {0} where queue = {1} and status = 'running'),"
-                                    + " (select count(*) from {0} where queue = {1} and status = 'failed')",
-                                FENCING_JOB, val(queue))
-                            .fetchOne();
-                    for (int i = 0; i < 3; i++) {
-                      n[i] = depth.get(i, Long.class);
-                    }
-                  }
-                  if (countCompleted) {
-                    countCompleted(dsl, counts);
-                  }
-                  List<QueueSummary> summaries = new ArrayList<>();
-                  counts.forEach(
-                      (q, n) ->
-                          summaries.add(
-                              new QueueSummary(q, n[0], n[1], n[2], n[3] < 0 ? null : n[3])));
-                  return summaries;
-                }));
+    return read(
+        dsl -> {
+          Map<String, long[]> counts = new TreeMap<>();
+          for (String queue : queueNames(dsl)) {
+            long[] n = new long[4];
+            n[3] = -1;
+            counts.put(queue, n);
+            var depth =
+                dsl.resultQuery(
+                        "select"
+                            + " (select count(*) from {0} where queue = {1} and status = 'pending'),"
+                            + " (select count(*) from {0} where queue = {1} and status = 'running'),"
+                            + " (select count(*) from {0} where queue = {1} and status = 'failed')",
+                        FENCING_JOB, val(queue))
+                    .fetchOne();
+            for (int i = 0; i < 3; i++) {
+              n[i] = depth.get(i, Long.class);
+            }
+          }
+          if (countCompleted) {
+            countCompleted(dsl, counts);
+          }
+          List<QueueSummary> summaries = new ArrayList<>();
+          counts.forEach(
+              (q, n) ->
+                  summaries.add(new QueueSummary(q, n[0], n[1], n[2], n[3] < 0 ? null : n[3])));
+          return summaries;
+        });
   }
 
   /**
@@ -161,44 +134,31 @@ final class InPlaceAdmin implements Admin {
   @Override
   public Optional<JobDetails> job(long jobId) {
     Validate.jobId(jobId);
-    return jdbc.guarded(() -> jdbc.run(c -> details(c, jobId)));
+    return read(dsl -> details(dsl, jobId));
   }
 
-  private Optional<JobDetails> details(Connection c, long jobId) {
-    DSLContext dsl = jdbc.on(c);
-    FencingJobRecord r = dsl.selectFrom(FENCING_JOB).where(FENCING_JOB.ID.eq(jobId)).fetchOne();
+  private static Optional<JobDetails> details(DSLContext dsl, long jobId) {
+    FencingJobRecord r = JobRow.read(dsl, jobId);
     if (r == null) {
       return Optional.empty();
     }
-    List<OutboxEntry> messages = AdminSupport.messages(dsl, jobId);
     return Optional.of(
-        new JobDetails(
-            r.getId(),
-            r.getQueue(),
-            JobState.fromDbName(r.getStatus()),
-            r.getOwner(),
-            r.getEpoch(),
-            r.getAttempts(),
-            r.getMaxAttempts(),
+        details(
+            JobRow.snapshot(r),
             r.getExpiries(),
-            r.getLastError(),
             r.getLastEvent(),
             Arrays.asList(r.getSettledEpochs()),
             r.getCreatedAt().toInstant(),
             r.getUpdatedAt().toInstant(),
-            r.getRunAt().toInstant(),
-            instant(r.getLeaseExpiresAt()),
-            instant(r.getFinishedAt()),
-            r.getPayload().data(),
-            r.getResult() == null ? null : r.getResult().data(),
+            AdminSupport.instant(r.getFinishedAt()),
             history(r.getEpoch(), r.getOwners()),
-            messages));
+            AdminSupport.messages(dsl, jobId)));
   }
 
   /**
    * Element i of {@code owners} (oldest first) held epoch {@code epoch - owners.length + 1 + i}.
    */
-  static List<EpochOwner> history(long epoch, String[] owners) {
+  private static List<EpochOwner> history(long epoch, String[] owners) {
     List<EpochOwner> history = new ArrayList<>(owners.length);
     for (int i = 0; i < owners.length; i++) {
       history.add(new EpochOwner(epoch - owners.length + 1 + i, owners[i]));
@@ -218,20 +178,16 @@ final class InPlaceAdmin implements Admin {
     FencingJob j = FENCING_JOB;
     return change(
         jobId,
-        c ->
-            jdbc.on(c)
-                .update(j)
+        "requeued",
+        j.STATUS.eq(inline(JobState.FAILED.dbName())),
+        update ->
+            update
                 .set(j.STATUS, inline(JobState.PENDING.dbName()))
                 .set(j.RUN_AT, currentOffsetDateTime())
                 .set(j.ATTEMPTS, inline(0))
                 .set(j.EXPIRIES, inline(0))
                 .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
-                .set(j.FINISHED_AT, (OffsetDateTime) null)
-                .set(j.LAST_EVENT, inline("requeued"))
-                .set(j.UPDATED_AT, currentOffsetDateTime())
-                .where(j.ID.eq(jobId))
-                .and(j.STATUS.eq(inline(JobState.FAILED.dbName())))
-                .execute(),
+                .set(j.FINISHED_AT, (OffsetDateTime) null),
         AdminSupport.REQUEUE_REFUSAL);
   }
 
@@ -250,54 +206,42 @@ final class InPlaceAdmin implements Admin {
     FencingJob j = FENCING_JOB;
     return change(
         jobId,
-        c ->
-            jdbc.on(c)
-                .update(j)
+        "admin_failed",
+        j.STATUS.in(inline(JobState.PENDING.dbName()), inline(JobState.RUNNING.dbName())),
+        update ->
+            update
                 .set(j.STATUS, inline(JobState.FAILED.dbName()))
                 .set(j.LAST_ERROR, kept)
                 .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
-                .set(j.FINISHED_AT, currentOffsetDateTime())
-                .set(j.LAST_EVENT, inline("admin_failed"))
-                .set(j.UPDATED_AT, currentOffsetDateTime())
-                .where(j.ID.eq(jobId))
-                .and(
-                    j.STATUS.in(
-                        inline(JobState.PENDING.dbName()), inline(JobState.RUNNING.dbName())))
-                .execute(),
+                .set(j.FINISHED_AT, currentOffsetDateTime()),
         AdminSupport.FAIL_REFUSAL);
   }
 
   /**
-   * Deletes finished jobs older than {@code olderThan} (see {@link Retention}).
-   *
-   * @return how many jobs were deleted
+   * One conditional update of the job's row, from a state {@code from} matches: {@code sets}, then
+   * {@code event} as its last event; when it matched no row, says why from the row as it is now.
    */
-  @Override
-  public long purge(java.time.Duration olderThan, @Nullable String queue, int batchSize) {
-    return retention.purge(olderThan, queue, batchSize);
-  }
-
-  /** One conditional update; when it matched no row, says why from the row as it is now. */
-  private AdminChange change(long jobId, Jdbc.Work<Integer> update, String refusal) {
-    // Not retried as a whole: a retry after a lost acknowledgement would see its own change and
-    // call it a refusal. The operator reads the job again to know.
-    return jdbc.transaction(
-        c -> {
-          int updated = update.run(c);
-          Optional<JobDetails> now = details(c, jobId);
+  private AdminChange change(
+      long jobId,
+      String event,
+      Condition from,
+      Function<UpdateSetFirstStep<FencingJobRecord>, UpdateSetMoreStep<FencingJobRecord>> sets,
+      String refusal) {
+    FencingJob j = FENCING_JOB;
+    return transaction(
+        dsl -> {
+          int updated =
+              sets.apply(dsl.update(j))
+                  .set(j.LAST_EVENT, inline(event))
+                  .set(j.UPDATED_AT, currentOffsetDateTime())
+                  .where(j.ID.eq(jobId))
+                  .and(from)
+                  .execute();
+          Optional<JobDetails> now = details(dsl, jobId);
           if (now.isEmpty()) {
-            return new AdminChange.NotFound(jobId, config.schema());
+            return notFound(jobId);
           }
-          if (updated == 1) {
-            return new AdminChange.Changed(now.get());
-          }
-          JobState state = now.get().state();
-          return new AdminChange.Refused(
-              jobId, state, "job " + jobId + " is " + state.dbName() + "; " + refusal);
+          return outcome(now.get(), updated == 1, refusal);
         });
-  }
-
-  private static @Nullable Instant instant(@Nullable OffsetDateTime t) {
-    return t == null ? null : t.toInstant();
   }
 }

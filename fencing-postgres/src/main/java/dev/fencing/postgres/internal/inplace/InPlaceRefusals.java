@@ -18,15 +18,11 @@ import org.jooq.Record;
  * Names the reason a compare-and-set on owner and epoch matched no row of {@code fencing_job}, and
  * tells a retried write that landed from one that did not.
  */
-final class InPlaceRefusals {
-
-  private final Jdbc jdbc;
-  private final Config config;
+final class InPlaceRefusals extends Refusals {
 
   @Inject
   InPlaceRefusals(Jdbc jdbc, Config config) {
-    this.jdbc = jdbc;
-    this.config = config;
+    super(jdbc, config, "fencing_job_id_seq");
   }
 
   /**
@@ -37,26 +33,18 @@ final class InPlaceRefusals {
    */
   FencedOutcome.Refused refusal(Lease lease) {
     Record row =
-        jdbc.guarded(
-            () ->
-                jdbc.run(
-                    c ->
-                        jdbc.on(c)
-                            .select(
-                                FENCING_JOB.STATUS,
-                                FENCING_JOB.OWNER,
-                                FENCING_JOB.EPOCH,
-                                FENCING_JOB.LEASE_EXPIRES_AT)
-                            .from(FENCING_JOB)
-                            .where(FENCING_JOB.ID.eq(lease.jobId()))
-                            .fetchOne()));
+        read(
+            dsl ->
+                dsl.select(
+                        FENCING_JOB.STATUS,
+                        FENCING_JOB.OWNER,
+                        FENCING_JOB.EPOCH,
+                        FENCING_JOB.LEASE_EXPIRES_AT)
+                    .from(FENCING_JOB)
+                    .where(FENCING_JOB.ID.eq(lease.jobId()))
+                    .fetchOne());
     if (row == null) {
-      if (wasIssued(lease.jobId())) {
-        // a claim issued the lease, and the row is gone: retention or a purge removed it
-        return new FencedOutcome.Removed(lease.key(), lease.epoch());
-      }
-      throw new IllegalArgumentException(
-          "jobId must name an existing job, but was " + lease.jobId() + " (unknown)");
+      return gone(lease);
     }
     return Refusals.classify(
         lease,
@@ -66,29 +54,15 @@ final class InPlaceRefusals {
         row.get(FENCING_JOB.LEASE_EXPIRES_AT));
   }
 
-  /**
-   * Returns whether the id sequence of the job table ever handed out {@code jobId}: ids are never
-   * reused, so an id at most its last value named a job that existed once.
-   */
-  private boolean wasIssued(long jobId) {
-    return Refusals.wasIssued(jdbc, config, "fencing_job_id_seq", jobId);
-  }
-
   /** Returns whether this very lease already wrote what {@code sameWriteAgain} describes. */
   boolean isRepeat(Lease lease, Condition sameWriteAgain) {
-    return jdbc.guarded(
-        () ->
-            jdbc.run(
-                c ->
-                    jdbc.on(c)
-                        .fetchExists(
-                            FENCING_JOB,
-                            FENCING_JOB
-                                .ID
-                                .eq(lease.jobId())
-                                .and(FENCING_JOB.EPOCH.eq(lease.epoch().value()))
-                                .and(FENCING_JOB.OWNER.eq(lease.owner()))
-                                .and(sameWriteAgain))));
+    return rowOf(
+        lease,
+        FENCING_JOB
+            .EPOCH
+            .eq(lease.epoch().value())
+            .and(FENCING_JOB.OWNER.eq(lease.owner()))
+            .and(sameWriteAgain));
   }
 
   /**
@@ -96,16 +70,12 @@ final class InPlaceRefusals {
    * (+epoch) or release (-epoch) landed before the job was claimed again.
    */
   boolean wasSettled(Lease lease, long mark) {
-    return jdbc.guarded(
-        () ->
-            jdbc.run(
-                c ->
-                    jdbc.on(c)
-                        .fetchExists(
-                            FENCING_JOB,
-                            FENCING_JOB
-                                .ID
-                                .eq(lease.jobId())
-                                .and(val(mark).eq(any(FENCING_JOB.SETTLED_EPOCHS))))));
+    return rowOf(lease, val(mark).eq(any(FENCING_JOB.SETTLED_EPOCHS)));
+  }
+
+  /** Whether the lease's job's row meets {@code condition} now. */
+  private boolean rowOf(Lease lease, Condition condition) {
+    return read(
+        dsl -> dsl.fetchExists(FENCING_JOB, FENCING_JOB.ID.eq(lease.jobId()).and(condition)));
   }
 }

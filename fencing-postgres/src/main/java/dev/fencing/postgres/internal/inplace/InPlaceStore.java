@@ -1,38 +1,30 @@
 package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
-import static org.jooq.impl.DSL.selectOne;
-import static org.jooq.impl.DSL.val;
 
 import dev.fencing.CommitOutcome;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue.Completion;
-import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
-import dev.fencing.postgres.internal.Admin;
+import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.JobStore;
-import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.Notifier;
 import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.RetentionBatch;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
-import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
-import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
@@ -52,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Every statement commits on its own, whether or not the data source's connections are in
  * autocommit mode (see {@link Jdbc}).
  */
-public final class InPlaceStore implements JobStore {
+public final class InPlaceStore extends EngineStore {
 
   private static final JobTable JOBS =
       new JobTable(
@@ -66,12 +58,9 @@ public final class InPlaceStore implements JobStore {
           List.of(),
           List.of());
 
-  private final Jdbc jdbc;
-  private final Claims claims;
   private final Commits commits;
   private final Renewals renewals;
   private final Notifier notifier;
-  private final Provider<InPlaceAdmin> admin;
 
   @Inject
   InPlaceStore(
@@ -81,27 +70,10 @@ public final class InPlaceStore implements JobStore {
       Renewals renewals,
       Notifier notifier,
       Provider<InPlaceAdmin> admin) {
-    this.jdbc = jdbc;
-    this.claims = claims;
+    super(JOBS, jdbc, claims::claimBatch, admin);
     this.commits = commits;
     this.renewals = renewals;
     this.notifier = notifier;
-    this.admin = admin;
-  }
-
-  @Override
-  public JobTable jobs() {
-    return JOBS;
-  }
-
-  @Override
-  public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
-    return claims.claimBatch(queue, owner, leaseLength, batchSize);
-  }
-
-  @Override
-  public Lease renew(Lease lease, Duration leaseLength) {
-    return renewals.renew(lease, leaseLength);
   }
 
   @Override
@@ -150,30 +122,19 @@ public final class InPlaceStore implements JobStore {
 
   @Override
   public Optional<JobSnapshot> find(long jobId) {
-    return jdbc.guarded(
-            () ->
-                jdbc.run(
-                    c ->
-                        jdbc.on(c)
-                            .selectFrom(FENCING_JOB)
-                            .where(FENCING_JOB.ID.eq(jobId))
-                            .fetchOptional()))
-        .map(InPlaceStore::snapshot);
+    return Optional.ofNullable(read(dsl -> JobRow.read(dsl, jobId))).map(JobRow::snapshot);
   }
 
   /** Three counts in one statement, each on its state's partial index, never on completed rows. */
   @Override
   public QueueDepth depth(String queue) {
-    return jdbc.guarded(
-        () ->
-            jdbc.run(
-                c ->
-                    jdbc.on(c)
-                        .select(
-                            counted(queue, JobState.PENDING),
-                            counted(queue, JobState.RUNNING),
-                            counted(queue, JobState.FAILED))
-                        .fetchOne(r -> new QueueDepth(r.value1(), r.value2(), r.value3()))));
+    return read(
+        dsl ->
+            dsl.select(
+                    counted(queue, JobState.PENDING),
+                    counted(queue, JobState.RUNNING),
+                    counted(queue, JobState.FAILED))
+                .fetchOne(r -> new QueueDepth(r.value1(), r.value2(), r.value3())));
   }
 
   private static Field<Long> counted(String queue, JobState state) {
@@ -185,22 +146,6 @@ public final class InPlaceStore implements JobStore {
             .and(j.STATUS.eq(inline(state.dbName()))));
   }
 
-  private static JobSnapshot snapshot(FencingJobRecord r) {
-    return new JobSnapshot(
-        r.getId(),
-        r.getQueue(),
-        JobState.fromDbName(r.getStatus()),
-        r.getOwner(),
-        r.getEpoch(),
-        r.getAttempts(),
-        r.getMaxAttempts(),
-        r.getPayload().data(),
-        r.getResult() == null ? null : r.getResult().data(),
-        r.getLastError(),
-        r.getRunAt().toInstant(),
-        r.getLeaseExpiresAt() == null ? null : r.getLeaseExpiresAt().toInstant());
-  }
-
   /**
    * Oldest first by {@code fencing_job_finished_ix}; the archive row is the job's row as one JSON
    * object.
@@ -209,26 +154,17 @@ public final class InPlaceStore implements JobStore {
   public RetentionBatch removeFinished(
       DSLContext dsl, Duration olderThan, @Nullable String queue, int batchSize, boolean archive) {
     FencingJob j = FENCING_JOB;
-    FencingOutbox o = FENCING_OUTBOX;
     // the same predicate as fencing_job_finished_ix, with inline values, so the planner uses it
-    Condition old =
-        j.STATUS
-            .in(inline(JobState.COMPLETED.dbName()), inline(JobState.FAILED.dbName()))
-            .and(j.FINISHED_AT.lt(LeaseSql.nowPlusMicros(val(-olderThan.toNanos() / 1_000))))
-            .andNotExists(
-                selectOne().from(o).where(o.JOB_ID.eq(j.ID)).and(o.DELIVERED_AT.isNull()));
-    if (queue != null) {
-      old = old.and(j.QUEUE.eq(queue));
-    }
     List<Long> ids =
-        dsl.select(j.ID)
-            .from(j)
-            .where(old)
-            .orderBy(j.FINISHED_AT)
-            .limit(batchSize)
-            .forUpdate()
-            .skipLocked()
-            .fetch(j.ID);
+        oldestFinished(
+            dsl,
+            j.ID,
+            j.QUEUE,
+            j.FINISHED_AT,
+            j.STATUS.in(inline(JobState.COMPLETED.dbName()), inline(JobState.FAILED.dbName())),
+            cutoff(olderThan),
+            queue,
+            batchSize);
     if (ids.isEmpty()) {
       return new RetentionBatch(0, 0, 0);
     }
@@ -245,8 +181,7 @@ public final class InPlaceStore implements JobStore {
               x,
               x.ID.in(ids));
     }
-    int messages =
-        dsl.deleteFrom(o).where(o.JOB_ID.in(ids)).and(o.DELIVERED_AT.isNotNull()).execute();
+    int messages = deleteDeliveredMessages(dsl, ids);
     int jobs = dsl.deleteFrom(j).where(j.ID.in(ids)).execute();
     return new RetentionBatch(jobs, archived, messages);
   }
@@ -254,10 +189,5 @@ public final class InPlaceStore implements JobStore {
   @Override
   public List<String> vacuumed() {
     return List.of("fencing_job");
-  }
-
-  @Override
-  public Admin admin() {
-    return admin.get();
   }
 }

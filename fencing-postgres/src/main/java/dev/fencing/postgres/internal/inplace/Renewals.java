@@ -6,11 +6,11 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
 
-import dev.fencing.FencedOffException;
 import dev.fencing.Lease;
 import dev.fencing.Renewal;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.LeaseArrays;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
@@ -26,14 +26,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jooq.DSLContext;
 import org.jooq.Query;
 import org.jooq.Table;
-import org.jooq.impl.DSL;
 
 /**
- * Heartbeats: {@code renew} for one lease, {@code renewAll} for a batch in one statement. Both are
- * the compare-and-set of a commit (owner, epoch, running, unexpired) and set the expiry from the
- * database clock. Each item of a batch is matched on its whole lease by its position.
+ * Heartbeats: {@code renewAll}, a batch of leases in one statement ({@code renew} is a batch of
+ * one). It is the compare-and-set of a commit (owner, epoch, running, unexpired) and sets the
+ * expiry from the database clock. Each item of a batch is matched on its whole lease by its
+ * position.
  */
 final class Renewals {
 
@@ -45,20 +46,8 @@ final class Renewals {
   Renewals(Jdbc jdbc, InPlaceRefusals refusals) {
     this.jdbc = jdbc;
     this.refusals = refusals;
-    RenderedSql.Parameters parameters = new RenderedSql.Parameters();
     this.renewAllSql =
-        new RenderedSql(
-            jdbc.dsl(), renewAllQuery(jdbc, parameters), parameters, RenderedSql.Plan.INDEXED);
-  }
-
-  Lease renew(Lease lease, Duration leaseLength) {
-    Objects.requireNonNull(lease, "lease");
-    Validate.leaseLength(leaseLength);
-    Renewal renewal = renewAll(List.of(lease), leaseLength).getFirst();
-    return switch (renewal) {
-      case Renewal.Renewed renewed -> renewed.lease();
-      case Renewal.Lost lost -> throw new FencedOffException(lost.refusal());
-    };
+        RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Renewals::renewAllQuery);
   }
 
   List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
@@ -77,21 +66,12 @@ final class Renewals {
       order[i] = i;
     }
     Arrays.sort(order, Comparator.comparingLong(i -> leases.get(i).jobId()));
-    Long[] ids = new Long[n];
-    String[] owners = new String[n];
-    Long[] epochs = new Long[n];
+    List<Lease> sorted = new ArrayList<>(n);
     for (int k = 0; k < n; k++) {
-      Lease lease = leases.get(order[k]);
-      ids[k] = lease.jobId();
-      owners[k] = lease.owner();
-      epochs[k] = lease.epoch().value();
+      sorted.add(leases.get(order[k]));
     }
-    Map<String, Object> values =
-        Map.of(
-            "ids", ids,
-            "owners", owners,
-            "epochs", epochs,
-            "micros", leaseLength.toNanos() / 1_000);
+    Map<String, Object> values = LeaseArrays.of(sorted).values();
+    values.put("micros", leaseLength.toNanos() / 1_000);
     Instant[] expiries =
         jdbc.guarded(
             () ->
@@ -126,17 +106,10 @@ final class Renewals {
     return renewals;
   }
 
-  private static Query renewAllQuery(Jdbc jdbc, RenderedSql.Parameters parameters) {
+  private static Query renewAllQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
     FencingJob j = FENCING_JOB;
-    Table<?> v =
-        DSL.table(
-                "unnest({0}, {1}, {2}) with ordinality",
-                parameters.bigints("ids"),
-                parameters.varchars("owners"),
-                parameters.bigints("epochs"))
-            .as("v", "v_id", "v_owner", "v_epoch", "v_ord");
-    return jdbc.dsl()
-        .update(j)
+    Table<?> v = LeaseArrays.unnest(parameters, Map.of());
+    return dsl.update(j)
         .set(j.LEASE_EXPIRES_AT, LeaseSql.nowPlusMicros(parameters.bigint("micros")))
         .set(j.LAST_EVENT, inline("renewed"))
         .set(j.UPDATED_AT, currentOffsetDateTime())

@@ -1,0 +1,125 @@
+package dev.fencing.postgres.internal;
+
+import dev.fencing.JobSnapshot;
+import dev.fencing.postgres.AdminChange;
+import dev.fencing.postgres.EpochOwner;
+import dev.fencing.postgres.JobDetails;
+import dev.fencing.postgres.OutboxEntry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+import org.jooq.DSLContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What both engines' operators' views ({@code inplace.InPlaceAdmin}, {@code append.AppendAdmin}) do
+ * alike: the schema they read, the install check on the engine's tables, purges through {@link
+ * Retention}, a job's details from its {@link JobSnapshot}, and the outcome of a change told from
+ * the job as it stands after it.
+ */
+public abstract class EngineAdmin implements Admin {
+
+  /**
+   * How a schema shows it holds the engine's tables, as {@link AdminSupport#checkInstalled} reads
+   * it.
+   *
+   * @param names a query of names (one column, the schema bound as its one parameter)
+   * @param required the name among them that a schema of this version has
+   * @param older what an older schema lacks, as the message says it
+   */
+  public record InstallCheck(String names, String required, String older) {}
+
+  private final Jdbc jdbc;
+  private final Config config;
+  private final Retention retention;
+  private final InstallCheck installed;
+
+  protected EngineAdmin(Jdbc jdbc, Config config, Retention retention, InstallCheck installed) {
+    this.jdbc = jdbc;
+    this.config = config;
+    this.retention = retention;
+    this.installed = installed;
+  }
+
+  /** A read: one statement on a connection of its own, retried after a transient failure. */
+  protected final <T> T read(Function<DSLContext, T> read) {
+    return Reads.read(jdbc, read);
+  }
+
+  /**
+   * A change: {@code change}'s statements in one transaction, not retried as a whole (a retry after
+   * a lost acknowledgement would see its own change and call it a refusal; the operator reads the
+   * job again to know).
+   */
+  protected final <T> T transaction(Function<DSLContext, T> change) {
+    return jdbc.transaction(c -> change.apply(jdbc.on(c)));
+  }
+
+  @Override
+  public final String schema() {
+    return config.schema();
+  }
+
+  @Override
+  public final void checkInstalled() {
+    AdminSupport.checkInstalled(
+        jdbc, config.schema(), installed.names(), installed.required(), installed.older());
+  }
+
+  @Override
+  public final long purge(Duration olderThan, @Nullable String queue, int batchSize) {
+    return retention.purge(olderThan, queue, batchSize);
+  }
+
+  /** The outcome of a change of a job that does not exist. */
+  protected final AdminChange notFound(long jobId) {
+    return new AdminChange.NotFound(jobId, config.schema());
+  }
+
+  /**
+   * The outcome of a change that was {@code made}, or refused (in {@code refusal}'s words), told
+   * with the job as it stands after it.
+   */
+  protected static AdminChange outcome(JobDetails now, boolean made, String refusal) {
+    if (made) {
+      return new AdminChange.Changed(now);
+    }
+    return new AdminChange.Refused(
+        now.id(), now.state(), "job " + now.id() + " is " + now.state().dbName() + "; " + refusal);
+  }
+
+  /** The details of a job as it stands ({@code job}), with what only the operators' view shows. */
+  protected static JobDetails details(
+      JobSnapshot job,
+      int expiries,
+      String lastEvent,
+      List<Long> settledEpochs,
+      Instant createdAt,
+      Instant updatedAt,
+      @Nullable Instant finishedAt,
+      List<EpochOwner> history,
+      List<OutboxEntry> messages) {
+    return new JobDetails(
+        job.id(),
+        job.queue(),
+        job.state(),
+        job.owner(),
+        job.epoch(),
+        job.attempts(),
+        job.maxAttempts(),
+        expiries,
+        job.lastError(),
+        lastEvent,
+        settledEpochs,
+        createdAt,
+        updatedAt,
+        job.runAt(),
+        job.leaseExpiresAt(),
+        finishedAt,
+        job.payload(),
+        job.result(),
+        history,
+        messages);
+  }
+}
