@@ -69,7 +69,7 @@ public abstract class EngineStore implements JobStore {
 
   /** A read of the engine's tables: one statement, retried after a transient failure. */
   protected final <T> T read(Function<DSLContext, T> read) {
-    return Reads.read(jdbc, read);
+    return jdbc.read(read);
   }
 
   @Override

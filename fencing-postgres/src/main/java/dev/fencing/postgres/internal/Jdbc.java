@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -83,6 +84,30 @@ public final class Jdbc {
    */
   public <T> T guarded(String operation, Supplier<T> work) {
     return failures.run(operation, Retry.decorateSupplier(retry, work));
+  }
+
+  /** {@link #run} retried after a transient failure, as {@link #guarded(Supplier)}. */
+  public <T> T runRetried(Work<T> work) {
+    return guarded(() -> run(work));
+  }
+
+  /** {@link #inspect} retried after a transient failure, as {@link #guarded(Supplier)}. */
+  public <T> T inspectRetried(Work<T> work) {
+    return guarded(() -> inspect(work));
+  }
+
+  /** {@link #transaction} retried after a transient failure, as {@link #guarded(Supplier)}. */
+  public <T> T transactionRetried(Work<T> work) {
+    return guarded(() -> transaction(work));
+  }
+
+  /**
+   * A read on its own: what {@code read} reads with jOOQ, one statement on a connection of its own
+   * committed as by {@link #run}, retried after a transient failure. A fresh read that explains a
+   * refusal, a job's snapshot, a queue's depth, the operators' views.
+   */
+  public <T> T read(Function<DSLContext, T> read) {
+    return runRetried(c -> read.apply(on(c)));
   }
 
   /** Runs {@code work} once, translating its failures as {@link #guarded(String, Supplier)}. */

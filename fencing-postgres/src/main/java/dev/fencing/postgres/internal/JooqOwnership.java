@@ -90,12 +90,8 @@ public final class JooqOwnership implements ResourceOwnership {
     String resource = ownership.resource();
     try {
       Optional<Instant> extended =
-          jdbc.guarded(
-              () ->
-                  jdbc.run(
-                      c ->
-                          rows.extend(
-                              c, resource, ownership.owner(), ownership.epoch().value(), micros)));
+          jdbc.runRetried(
+              c -> rows.extend(c, resource, ownership.owner(), ownership.epoch().value(), micros));
       if (extended.isPresent()) {
         return new OwnershipRenewal.Renewed(
             new Ownership(resource, ownership.owner(), ownership.epoch(), extended.get()));
@@ -121,9 +117,7 @@ public final class JooqOwnership implements ResourceOwnership {
     String resource = ownership.resource();
     Epoch epoch = ownership.epoch();
     try {
-      boolean ended =
-          jdbc.guarded(
-              () -> jdbc.run(c -> rows.end(c, resource, ownership.owner(), epoch.value())));
+      boolean ended = jdbc.runRetried(c -> rows.end(c, resource, ownership.owner(), epoch.value()));
       if (ended) {
         return new FencedOutcome.Accepted(resource, epoch, false);
       }
@@ -164,7 +158,7 @@ public final class JooqOwnership implements ResourceOwnership {
   public void close() {}
 
   private Optional<ResourceRows.Row> read(String resource) {
-    return jdbc.guarded(() -> jdbc.run(c -> rows.read(c, resource)));
+    return jdbc.runRetried(c -> rows.read(c, resource));
   }
 
   /**

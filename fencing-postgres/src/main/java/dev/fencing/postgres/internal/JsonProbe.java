@@ -79,17 +79,15 @@ public final class JsonProbe {
    */
   private @org.jspecify.annotations.Nullable SQLException probe(List<String> values) {
     try {
-      jdbc.guarded(
-          () ->
-              jdbc.run(
-                  c -> {
-                    try (PreparedStatement s = c.prepareStatement(SQL)) {
-                      s.setArray(1, c.createArrayOf("text", values.toArray(String[]::new)));
-                      try (ResultSet r = s.executeQuery()) {
-                        return r.next();
-                      }
-                    }
-                  }));
+      jdbc.runRetried(
+          c -> {
+            try (PreparedStatement s = c.prepareStatement(SQL)) {
+              s.setArray(1, c.createArrayOf("text", values.toArray(String[]::new)));
+              try (ResultSet r = s.executeQuery()) {
+                return r.next();
+              }
+            }
+          });
       return null;
     } catch (StoreUnavailableException e) {
       SQLException refusal = Text.dataException(e);

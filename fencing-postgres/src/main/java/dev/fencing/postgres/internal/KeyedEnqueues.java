@@ -61,7 +61,7 @@ final class KeyedEnqueues {
     }
     UUID token = UUID.randomUUID();
     try {
-      return jdbc.guarded(() -> jdbc.transaction(c -> write(c, queue, jobs, token)));
+      return jdbc.transactionRetried(c -> write(c, queue, jobs, token));
     } catch (StoreUnavailableException e) {
       throw probe.explain(
           e, jobs.stream().map(KeyedJob::payload).toList(), i -> "jobs[" + i + "].payload");

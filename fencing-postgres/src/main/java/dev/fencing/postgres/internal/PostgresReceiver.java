@@ -73,8 +73,7 @@ final class PostgresReceiver implements FencedReceiver {
     Deliveries.check(key, epoch, payload);
     try {
       for (int run = 1; ; run++) {
-        FencedOutcome outcome =
-            jdbc.guarded(() -> jdbc.run(c -> deliverOnce(c, key, epoch, payload)));
+        FencedOutcome outcome = jdbc.runRetried(c -> deliverOnce(c, key, epoch, payload));
         if (outcome != null) {
           return outcome;
         }
@@ -151,20 +150,18 @@ final class PostgresReceiver implements FencedReceiver {
   @Override
   public Optional<Receipt> newest(String key) {
     Validate.key(key);
-    return jdbc.guarded(
-        () ->
-            jdbc.run(
-                connection -> {
-                  try (PreparedStatement s = connection.prepareStatement(newestSql)) {
-                    s.setString(1, name);
-                    s.setString(2, key);
-                    try (ResultSet rs = s.executeQuery()) {
-                      return rs.next()
-                          ? Optional.of(new Receipt(key, Epoch.of(rs.getLong(1)), rs.getString(2)))
-                          : Optional.<Receipt>empty();
-                    }
-                  }
-                }));
+    return jdbc.runRetried(
+        connection -> {
+          try (PreparedStatement s = connection.prepareStatement(newestSql)) {
+            s.setString(1, name);
+            s.setString(2, key);
+            try (ResultSet rs = s.executeQuery()) {
+              return rs.next()
+                  ? Optional.of(new Receipt(key, Epoch.of(rs.getLong(1)), rs.getString(2)))
+                  : Optional.<Receipt>empty();
+            }
+          }
+        });
   }
 
   @Override

@@ -38,7 +38,7 @@ public abstract class Refusals {
 
   /** A fresh read: one statement on a connection of its own, retried after a transient failure. */
   protected final <T> T read(Function<DSLContext, T> read) {
-    return Reads.read(jdbc, read);
+    return jdbc.read(read);
   }
 
   /**

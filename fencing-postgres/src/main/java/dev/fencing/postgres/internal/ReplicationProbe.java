@@ -31,32 +31,30 @@ public final class ReplicationProbe {
 
   /** Returns what the server says now. */
   public Replication probe() {
-    return jdbc.guarded(
-        () ->
-            jdbc.inspect(
-                c -> {
-                  try (Statement s = c.createStatement();
-                      ResultSet r = s.executeQuery(SQL)) {
-                    r.next();
-                    String names = r.getString(1);
-                    Replication.Standby standby;
-                    if (r.getBoolean(2)) {
-                      standby = Replication.Standby.UNKNOWN;
-                    } else if (r.getLong(3) > 0) {
-                      standby = Replication.Standby.ATTACHED;
-                    } else if (r.getLong(4) > 0) {
-                      standby = Replication.Standby.UNKNOWN;
-                    } else {
-                      standby = Replication.Standby.NONE;
-                    }
-                    return new Replication(jdbc.config().synchronousReplication(), names, standby);
-                  } catch (SQLException e) {
-                    if (NOT_ALLOWED.equals(e.getSQLState())) {
-                      return new Replication(
-                          jdbc.config().synchronousReplication(), "", Replication.Standby.UNKNOWN);
-                    }
-                    throw e;
-                  }
-                }));
+    return jdbc.inspectRetried(
+        c -> {
+          try (Statement s = c.createStatement();
+              ResultSet r = s.executeQuery(SQL)) {
+            r.next();
+            String names = r.getString(1);
+            Replication.Standby standby;
+            if (r.getBoolean(2)) {
+              standby = Replication.Standby.UNKNOWN;
+            } else if (r.getLong(3) > 0) {
+              standby = Replication.Standby.ATTACHED;
+            } else if (r.getLong(4) > 0) {
+              standby = Replication.Standby.UNKNOWN;
+            } else {
+              standby = Replication.Standby.NONE;
+            }
+            return new Replication(jdbc.config().synchronousReplication(), names, standby);
+          } catch (SQLException e) {
+            if (NOT_ALLOWED.equals(e.getSQLState())) {
+              return new Replication(
+                  jdbc.config().synchronousReplication(), "", Replication.Standby.UNKNOWN);
+            }
+            throw e;
+          }
+        });
   }
 }

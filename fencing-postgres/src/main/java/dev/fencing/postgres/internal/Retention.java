@@ -75,10 +75,8 @@ public final class Retention {
   public RetentionBatch batch(
       Duration olderThan, @Nullable String queue, int batchSize, boolean archive) {
     try {
-      return jdbc.guarded(
-          () ->
-              jdbc.transaction(
-                  c -> store.removeFinished(jdbc.on(c), olderThan, queue, batchSize, archive)));
+      return jdbc.transactionRetried(
+          c -> store.removeFinished(jdbc.on(c), olderThan, queue, batchSize, archive));
     } catch (StoreUnavailableException e) {
       throw failed("removing finished jobs", e);
     }
@@ -100,31 +98,28 @@ public final class Retention {
   }
 
   private void vacuumOnce() {
-    jdbc.guarded(
-        () ->
-            jdbc.run(
-                c -> {
-                  boolean autoCommit = c.getAutoCommit();
-                  if (!autoCommit) {
-                    // VACUUM cannot run inside a transaction block
-                    c.setAutoCommit(true);
-                  }
-                  try (Statement s = c.createStatement()) {
-                    // schema passed Validate.identifier: [a-z_][a-z0-9_]*, so quoting it is
-                    // complete
-                    String schema = "\"" + config.schema() + "\".";
-                    List<String> tables = new ArrayList<>(store.vacuumed());
-                    tables.add("fencing_outbox");
-                    s.execute(
-                        "vacuum (skip_locked) " + schema + String.join(", " + schema, tables));
-                  } finally {
-                    if (!autoCommit) {
-                      // as the pool handed it out (the commit that follows has nothing to commit)
-                      c.setAutoCommit(false);
-                    }
-                  }
-                  return null;
-                }));
+    jdbc.runRetried(
+        c -> {
+          boolean autoCommit = c.getAutoCommit();
+          if (!autoCommit) {
+            // VACUUM cannot run inside a transaction block
+            c.setAutoCommit(true);
+          }
+          try (Statement s = c.createStatement()) {
+            // schema passed Validate.identifier: [a-z_][a-z0-9_]*, so quoting it is
+            // complete
+            String schema = "\"" + config.schema() + "\".";
+            List<String> tables = new ArrayList<>(store.vacuumed());
+            tables.add("fencing_outbox");
+            s.execute("vacuum (skip_locked) " + schema + String.join(", " + schema, tables));
+          } finally {
+            if (!autoCommit) {
+              // as the pool handed it out (the commit that follows has nothing to commit)
+              c.setAutoCommit(false);
+            }
+          }
+          return null;
+        });
   }
 
   private StoreUnavailableException failed(String what, StoreUnavailableException e) {

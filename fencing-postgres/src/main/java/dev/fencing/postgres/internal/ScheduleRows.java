@@ -72,26 +72,24 @@ final class ScheduleRows implements ScheduleStore {
     }
     Text.requireSendable("definition", definition);
     FencingSchedule s = FENCING_SCHEDULE;
-    return jdbc.guarded(
-        () ->
-            jdbc.run(
-                c -> {
-                  DSLContext sql = jdbc.on(c);
-                  sql.insertInto(s, s.NAME, s.REVISION, s.DEFINITION, s.LAST_SLOT)
-                      .values(
-                          DSL.val(name),
-                          DSL.val(revision),
-                          DSL.val(definition),
-                          DSL.currentOffsetDateTime())
-                      .onConflict(s.NAME)
-                      .doUpdate()
-                      .set(s.REVISION, revision)
-                      .set(s.DEFINITION, definition)
-                      .set(s.UPDATED_AT, DSL.currentOffsetDateTime())
-                      .where(s.REVISION.lt(revision))
-                      .execute();
-                  return Objects.requireNonNull(stored(c, name), "the row just written");
-                }));
+    return jdbc.runRetried(
+        c -> {
+          DSLContext sql = jdbc.on(c);
+          sql.insertInto(s, s.NAME, s.REVISION, s.DEFINITION, s.LAST_SLOT)
+              .values(
+                  DSL.val(name),
+                  DSL.val(revision),
+                  DSL.val(definition),
+                  DSL.currentOffsetDateTime())
+              .onConflict(s.NAME)
+              .doUpdate()
+              .set(s.REVISION, revision)
+              .set(s.DEFINITION, definition)
+              .set(s.UPDATED_AT, DSL.currentOffsetDateTime())
+              .where(s.REVISION.lt(revision))
+              .execute();
+          return Objects.requireNonNull(stored(c, name), "the row just written");
+        });
   }
 
   @Override
@@ -108,17 +106,14 @@ final class ScheduleRows implements ScheduleStore {
 
   private ScheduleSnapshot snapshot(Condition which) {
     FencingSchedule s = FENCING_SCHEDULE;
-    return jdbc.guarded(
-        () ->
-            jdbc.inspect(
-                c -> {
-                  DSLContext sql = jdbc.on(c);
-                  OffsetDateTime now =
-                      sql.select(DSL.currentOffsetDateTime()).fetchSingle().value1();
-                  List<ScheduleState> states =
-                      sql.selectFrom(s).where(which).orderBy(s.NAME).fetch(ScheduleRows::state);
-                  return new ScheduleSnapshot(now.toInstant(), states);
-                }));
+    return jdbc.inspectRetried(
+        c -> {
+          DSLContext sql = jdbc.on(c);
+          OffsetDateTime now = sql.select(DSL.currentOffsetDateTime()).fetchSingle().value1();
+          List<ScheduleState> states =
+              sql.selectFrom(s).where(which).orderBy(s.NAME).fetch(ScheduleRows::state);
+          return new ScheduleSnapshot(now.toInstant(), states);
+        });
   }
 
   @Override
@@ -143,7 +138,7 @@ final class ScheduleRows implements ScheduleStore {
             store.jobs(), config.maxAttempts(), name, revision, at(from), at(to), token);
     SlotAdvance advance;
     try {
-      advance = jdbc.guarded(() -> jdbc.run(c -> advanceOnce(c, statement, queue, jobs, token)));
+      advance = jdbc.runRetried(c -> advanceOnce(c, statement, queue, jobs, token));
     } catch (StoreUnavailableException e) {
       throw probe.explain(
           e, jobs.stream().map(KeyedJob::payload).toList(), i -> "jobs[" + i + "].payload");

@@ -76,10 +76,8 @@ final class AppendWrites {
   List<LeaseWrite.Outcome> write(List<LeaseWrite> ops) {
     LeaseWrite.Outcome[] outcomes =
         plainCommits(ops)
-            ? jdbc.guarded(
-                () -> jdbc.run(c -> completeOnce(c, ops, new LeaseWrite.Outcome[ops.size()])))
-            : jdbc.guarded(
-                () -> jdbc.transaction(c -> writeOnce(c, ops, new LeaseWrite.Outcome[ops.size()])));
+            ? jdbc.runRetried(c -> completeOnce(c, ops, new LeaseWrite.Outcome[ops.size()]))
+            : jdbc.transactionRetried(c -> writeOnce(c, ops, new LeaseWrite.Outcome[ops.size()]));
     List<Integer> missed = new ArrayList<>();
     for (int i = 0; i < outcomes.length; i++) {
       if (outcomes[i] == null) {

@@ -73,20 +73,18 @@ final class Renewals {
     Map<String, Object> values = LeaseArrays.of(sorted).values();
     values.put("micros", leaseLength.toNanos() / 1_000);
     Instant[] expiries =
-        jdbc.guarded(
-            () ->
-                jdbc.run(
-                    c -> {
-                      try (PreparedStatement s = renewAllSql.prepare(c, values);
-                          ResultSet r = renewAllSql.query(s)) {
-                        Instant[] renewed = new Instant[n];
-                        while (r.next()) {
-                          long micros = r.getLong(2);
-                          renewed[order[(int) r.getLong(1) - 1]] = LeaseSql.instant(micros);
-                        }
-                        return renewed;
-                      }
-                    }));
+        jdbc.runRetried(
+            c -> {
+              try (PreparedStatement s = renewAllSql.prepare(c, values);
+                  ResultSet r = renewAllSql.query(s)) {
+                Instant[] renewed = new Instant[n];
+                while (r.next()) {
+                  long micros = r.getLong(2);
+                  renewed[order[(int) r.getLong(1) - 1]] = LeaseSql.instant(micros);
+                }
+                return renewed;
+              }
+            });
     // The same lease twice in one batch updates its row once; the copies share its outcome.
     Map<List<Object>, Integer> first = new HashMap<>();
     List<Renewal> renewals = new ArrayList<>(n);
