@@ -3,9 +3,13 @@ package dev.fencing.internal;
 import dev.fencing.FencedOutbox;
 import dev.fencing.KeyedJob;
 import dev.fencing.OutboxMessage;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -87,5 +91,31 @@ public final class Batches {
           "max must be between 1 and " + FencedOutbox.MAX_RELAY + ", but was " + max);
     }
     return max;
+  }
+
+  /**
+   * A relay's loop, for every outbox: checks the parameters of {@link FencedOutbox#relay}, then
+   * relays one message at a time by {@code one} (empty when no message is left to send) until none
+   * is left or {@code max} were sent.
+   *
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing sent
+   */
+  public static List<FencedOutbox.Relayed> relay(
+      String destination,
+      FencedOutbox.Sender sender,
+      int max,
+      Supplier<Optional<FencedOutbox.Relayed>> one) {
+    Validate.identifier("destination", destination);
+    Objects.requireNonNull(sender, "sender");
+    relayMax(max);
+    List<FencedOutbox.Relayed> sent = new ArrayList<>();
+    while (sent.size() < max) {
+      Optional<FencedOutbox.Relayed> next = one.get();
+      if (next.isEmpty()) {
+        break;
+      }
+      sent.add(next.get());
+    }
+    return List.copyOf(sent);
   }
 }

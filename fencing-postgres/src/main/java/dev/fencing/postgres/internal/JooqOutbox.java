@@ -7,12 +7,10 @@ import dev.fencing.Epoch;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.internal.Batches;
-import dev.fencing.internal.Validate;
 import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingOutboxRecord;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -37,18 +35,8 @@ final class JooqOutbox implements FencedOutbox {
 
   @Override
   public List<Relayed> relay(String destination, Sender sender, int max) {
-    Validate.identifier("destination", destination);
-    Objects.requireNonNull(sender, "sender");
-    Batches.relayMax(max);
-    List<Relayed> sent = new ArrayList<>();
-    while (sent.size() < max) {
-      Optional<Relayed> one = jdbc.transaction(c -> relayOne(c, destination, sender));
-      if (one.isEmpty()) {
-        break;
-      }
-      sent.add(one.get());
-    }
-    return List.copyOf(sent);
+    return Batches.relay(
+        destination, sender, max, () -> jdbc.transaction(c -> relayOne(c, destination, sender)));
   }
 
   private Optional<Relayed> relayOne(Connection c, String destination, Sender sender) {

@@ -5,11 +5,10 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
 import dev.fencing.internal.Batches;
-import dev.fencing.internal.Validate;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
@@ -75,30 +74,28 @@ final class MemoryOutbox implements FencedOutbox {
 
   @Override
   public List<Relayed> relay(String destination, Sender sender, int max) {
-    Validate.identifier("destination", destination);
-    Objects.requireNonNull(sender, "sender");
-    Batches.relayMax(max);
-    List<Relayed> sent = new ArrayList<>();
-    while (sent.size() < max) {
-      Message next = lock.locked(() -> take(destination));
-      if (next == null) {
-        break;
-      }
-      FencedOutcome outcome = null;
-      try {
-        outcome =
-            Objects.requireNonNull(sender.send(next.envelope), "the sender returned no outcome");
-      } finally {
-        FencedOutcome said = outcome;
-        lock.run(
-            () -> {
-              next.sending = false;
-              next.outcome = said;
-            });
-      }
-      sent.add(new Relayed(next.envelope, outcome));
+    return Batches.relay(destination, sender, max, () -> relayOne(destination, sender));
+  }
+
+  /** Sends the oldest message no relay is sending, if any, and records its outcome. */
+  private Optional<Relayed> relayOne(String destination, Sender sender) {
+    Message next = lock.locked(() -> take(destination));
+    if (next == null) {
+      return Optional.empty();
     }
-    return List.copyOf(sent);
+    FencedOutcome outcome = null;
+    try {
+      outcome =
+          Objects.requireNonNull(sender.send(next.envelope), "the sender returned no outcome");
+    } finally {
+      FencedOutcome said = outcome;
+      lock.run(
+          () -> {
+            next.sending = false;
+            next.outcome = said;
+          });
+    }
+    return Optional.of(new Relayed(next.envelope, outcome));
   }
 
   /** The oldest undelivered message for {@code destination} that no relay is sending, marked. */
