@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A {@link FencedQueue} that passes every call to another one: each method, the interface's default
@@ -14,107 +15,119 @@ import java.util.Optional;
  */
 public abstract class ForwardingFencedQueue implements FencedQueue {
 
-  private final FencedQueue delegate;
+  private final Supplier<FencedQueue> delegate;
 
   /**
    * @throws NullPointerException if {@code delegate} is null
    */
   protected ForwardingFencedQueue(FencedQueue delegate) {
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    Objects.requireNonNull(delegate, "delegate");
+    this.delegate = () -> delegate;
   }
 
-  /** Returns the queue every call goes to. */
+  /**
+   * Forwards each call to the queue {@code delegate} supplies at that call: for a queue chosen
+   * late, or one that may be replaced while running. The supplier must not return null.
+   *
+   * @throws NullPointerException if {@code delegate} is null
+   */
+  protected ForwardingFencedQueue(Supplier<? extends FencedQueue> delegate) {
+    Objects.requireNonNull(delegate, "delegate");
+    this.delegate = delegate::get;
+  }
+
+  /** Returns the queue this call goes to. */
   protected final FencedQueue delegate() {
-    return delegate;
+    return delegate.get();
   }
 
   @Override
   public long enqueue(String queue, String payload) {
-    return delegate.enqueue(queue, payload);
+    return delegate().enqueue(queue, payload);
   }
 
   @Override
   public List<Long> enqueueAll(String queue, List<String> payloads) {
-    return delegate.enqueueAll(queue, payloads);
+    return delegate().enqueueAll(queue, payloads);
   }
 
   @Override
   public Enqueued enqueue(String queue, KeyedJob job) {
-    return delegate.enqueue(queue, job);
+    return delegate().enqueue(queue, job);
   }
 
   @Override
   public List<Enqueued> enqueueKeyed(String queue, List<KeyedJob> jobs) {
-    return delegate.enqueueKeyed(queue, jobs);
+    return delegate().enqueueKeyed(queue, jobs);
   }
 
   @Override
   public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
-    return delegate.claim(queue, owner, leaseLength);
+    return delegate().claim(queue, owner, leaseLength);
   }
 
   @Override
   public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
-    return delegate.claimBatch(queue, owner, leaseLength, batchSize);
+    return delegate().claimBatch(queue, owner, leaseLength, batchSize);
   }
 
   @Override
   public Lease renew(Lease lease, Duration leaseLength) {
-    return delegate.renew(lease, leaseLength);
+    return delegate().renew(lease, leaseLength);
   }
 
   @Override
   public List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
-    return delegate.renewAll(leases, leaseLength);
+    return delegate().renewAll(leases, leaseLength);
   }
 
   @Override
   public FencedOutcome.Accepted complete(Lease lease, String result) {
-    return delegate.complete(lease, result);
+    return delegate().complete(lease, result);
   }
 
   @Override
   public FencedOutcome.Accepted complete(Lease lease, String result, List<OutboxMessage> messages) {
-    return delegate.complete(lease, result, messages);
+    return delegate().complete(lease, result, messages);
   }
 
   @Override
   public List<CommitOutcome> completeAll(List<Completion> completions) {
-    return delegate.completeAll(completions);
+    return delegate().completeAll(completions);
   }
 
   @Override
   public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
-    return delegate.fail(lease, error, retryDelay);
+    return delegate().fail(lease, error, retryDelay);
   }
 
   @Override
   public FencedOutcome.Accepted release(Lease lease) {
-    return delegate.release(lease);
+    return delegate().release(lease);
   }
 
   @Override
   public Optional<JobSnapshot> find(long jobId) {
-    return delegate.find(jobId);
+    return delegate().find(jobId);
   }
 
   @Override
   public boolean awaitWork(String queue, Duration timeout) throws InterruptedException {
-    return delegate.awaitWork(queue, timeout);
+    return delegate().awaitWork(queue, timeout);
   }
 
   @Override
   public boolean signalsWork() {
-    return delegate.signalsWork();
+    return delegate().signalsWork();
   }
 
   @Override
   public QueueDepth depth(String queue) {
-    return delegate.depth(queue);
+    return delegate().depth(queue);
   }
 
   @Override
   public String toString() {
-    return getClass().getSimpleName() + "[" + delegate + "]";
+    return getClass().getSimpleName() + "[" + delegate() + "]";
   }
 }

@@ -98,6 +98,25 @@ class ApiGuardsTest {
   }
 
   @Test
+  void aForwardingQueueOverASupplierCallsTheQueueItSuppliesAtEachCall() {
+    List<Integer> first = new ArrayList<>();
+    List<Integer> second = new ArrayList<>();
+    Job job = new Job(new Lease(7, "w", E, Instant.EPOCH), "q", "{}", 1);
+    FencedQueue[] current = {claiming(first, List.of(job))};
+    ForwardingFencedQueue forwarding = new ForwardingFencedQueue(() -> current[0]) {};
+
+    assertThat(forwarding.claimBatch("q", "w", Duration.ofSeconds(1), 5)).containsExactly(job);
+    current[0] = claiming(second, List.of());
+    assertThat(forwarding.claimBatch("q", "w", Duration.ofSeconds(1), 6)).isEmpty();
+    assertThat(first).containsExactly(5);
+    assertThat(second).containsExactly(6);
+    assertThatThrownBy(
+            () -> new ForwardingFencedQueue((java.util.function.Supplier<FencedQueue>) null) {})
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("delegate");
+  }
+
+  @Test
   void aSchemaVersionExceptionNamesTheSchemaAndBothVersions() {
     SchemaVersionException e = new SchemaVersionException("jobs", 3, 2, "too new");
     assertThat(e.schema()).isEqualTo("jobs");

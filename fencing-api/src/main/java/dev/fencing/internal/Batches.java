@@ -2,7 +2,9 @@ package dev.fencing.internal;
 
 import dev.fencing.FencedOutbox;
 import dev.fencing.KeyedJob;
+import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -117,5 +119,18 @@ public final class Batches {
       sent.add(next.get());
     }
     return List.copyOf(sent);
+  }
+
+  /**
+   * Checks the parameters of {@code FencedQueue.fail}: a lease, an error, and a retry delay as
+   * {@link Validate#delay} takes it.
+   *
+   * @throws NullPointerException naming a null lease or error
+   * @throws IllegalArgumentException naming a bad retry delay and its value
+   */
+  public static void failure(Lease lease, String error, Duration retryDelay) {
+    Objects.requireNonNull(lease, "lease");
+    Objects.requireNonNull(error, "error");
+    Validate.delay("retryDelay", retryDelay);
   }
 }

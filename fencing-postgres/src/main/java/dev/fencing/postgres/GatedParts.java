@@ -1,22 +1,14 @@
 package dev.fencing.postgres;
 
 import dev.fencing.Acquisition;
-import dev.fencing.CommitOutcome;
-import dev.fencing.Enqueued;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
-import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
-import dev.fencing.Job;
-import dev.fencing.JobSnapshot;
+import dev.fencing.ForwardingFencedQueue;
 import dev.fencing.KeyedJob;
-import dev.fencing.Lease;
-import dev.fencing.OutboxMessage;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
-import dev.fencing.QueueDepth;
-import dev.fencing.Renewal;
 import dev.fencing.ResourceOwnership;
 import dev.fencing.ScheduleSnapshot;
 import dev.fencing.ScheduleState;
@@ -74,96 +66,18 @@ final class GatedParts {
     };
   }
 
-  /** The queue of the schema's engine. */
-  static final class Queue extends Part<FencedQueue> implements FencedQueue {
+  /** The queue of the schema's engine, taken from the gate at each call. */
+  static final class Queue extends ForwardingFencedQueue {
+    private final String shown;
+
     Queue(SchemaGate gate) {
-      super(() -> gate.engineGraph().queue(), "PostgreSQL queue in schema " + gate.schema());
+      super(() -> gate.engineGraph().queue());
+      this.shown = "PostgreSQL queue in schema " + gate.schema();
     }
 
     @Override
-    public long enqueue(String queue, String payload) {
-      return part().enqueue(queue, payload);
-    }
-
-    @Override
-    public List<Long> enqueueAll(String queue, List<String> payloads) {
-      return part().enqueueAll(queue, payloads);
-    }
-
-    @Override
-    public Enqueued enqueue(String queue, KeyedJob job) {
-      return part().enqueue(queue, job);
-    }
-
-    @Override
-    public List<Enqueued> enqueueKeyed(String queue, List<KeyedJob> jobs) {
-      return part().enqueueKeyed(queue, jobs);
-    }
-
-    @Override
-    public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
-      return part().claim(queue, owner, leaseLength);
-    }
-
-    @Override
-    public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
-      return part().claimBatch(queue, owner, leaseLength, batchSize);
-    }
-
-    @Override
-    public Lease renew(Lease lease, Duration leaseLength) {
-      return part().renew(lease, leaseLength);
-    }
-
-    @Override
-    public List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
-      return part().renewAll(leases, leaseLength);
-    }
-
-    @Override
-    public FencedOutcome.Accepted complete(Lease lease, String result) {
-      return part().complete(lease, result);
-    }
-
-    @Override
-    public FencedOutcome.Accepted complete(
-        Lease lease, String result, List<OutboxMessage> messages) {
-      return part().complete(lease, result, messages);
-    }
-
-    @Override
-    public List<CommitOutcome> completeAll(List<Completion> completions) {
-      return part().completeAll(completions);
-    }
-
-    @Override
-    public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
-      return part().fail(lease, error, retryDelay);
-    }
-
-    @Override
-    public FencedOutcome.Accepted release(Lease lease) {
-      return part().release(lease);
-    }
-
-    @Override
-    public Optional<JobSnapshot> find(long jobId) {
-      return part().find(jobId);
-    }
-
-    @Override
-    public boolean awaitWork(String queue, Duration timeout) throws InterruptedException {
-      return part().awaitWork(queue, timeout);
-    }
-
-    @Override
-    public boolean signalsWork() {
-      return part().signalsWork();
-    }
-
-    @Override
-    public QueueDepth depth(String queue) {
-      return part().depth(queue);
+    public String toString() {
+      return shown;
     }
   }
 

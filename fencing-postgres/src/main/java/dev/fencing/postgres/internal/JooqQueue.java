@@ -13,6 +13,7 @@ import dev.fencing.OutcomeUnknownException;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import dev.fencing.StoreUnavailableException;
+import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -229,6 +230,7 @@ public final class JooqQueue implements FencedQueue {
 
   @Override
   public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
+    Batches.failure(lease, error, retryDelay);
     return store.fail(lease, error, retryDelay);
   }
 

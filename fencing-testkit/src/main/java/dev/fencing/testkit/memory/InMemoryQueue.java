@@ -194,9 +194,7 @@ public final class InMemoryQueue implements FencedQueue {
 
   @Override
   public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
-    Objects.requireNonNull(lease, "lease");
-    Objects.requireNonNull(error, "error");
-    Validate.delay("retryDelay", retryDelay);
+    Batches.failure(lease, error, retryDelay);
     FencedOutcome outcome = store.fail(lease, storable(error), retryDelay);
     if (retryDelay.isZero()) {
       returned(lease);

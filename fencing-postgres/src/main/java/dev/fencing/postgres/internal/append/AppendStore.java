@@ -178,9 +178,6 @@ public final class AppendStore extends EngineStore {
 
   @Override
   public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
-    Objects.requireNonNull(lease, "lease");
-    Objects.requireNonNull(error, "error");
-    Validate.delay("retryDelay", retryDelay);
     return one(
         new LeaseWrite(
             lease,

@@ -229,9 +229,6 @@ final class Commits {
   }
 
   FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
-    Objects.requireNonNull(lease, "lease");
-    Objects.requireNonNull(error, "error");
-    Validate.delay("retryDelay", retryDelay);
     String kept = Text.storable(error, CommitFrame.MAX_ERROR_LENGTH);
     FencingJob j = FENCING_JOB;
     Condition exhausted = j.ATTEMPTS.ge(j.MAX_ATTEMPTS);
