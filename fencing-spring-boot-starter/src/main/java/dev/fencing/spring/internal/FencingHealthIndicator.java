@@ -69,7 +69,7 @@ final class FencingHealthIndicator implements HealthIndicator {
         .runtimes()
         .forEach(
             (name, r) -> {
-              Map<String, Object> details = stats(r.stats());
+              Map<String, Object> details = HealthDetails.components(r.stats());
               FencedRuntime.Health state = states.get(name);
               if (state != null) {
                 details.put("renewalsFailing", state.renewalsFailing());
@@ -124,23 +124,11 @@ final class FencingHealthIndicator implements HealthIndicator {
   private void sidecars(Health.Builder health) {
     FencedRuntime.MaintenanceStats m = workers.maintenanceStats();
     if (m.rounds() + m.failures() > 0) {
-      health.withDetail(
-          "maintenance",
-          Map.of(
-              "rounds", m.rounds(),
-              "jobsRemoved", m.jobsRemoved(),
-              "jobsArchived", m.jobsArchived(),
-              "failures", m.failures()));
+      health.withDetail("maintenance", HealthDetails.components(m));
     }
     FencedRuntime.RelayStats r = workers.relayStats();
     if (r.rounds() > 0) {
-      health.withDetail(
-          "relay",
-          Map.of(
-              "rounds", r.rounds(),
-              "sent", r.sent(),
-              "refused", r.refused(),
-              "failures", r.failures()));
+      health.withDetail("relay", HealthDetails.components(r));
     }
   }
 
@@ -164,17 +152,5 @@ final class FencingHealthIndicator implements HealthIndicator {
     } catch (SchemaNotInstalledException | StoreUnavailableException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
-  }
-
-  private static Map<String, Object> stats(FencedRuntime.Stats s) {
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("inFlight", s.inFlight());
-    details.put("claimed", s.claimed());
-    details.put("completed", s.completed());
-    details.put("fencedOff", s.fencedOff());
-    details.put("failed", s.failed());
-    details.put("released", s.released());
-    details.put("storeErrors", s.storeErrors());
-    return details;
   }
 }

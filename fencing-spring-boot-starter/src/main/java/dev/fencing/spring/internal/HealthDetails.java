@@ -1,5 +1,8 @@
 package dev.fencing.spring.internal;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -14,4 +17,20 @@ interface HealthDetails {
 
   /** Returns the details now; empty when there is nothing to report. */
   Map<String, Object> details();
+
+  /**
+   * Returns the components of {@code stats} (a record of counts: the runtime's, maintenance's, the
+   * relay's, the scheduler's) by name, in their order: a new count shows without a change here.
+   */
+  static Map<String, Object> components(Record stats) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    for (RecordComponent c : stats.getClass().getRecordComponents()) {
+      try {
+        details.put(c.getName(), c.getAccessor().invoke(stats));
+      } catch (IllegalAccessException | InvocationTargetException e) {
+        throw new IllegalStateException("cannot read " + c.getName() + " of " + stats, e);
+      }
+    }
+    return details;
+  }
 }

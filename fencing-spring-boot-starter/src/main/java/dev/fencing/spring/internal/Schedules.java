@@ -138,12 +138,7 @@ final class Schedules implements Scheduling, HealthDetails {
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("name", scheduler.name());
     details.put("schedules", names());
-    details.put("enqueued", s.enqueued());
-    details.put("skipped", s.skipped());
-    details.put("taken", s.taken());
-    details.put("superseded", s.superseded());
-    details.put("conflicts", s.conflicts());
-    details.put("failures", s.failures());
+    details.putAll(HealthDetails.components(s));
     Instant last = rounds.last();
     if (last != null) {
       details.put("lastRound", last.toString());
