@@ -12,6 +12,7 @@ import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.Installer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -113,7 +114,15 @@ public final class PostgresFencing implements AutoCloseable {
    * @throws StoreUnavailableException if the database could not be reached or refused
    */
   public SchemaStatus schemaStatus() {
-    return gate.status();
+    SchemaGate.Status s = gate.status();
+    return new SchemaStatus(
+        schema(),
+        s.state().version(),
+        s.state().compatibleFrom(),
+        s.state().tables(),
+        s.engine().map(e -> Engine.valueOf(e.toUpperCase(Locale.ROOT))),
+        Installer.latest(),
+        s.refusal());
   }
 
   /**
@@ -244,7 +253,7 @@ public final class PostgresFencing implements AutoCloseable {
    * @throws StoreUnavailableException if the record could not be read
    */
   public Engine engine() {
-    return gate.engine();
+    return Engine.valueOf(gate.engine().toUpperCase(Locale.ROOT));
   }
 
   @Override
@@ -471,11 +480,12 @@ public final class PostgresFencing implements AutoCloseable {
      *     could not be reached, or refused)
      */
     public PostgresFencing build() {
+      String named = engine == null ? null : engine.name().toLowerCase(Locale.ROOT);
       return new PostgresFencing(
-          SchemaGate.open(this::config, dataSource, listenerDataSource, engine, install));
+          SchemaGate.open(this::config, dataSource, listenerDataSource, named, install));
     }
 
-    private Config config(Engine engine) {
+    private Config config(String engine) {
       return new Config(
           schema,
           maxAttempts,
@@ -484,7 +494,7 @@ public final class PostgresFencing implements AutoCloseable {
           notifications,
           listenerLinger,
           synchronousReplication,
-          engine == Engine.APPEND_ONLY);
+          engine.equals(Installer.APPEND_ONLY));
     }
   }
 }

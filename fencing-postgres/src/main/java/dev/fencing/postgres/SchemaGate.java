@@ -2,11 +2,11 @@ package dev.fencing.postgres;
 
 import dev.fencing.SchemaVersionException;
 import dev.fencing.StoreUnavailableException;
-import dev.fencing.postgres.PostgresFencing.Engine;
-import dev.fencing.postgres.PostgresFencing.SchemaStatus;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.Installer;
 import dev.fencing.postgres.internal.PostgresComponent;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -15,39 +15,46 @@ import org.jspecify.annotations.Nullable;
  * What a handle knows of its schema: the engine it records, with that engine's graph, and whether
  * this library may run on its version. Read at the first call that needs it (or by the install),
  * and kept once the schema holds tables at a runnable version; the parts consult it before each
- * call ({@link GatedParts}).
+ * call ({@link GatedParts}). Engines go by the names the schema records them by ({@link
+ * Installer#APPEND_ONLY}, {@link Installer#UPDATE_IN_PLACE}); the front door maps them to its
+ * {@code Engine}.
  */
 final class SchemaGate {
 
-  private static final System.Logger LOG = System.getLogger(PostgresFencing.class.getName());
+  private static final System.Logger LOG = System.getLogger("dev.fencing.postgres.PostgresFencing");
 
   /** The graph of the engine the builder named (else the default): the parts no engine owns. */
   private final PostgresComponent graph;
 
   private final Config config;
-  private final Function<Engine, PostgresComponent> graphs;
-  private final @Nullable Engine named;
+  private final Function<String, PostgresComponent> graphs;
+  private final @Nullable String named;
 
   /** The engine's graph, once the schema's record was read; null before. */
   private volatile @Nullable Resolved resolved;
 
   /** The engine a handle runs on, with its graph, or why it may not run. */
   private record Resolved(
-      Engine engine, PostgresComponent graph, @Nullable RuntimeException refusal) {}
+      String engine, PostgresComponent graph, @Nullable RuntimeException refusal) {}
+
+  /**
+   * What the schema records of itself, its engine checked, and why this library may not run on it.
+   */
+  record Status(Installer.State state, Optional<String> engine, @Nullable String refusal) {}
 
   /**
    * Returns the gate of a new handle: its graphs built by {@code configs} of each engine, the
    * schema installed first if {@code install}; warns if synchronous mode finds no standby.
    */
   static SchemaGate open(
-      Function<Engine, Config> configs,
+      Function<String, Config> configs,
       DataSource dataSource,
       DataSource listening,
-      @Nullable Engine named,
+      @Nullable String named,
       boolean install) {
-    Function<Engine, PostgresComponent> graphs =
+    Function<String, PostgresComponent> graphs =
         e -> PostgresComponent.create(dataSource, listening, configs.apply(e));
-    Engine provisional = named != null ? named : Engine.APPEND_ONLY;
+    String provisional = named != null ? named : Installer.APPEND_ONLY;
     Config config = configs.apply(provisional);
     SchemaGate gate = new SchemaGate(graphs.apply(provisional), config, graphs, named);
     if (install) {
@@ -62,8 +69,8 @@ final class SchemaGate {
   private SchemaGate(
       PostgresComponent graph,
       Config config,
-      Function<Engine, PostgresComponent> graphs,
-      @Nullable Engine named) {
+      Function<String, PostgresComponent> graphs,
+      @Nullable String named) {
     this.graph = graph;
     this.config = config;
     this.graphs = graphs;
@@ -85,7 +92,7 @@ final class SchemaGate {
    * records; throws as {@link #engineGraph} does if this library may not run on it.
    */
   private void install() {
-    graph.schemaSetup().install(named == null ? null : stored(named));
+    graph.schemaSetup().install(named);
     resolved = resolve(graph.schemaSetup().state());
     engineGraph();
   }
@@ -105,7 +112,7 @@ final class SchemaGate {
   }
 
   /** The engine the handle runs on (see {@link PostgresFencing#engine()}). */
-  Engine engine() {
+  String engine() {
     engineGraph();
     return resolved().engine();
   }
@@ -131,16 +138,12 @@ final class SchemaGate {
   }
 
   /** What the schema records of itself now (see {@link PostgresFencing#schemaStatus()}). */
-  SchemaStatus status() {
+  Status status() {
     Installer.State state = graph.schemaSetup().state();
     SchemaVersionException refusal = Installer.refusal(config.schema(), state);
-    return new SchemaStatus(
-        config.schema(),
-        state.version(),
-        state.compatibleFrom(),
-        state.tables(),
-        state.engine().map(SchemaGate::engineOf),
-        Installer.latest(),
+    return new Status(
+        state,
+        state.engine().map(SchemaGate::known),
         refusal == null ? null : refusal.getMessage());
   }
 
@@ -176,7 +179,7 @@ final class SchemaGate {
   /** The engine if read, for {@code toString}. */
   String engineIfRead() {
     Resolved r = resolved;
-    return r == null ? "not read yet" : r.engine().toString();
+    return r == null ? "not read yet" : shown(r.engine());
   }
 
   private static void throwIfVersionRefused(Resolved r) {
@@ -222,40 +225,41 @@ final class SchemaGate {
    * wins; without one, the builder's engine, else the default.
    */
   private Resolved resolve(Installer.State state) {
-    Engine provisional = named != null ? named : Engine.APPEND_ONLY;
+    String provisional = named != null ? named : Installer.APPEND_ONLY;
     SchemaVersionException version = Installer.refusal(config.schema(), state);
     if (version != null) {
       return new Resolved(provisional, graph, version);
     }
-    Engine engine = state.engine().map(SchemaGate::engineOf).orElse(provisional);
+    String engine = state.engine().map(SchemaGate::known).orElse(provisional);
     RuntimeException refusal = null;
-    if (named != null && engine != named) {
+    if (named != null && !engine.equals(named)) {
       refusal =
           new IllegalStateException(
               "schema "
                   + config.schema()
                   + " records engine "
-                  + engine
+                  + shown(engine)
                   + " (table "
                   + config.schema()
                   + ".fencing_schema), but this handle was built with engine(Engine."
-                  + named
+                  + shown(named)
                   + "): its queues would claim from tables no producer of the schema fills. Build it"
                   + " without engine(...) or with engine(Engine."
-                  + engine
+                  + shown(engine)
                   + "), or use another schema");
     }
-    return new Resolved(engine, engine == provisional ? graph : graphs.apply(engine), refusal);
+    return new Resolved(engine, engine.equals(provisional) ? graph : graphs.apply(engine), refusal);
   }
 
-  private static String stored(Engine engine) {
-    return engine == Engine.APPEND_ONLY ? Installer.APPEND_ONLY : Installer.UPDATE_IN_PLACE;
+  /** The engine's name as the front door's {@code Engine} spells it. */
+  private static String shown(String engine) {
+    return engine.toUpperCase(Locale.ROOT);
   }
 
-  private static Engine engineOf(String stored) {
+  /** {@code stored}, if this library knows the engine. */
+  private static String known(String stored) {
     return switch (stored) {
-      case Installer.APPEND_ONLY -> Engine.APPEND_ONLY;
-      case Installer.UPDATE_IN_PLACE -> Engine.UPDATE_IN_PLACE;
+      case Installer.APPEND_ONLY, Installer.UPDATE_IN_PLACE -> stored;
       default ->
           throw new IllegalStateException(
               "fencing_schema records engine '"

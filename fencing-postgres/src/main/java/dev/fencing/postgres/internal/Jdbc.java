@@ -274,23 +274,6 @@ public final class Jdbc {
   }
 
   /**
-   * A commit that landed on the primary but whose wait for the synchronous standby was cancelled:
-   * the primary shows it, and a failover may lose it, so reading it back proves nothing. Not
-   * transient: it is never retried.
-   */
-  public static final class ReplicationOutcomeUnknown extends OutcomeUnknown {
-    private static final long serialVersionUID = 1L;
-
-    ReplicationOutcomeUnknown(SQLWarning cause) {
-      super(
-          "the commit landed on the primary, but its wait for the synchronous standby was"
-              + " cancelled, so a failover may lose it: "
-              + cause.getMessage(),
-          cause);
-    }
-  }
-
-  /**
    * Aborts {@code c} if {@code failure} says it reaches a server that takes no writes: a pool then
    * drops it instead of lending it out to fail again. Its close afterwards is what tells the pool.
    */
@@ -302,31 +285,6 @@ public final class Jdbc {
       c.abort(Runnable::run);
     } catch (SQLException | RuntimeException e) {
       failure.addSuppressed(e);
-    }
-  }
-
-  /**
-   * A commit whose acknowledgement was lost. Its cause keeps the connection failure, so the retry
-   * of a statement that can resolve this (by a token) still sees a transient failure.
-   */
-  public static final class CommitOutcomeUnknown extends OutcomeUnknown {
-    private static final long serialVersionUID = 1L;
-
-    CommitOutcomeUnknown(SQLException cause) {
-      super("the connection broke after the commit was sent: " + cause.getMessage(), cause);
-    }
-  }
-
-  /**
-   * A commit whose outcome is unknown: {@link CommitOutcomeUnknown} or {@link
-   * ReplicationOutcomeUnknown}.
-   */
-  public abstract static sealed class OutcomeUnknown extends DataAccessException
-      permits CommitOutcomeUnknown, ReplicationOutcomeUnknown {
-    private static final long serialVersionUID = 1L;
-
-    OutcomeUnknown(String message, Throwable cause) {
-      super(message, cause);
     }
   }
 

@@ -113,7 +113,7 @@ public final class JooqQueue implements FencedQueue {
               try {
                 return insertOnce(queue, payloads);
               } catch (StoreUnavailableException e) {
-                RuntimeException lost = StoreFailures.cause(e, Jdbc.OutcomeUnknown.class);
+                RuntimeException lost = StoreFailures.cause(e, OutcomeUnknown.class);
                 if (lost == null) {
                   throw e;
                 }
@@ -128,7 +128,7 @@ public final class JooqQueue implements FencedQueue {
     throw unknown(
         queue,
         payloads,
-        e instanceof Jdbc.CommitOutcomeUnknown
+        e instanceof CommitOutcomeUnknown
             ? "the connection broke after the commit was sent, so "
                 + (one ? "it" : "they (all or none)")
                 + " may or may not have been added"

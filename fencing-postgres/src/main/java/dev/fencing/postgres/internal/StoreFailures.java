@@ -11,10 +11,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The one translator of the database's failures into the exceptions of {@code fencing-api}, by
  * type: an {@link SQLException} or a jOOQ {@link DataAccessException} (the access layer's own
- * {@link Jdbc.CommitOutcomeUnknown} and {@link Jdbc.ReplicationOutcomeUnknown} included) becomes
- * {@link SchemaNotInstalledException} when a cause's SQLSTATE says the schema lacks a table or a
- * column, else {@link StoreUnavailableException}. The original failure stays the cause, so what
- * decides on it afterwards (the retry, which walks the causes; a refusal of {@code jsonb}; a lost
+ * {@link CommitOutcomeUnknown} and {@link ReplicationOutcomeUnknown} included) becomes {@link
+ * SchemaNotInstalledException} when a cause's SQLSTATE says the schema lacks a table or a column,
+ * else {@link StoreUnavailableException}. The original failure stays the cause, so what decides on
+ * it afterwards (the retry, which walks the causes; a refusal of {@code jsonb}; a lost
  * acknowledgement) still sees it; the message names the schema and what failed. Anything else (an
  * exception of the API, bad input, an error) passes unchanged. {@link Jdbc} applies it to every
  * statement; the few places that open connections themselves apply it as well.
@@ -53,7 +53,7 @@ public final class StoreFailures {
       return failure;
     }
     String said = describe(failure);
-    if (failure instanceof Jdbc.ReplicationOutcomeUnknown) {
+    if (failure instanceof ReplicationOutcomeUnknown) {
       return new StoreUnavailableException(
           prefix()
               + "the primary committed "
