@@ -134,7 +134,9 @@ class FrozenSchedulerAmongThreeTest {
       assertThat(all)
           .as("every slot from the first to the last, once")
           .containsExactlyElementsOf(expected);
-      assertThat(all.size()).as("slots over about 12 s").isGreaterThanOrEqualTo(8);
+      // a floor of liveness, not of speed: about 12 slots come due; 7 were seen on 2 cores shared
+      // with a second build, so the floor leaves room for a starved machine
+      assertThat(all.size()).as("slots over about 12 s").isGreaterThanOrEqualTo(6);
       assertThat(enqueued).as("the schedulers' counts add up to the jobs").isEqualTo(all.size());
       assertThat(skipped).isZero();
       assertThat(zombieTaken).isGreaterThanOrEqualTo(1);
