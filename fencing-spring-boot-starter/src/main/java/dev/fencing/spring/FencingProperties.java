@@ -58,6 +58,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     .payload, .missed (run-once, skip or run-all:N), .grace and .revision. A name may not be both
  *     a property and a bean
  * @param metrics the meters' settings, with a MeterRegistry in the context
+ * @param datasource whether the application's HikariCP pool connects through a
+ *     PrimaryWaitingDataSource (fencing-postgres), which waits for a primary during a failover
  */
 @ConfigurationProperties("fencing")
 public record FencingProperties(
@@ -75,7 +77,8 @@ public record FencingProperties(
     @DefaultValue Scheduler scheduler,
     @Nullable String receiver,
     @Nullable Map<String, ScheduleProperties> schedules,
-    @DefaultValue Metrics metrics) {
+    @DefaultValue Metrics metrics,
+    @DefaultValue Datasource datasource) {
 
   /**
    * Checks every property.
@@ -306,6 +309,49 @@ public record FencingProperties(
     /** Copies the tags, none when unset. */
     public Metrics {
       tags = tags == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(tags));
+    }
+  }
+
+  /**
+   * Whether the application's HikariCP pools connect through a PrimaryWaitingDataSource
+   * (dev.fencing.postgres, docs/HA.md): while no host takes connections as the URL asks (no primary
+   * during a failover, a node restarting), the pool's connection attempt tries again every retry
+   * interval for up to the primary wait, so the pool connects within a retry interval of a new
+   * primary instead of after HikariCP's own backoff (up to 5 s). Each pool bean of type
+   * HikariDataSource that is configured by a JDBC URL and not started yet is concerned; a pool
+   * given a DataSource of its own, or configured by a data source class name, is left alone.
+   * Nothing else of the pool changes.
+   *
+   * @param waitForPrimary true or false to put it under every such pool or under none; default
+   *     (unset) under each pool whose JDBC URL (with its data source properties) names several
+   *     hosts or a targetServerType other than any: a failover setup. A single-host URL (one
+   *     server, or a proxy or DNS name that follows the primary) keeps HikariCP's own behaviour, in
+   *     which a database that is down fails the first connection at once rather than after the
+   *     primary wait; set true to wait there too
+   * @param primaryWait how long one connection attempt of the pool waits for a primary, up to 24 h,
+   *     zero for one try; default 30 s (a Patroni failover at its default ttl). The pool's
+   *     connection timeout still bounds each caller's wait; a pool that checks a connection at its
+   *     start waits up to this long there while no primary answers
+   * @param retryInterval the pause between two tries while waiting, 1 ms to 1 min; default 250 ms:
+   *     at most this long after a new primary takes connections, the pool has one
+   */
+  public record Datasource(
+      @Nullable Boolean waitForPrimary,
+      @DefaultValue("30s") Duration primaryWait,
+      @DefaultValue("250ms") Duration retryInterval) {
+
+    /**
+     * Checks the wait and the interval.
+     *
+     * @throws IllegalArgumentException naming the first property out of range and its value
+     */
+    public Datasource {
+      Validate.delay("fencing.datasource.primary-wait", primaryWait);
+      Validate.between(
+          "fencing.datasource.retry-interval",
+          retryInterval,
+          Duration.ofMillis(1),
+          Duration.ofMinutes(1));
     }
   }
 }

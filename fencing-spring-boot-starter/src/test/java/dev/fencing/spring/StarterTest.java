@@ -209,6 +209,8 @@ class StarterTest {
         "fencing.maintenance.keep-finished=10s | fencing.maintenance.keep-finished must be between 1 min and 3650 days, but was PT10S",
         "fencing.health.timeout=0s | fencing.health.timeout must be between PT0.001S and PT1H, but was PT0S",
         "fencing.scheduler.poll-interval=5ms | fencing.scheduler.poll-interval must be between PT0.01S and PT1H, but was PT0.005S",
+        "fencing.datasource.retry-interval=0s | fencing.datasource.retry-interval must be between PT0.001S and PT1M, but was PT0S",
+        "fencing.datasource.primary-wait=-1s | fencing.datasource.primary-wait must be between PT0S and PT24H, but was PT-1S",
       })
   void aPropertyOutOfRangeStopsTheContextNamingItAndItsValue(String property, String message) {
     assertThatThrownBy(() -> Apps.start(OneHandler.class, "never_created", property))
