@@ -103,15 +103,8 @@ final class PostgresReceiver implements FencedReceiver {
    * before, the epoch is a {@code bigint}. Neither class is transient, so it was not retried.
    */
   private static @Nullable SQLException refusedPayload(Throwable failure) {
-    Throwable t = failure;
-    for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
-      if (t instanceof SQLException sql
-          && sql.getSQLState() != null
-          && (sql.getSQLState().startsWith("22") || sql.getSQLState().startsWith("54"))) {
-        return sql;
-      }
-    }
-    return null;
+    return Text.firstCause(
+        failure, SQLException.class, e -> Text.ofClass(e, "22") || Text.ofClass(e, "54"));
   }
 
   /** The server's message on one line: the driver puts its detail and context on their own. */

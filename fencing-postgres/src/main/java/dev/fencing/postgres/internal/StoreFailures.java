@@ -107,14 +107,8 @@ public final class StoreFailures {
 
   /** The driver's own words (they name the host and port it could not reach), on one line. */
   static String describe(Throwable failure) {
-    Throwable t = failure;
-    String said = failure.getMessage();
-    for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
-      if (t instanceof SQLException) {
-        said = t.getMessage();
-        break;
-      }
-    }
+    SQLException driver = Text.firstCause(failure, SQLException.class, e -> true);
+    String said = driver != null ? driver.getMessage() : failure.getMessage();
     return String.valueOf(said).replaceAll("\\s+", " ").trim();
   }
 
@@ -123,22 +117,12 @@ public final class StoreFailures {
    * threw) if it is of {@code type}, else null: how internal code decides on a translated failure.
    */
   static <E extends Throwable> @Nullable E cause(Throwable failure, Class<E> type) {
-    Throwable t = failure;
-    for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
-      if (type.isInstance(t)) {
-        return type.cast(t);
-      }
-    }
-    return null;
+    return Text.firstCause(failure, type, e -> true);
   }
 
   private static @Nullable String sqlState(Throwable failure) {
-    Throwable t = failure;
-    for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
-      if (t instanceof SQLException sql && sql.getSQLState() != null) {
-        return sql.getSQLState();
-      }
-    }
-    return null;
+    SQLException stated =
+        Text.firstCause(failure, SQLException.class, e -> e.getSQLState() != null);
+    return stated == null ? null : stated.getSQLState();
   }
 }

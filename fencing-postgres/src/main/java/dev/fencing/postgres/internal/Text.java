@@ -1,6 +1,7 @@
 package dev.fencing.postgres.internal;
 
 import java.sql.SQLException;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /** What PostgreSQL text can hold, and how a refusal of the store is told to the caller. */
@@ -12,6 +13,27 @@ public final class Text {
   private static final char REPLACEMENT = '\uFFFD';
 
   private Text() {}
+
+  /**
+   * The first of {@code failure} and its causes that is a {@code type} and passes {@code which}, or
+   * null. Searched at most {@link #MAX_CAUSES} deep: a cause chain may loop ({@code a.initCause(b)}
+   * after {@code b} was made with cause {@code a}).
+   */
+  static <E extends Throwable> @Nullable E firstCause(
+      Throwable failure, Class<E> type, Predicate<? super E> which) {
+    Throwable t = failure;
+    for (int depth = 0; t != null && depth < MAX_CAUSES; depth++, t = t.getCause()) {
+      if (type.isInstance(t) && which.test(type.cast(t))) {
+        return type.cast(t);
+      }
+    }
+    return null;
+  }
+
+  /** Whether {@code e}'s SQLSTATE is of class {@code stateClass} (its first two characters). */
+  static boolean ofClass(SQLException e, String stateClass) {
+    return e.getSQLState() != null && e.getSQLState().startsWith(stateClass);
+  }
 
   /**
    * Returns {@code value} if the JDBC driver can send it as it is: no NUL character (PostgreSQL
@@ -86,15 +108,7 @@ public final class Text {
    * invalid JSON) in {@code failure} or its causes, or null if it is some other failure.
    */
   public static @Nullable SQLException dataException(Throwable failure) {
-    Throwable t = failure;
-    for (int depth = 0; t != null && depth < MAX_CAUSES; depth++, t = t.getCause()) {
-      if (t instanceof SQLException sql
-          && sql.getSQLState() != null
-          && sql.getSQLState().startsWith("22")) {
-        return sql;
-      }
-    }
-    return null;
+    return firstCause(failure, SQLException.class, e -> ofClass(e, "22"));
   }
 
   /** The refusal for {@code value} of {@code parameter}, naming both and what the store said. */

@@ -36,26 +36,16 @@ final class Transient {
    * PrimaryWaitingDataSource}); nothing was sent then.
    */
   static boolean isTransient(Throwable failure) {
-    // bounded: a cause chain may loop (a.initCause(b) after b was made with cause a)
-    Throwable t = failure;
-    for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
-      if (t instanceof SQLTransientConnectionException
-          || t instanceof SQLException sql && isTransientState(sql.getSQLState())) {
-        return true;
-      }
-    }
-    return false;
+    return Text.firstCause(
+            failure,
+            SQLException.class,
+            e -> e instanceof SQLTransientConnectionException || isTransientState(e.getSQLState()))
+        != null;
   }
 
   /** Returns whether {@code failure} or a cause is an SQL exception with SQLSTATE {@code state}. */
   static boolean hasState(Throwable failure, String state) {
-    Throwable t = failure;
-    for (int depth = 0; t != null && depth < Text.MAX_CAUSES; depth++, t = t.getCause()) {
-      if (t instanceof SQLException sql && state.equals(sql.getSQLState())) {
-        return true;
-      }
-    }
-    return false;
+    return Text.firstCause(failure, SQLException.class, e -> state.equals(e.getSQLState())) != null;
   }
 
   private static boolean isTransientState(@Nullable String state) {
