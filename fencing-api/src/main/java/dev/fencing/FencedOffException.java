@@ -60,6 +60,7 @@ public final class FencedOffException extends FencingException {
       case FencedOutcome.LeaseExpired e -> Optional.of(e.epoch());
       case FencedOutcome.AlreadyFinished f -> Optional.of(f.epoch());
       case FencedOutcome.Removed r -> Optional.empty();
+      case FencedOutcome.Cancelled c -> Optional.empty();
     };
   }
 
@@ -86,6 +87,8 @@ public final class FencedOffException extends FencingException {
               "this lease already finished it differently (now " + f.state() + ")";
           case FencedOutcome.Removed r ->
               "the job finished and was removed after its retention time";
+          case FencedOutcome.Cancelled c ->
+              "the job was cancelled" + (c.reason() == null ? "" : " (" + c.reason() + ")");
         };
   }
 }

@@ -54,7 +54,7 @@ public sealed interface FencedOutcome extends CommitOutcome
    * The write was refused and nothing changed; the caller's work for this epoch counts for nothing.
    */
   sealed interface Refused extends FencedOutcome
-      permits Superseded, LeaseExpired, NotOwner, AlreadyFinished, Removed {}
+      permits Superseded, LeaseExpired, NotOwner, AlreadyFinished, Removed, Cancelled {}
 
   /**
    * A newer epoch owns the key: the job was reclaimed, or the receiver already accepted a newer
@@ -117,6 +117,18 @@ public sealed interface FencedOutcome extends CommitOutcome
    */
   record Removed(String key, Epoch epoch) implements Refused {
     public Removed {
+      require(key, epoch);
+    }
+  }
+
+  /**
+   * The job was cancelled (see {@link FencedQueue#cancel(long, String)}) while this lease held it,
+   * or before: the lease was ended by the cancel, and no write of it is accepted after.
+   *
+   * @param reason the reason the cancel gave, or null if none
+   */
+  record Cancelled(String key, Epoch epoch, @Nullable String reason) implements Refused {
+    public Cancelled {
       require(key, epoch);
     }
   }

@@ -5,6 +5,7 @@ import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A job queue whose every claim takes a new, larger epoch and whose every commit is a
@@ -47,6 +48,45 @@ public interface FencedQueue {
    *     backend's retries; none was added
    */
   List<Long> enqueueAll(String queue, List<String> payloads);
+
+  /**
+   * Adds a job that waits and ranks as {@code options} say (see {@link JobOptions}): claimable from
+   * a time on or after a delay, on the store's clock, and at a priority. As {@link #enqueue(String,
+   * String)} otherwise.
+   *
+   * @throws OutcomeUnknownException if the job may or may not have been added
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing written
+   * @throws UnsupportedOperationException if {@code options} are not {@link JobOptions#DEFAULT} and
+   *     the backend has no options (the default)
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; the job was not added
+   */
+  default long enqueue(String queue, String payload, JobOptions options) {
+    return enqueueAll(queue, List.of(Validate.json("payload", payload)), options).getFirst();
+  }
+
+  /**
+   * Adds jobs in one round trip, all or none, each waiting and ranking as {@code options} say. As
+   * {@link #enqueueAll(String, List)} otherwise.
+   *
+   * @throws OutcomeUnknownException if the jobs may or may not have been added (all or none)
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing written
+   * @throws UnsupportedOperationException if {@code options} are not {@link JobOptions#DEFAULT} and
+   *     the backend has no options (the default)
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; none was added
+   */
+  default List<Long> enqueueAll(String queue, List<String> payloads, JobOptions options) {
+    if (options == null) {
+      throw new IllegalArgumentException("options must not be null; use JobOptions.DEFAULT");
+    }
+    if (options.isDefault()) {
+      return enqueueAll(queue, payloads);
+    }
+    Validate.identifier("queue", queue);
+    throw new UnsupportedOperationException(
+        getClass().getName() + " has no job options: it cannot delay or rank jobs");
+  }
 
   /**
    * Adds a job under an idempotency key, unless its queue already holds a job with that key: then
@@ -290,6 +330,43 @@ public interface FencedQueue {
    *     lease is safe
    */
   FencedOutcome.Accepted release(Lease lease);
+
+  /**
+   * Cancels a job that has not ended: it ends {@link JobState#FAILED} (its last error says it was
+   * cancelled, with {@code reason}) and is never handed out again.
+   *
+   * <ul>
+   *   <li>A pending job (waiting, delayed, or waiting for a retry) ends at once.
+   *   <li>A running job's lease is ended: every later renewal, commit, failure or release of that
+   *       lease is refused with {@link FencedOutcome.Cancelled}, and so is every lease of the job
+   *       that ran out before. A retry of a write that landed before the cancel is still accepted
+   *       as a repeat: it had already counted. The holder is not stopped by the store; the runtime
+   *       ({@code FencedWorkers}) interrupts its handler when its next heartbeat is refused, within
+   *       one heartbeat interval. Its calls to receivers are refused once the receiver was raised
+   *       to the returned {@link CancelResult.Cancelled#fence} epoch ({@link
+   *       FencedReceiver#fence}).
+   *   <li>A job that already ended is left as it is ({@link CancelResult.AlreadyEnded}).
+   * </ul>
+   *
+   * <p>Cancelling again is safe: a job cancelled before answers {@link CancelResult.Cancelled} with
+   * {@code repeat} true, so a retry after a lost acknowledgement learns the truth.
+   *
+   * @param jobId the job
+   * @param reason why, kept in the job's last error (cut to 4,000 characters); may be null
+   * @throws IllegalArgumentException if {@code jobId} is not positive; nothing written
+   * @throws UnsupportedOperationException if the backend cannot cancel (the default)
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether the job was cancelled is unknown, and cancelling again is safe
+   */
+  default CancelResult cancel(long jobId, @Nullable String reason) {
+    Validate.jobId(jobId);
+    throw new UnsupportedOperationException(getClass().getName() + " cannot cancel jobs");
+  }
+
+  /** Cancels a job without a reason: {@link #cancel(long, String)}. */
+  default CancelResult cancel(long jobId) {
+    return cancel(jobId, null);
+  }
 
   /**
    * Returns the job's row as it is now, or empty if there is no such job.

@@ -56,6 +56,26 @@ public interface FencedReceiver {
   }
 
   /**
+   * Raises {@code key} to {@code epoch} without a delivery, so that every later delivery at an
+   * older epoch is refused as {@link FencedOutcome.Superseded}: what a cancel does to the receivers
+   * of a job whose holder may still be running (see {@link CancelResult.Cancelled#fence}). The
+   * newest accepted payload is kept (its receipt then names {@code epoch}); a key never delivered
+   * to gets the JSON payload {@code null}. Fencing again at the same epoch is accepted as a repeat.
+   *
+   * @return {@link FencedOutcome.Accepted}, or {@link FencedOutcome.Superseded} if the key already
+   *     holds a newer epoch (which fences all the same)
+   * @throws IllegalArgumentException naming a bad key or epoch; nothing written
+   * @throws UnsupportedOperationException if the receiver cannot be fenced without a delivery (the
+   *     default)
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     receiver's retries; whether the key was raised is unknown, and fencing again is safe
+   */
+  default FencedOutcome fence(String key, Epoch epoch) {
+    throw new UnsupportedOperationException(
+        getClass().getName() + " cannot fence a key without a delivery");
+  }
+
+  /**
    * Returns the newest accepted delivery for {@code key}, or empty if none.
    *
    * @throws IllegalArgumentException if {@code key} is not a valid key

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link FencedQueue} that passes every call to another one: each method, the interface's default
@@ -49,6 +50,26 @@ public abstract class ForwardingFencedQueue implements FencedQueue {
   @Override
   public List<Long> enqueueAll(String queue, List<String> payloads) {
     return delegate().enqueueAll(queue, payloads);
+  }
+
+  @Override
+  public long enqueue(String queue, String payload, JobOptions options) {
+    return delegate().enqueue(queue, payload, options);
+  }
+
+  @Override
+  public List<Long> enqueueAll(String queue, List<String> payloads, JobOptions options) {
+    return delegate().enqueueAll(queue, payloads, options);
+  }
+
+  @Override
+  public CancelResult cancel(long jobId, @Nullable String reason) {
+    return delegate().cancel(jobId, reason);
+  }
+
+  @Override
+  public CancelResult cancel(long jobId) {
+    return delegate().cancel(jobId);
   }
 
   @Override

@@ -11,8 +11,10 @@ import dev.fencing.internal.Validate;
  *     Validate#MAX_IDEMPOTENCY_KEY_LENGTH} characters, well-formed text; compared exactly (case and
  *     spaces count)
  * @param payload the job's input, JSON, judged by the store
+ * @param options when the job may first be claimed and its priority; used only when the job is
+ *     created: a key already taken keeps its job as it was enqueued first
  */
-public record KeyedJob(String key, String payload) {
+public record KeyedJob(String key, String payload, JobOptions options) {
 
   /**
    * @throws IllegalArgumentException naming the first bad parameter and its value
@@ -20,5 +22,13 @@ public record KeyedJob(String key, String payload) {
   public KeyedJob {
     Validate.idempotencyKey("key", key);
     Validate.json("payload", payload);
+    if (options == null) {
+      throw new IllegalArgumentException("options must not be null; use JobOptions.DEFAULT");
+    }
+  }
+
+  /** A keyed job claimable at once, at priority 0. */
+  public KeyedJob(String key, String payload) {
+    this(key, payload, JobOptions.DEFAULT);
   }
 }

@@ -115,6 +115,7 @@ record OutcomeLine(
       case FencedOutcome.NotOwner n -> "NotOwner";
       case FencedOutcome.AlreadyFinished a -> "AlreadyFinished:" + a.state();
       case FencedOutcome.Removed r -> "Removed";
+      case FencedOutcome.Cancelled c -> "Cancelled";
     };
   }
 

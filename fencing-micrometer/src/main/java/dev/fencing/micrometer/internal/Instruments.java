@@ -112,6 +112,7 @@ public final class Instruments {
       case FencedOutcome.NotOwner n -> "not_owner";
       case FencedOutcome.AlreadyFinished f -> "finished";
       case FencedOutcome.Removed r -> "removed";
+      case FencedOutcome.Cancelled c -> "cancelled";
     };
   }
 

@@ -82,6 +82,7 @@ final class JooqOutbox implements FencedOutbox {
       case FencedOutcome.NotOwner n -> "not_owner";
       case FencedOutcome.AlreadyFinished f -> "finished";
       case FencedOutcome.Removed r -> "removed";
+      case FencedOutcome.Cancelled c -> "cancelled";
     };
   }
 
