@@ -3,6 +3,7 @@ package dev.fencing.benchmarks;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.FencedQueue;
+import dev.fencing.JobOptions;
 import dev.fencing.KeyedJob;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedRuntime;
@@ -67,7 +68,8 @@ public final class LoadRun {
       int maintenanceSeconds,
       PostgresFencing.Engine engine,
       boolean harness,
-      boolean virtualThreads) {
+      boolean virtualThreads,
+      int priorities) {
 
     static Settings parse(String[] args) {
       int window = Args.intArg(args, "--window", 5);
@@ -92,7 +94,8 @@ public final class LoadRun {
           List.of(args).contains("--harness"),
           List.of(args).contains("--virtual-threads")
               || (!List.of(args).contains("--platform-threads")
-                  && FencedRuntime.defaultVirtualThreads()));
+                  && FencedRuntime.defaultVirtualThreads()),
+          Args.intArg(args, "--priorities", 0));
     }
 
     PostgresFencing.Builder fencing(HikariDataSource pool) {
@@ -286,7 +289,11 @@ public final class LoadRun {
             for (int i = 0; i < want; i++) {
               batch.add("{\"t\": " + now + ", \"pad\": \"" + PAD + "\"}");
             }
-            queue.enqueueAll(QUEUE, batch);
+            if (settings.priorities() > 0) {
+              queue.enqueueAll(QUEUE, batch, priority(sequence++));
+            } else {
+              queue.enqueueAll(QUEUE, batch);
+            }
           } else {
             List<KeyedJob> batch = new ArrayList<>((int) want);
             for (int i = 0; i < want; i++) {
@@ -309,5 +316,16 @@ public final class LoadRun {
         return;
       }
     }
+  }
+
+  /**
+   * With {@code --priorities N}: the options of the {@code batch}-th batch, its priority one of N
+   * levels spread over -5..5 in turn (3 levels: -5, 0, 5), so that most jobs wait in priority lanes
+   * and some on the plain path.
+   */
+  private JobOptions priority(long batch) {
+    int levels = settings.priorities();
+    int level = (int) (batch % levels);
+    return JobOptions.ofPriority(levels == 1 ? 5 : -5 + level * 10 / (levels - 1));
   }
 }
