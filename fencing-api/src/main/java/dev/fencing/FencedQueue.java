@@ -369,6 +369,42 @@ public interface FencedQueue {
   }
 
   /**
+   * Returns the limits the store keeps for {@code queue}: {@link QueueLimits#NONE} when none were
+   * set.
+   *
+   * @throws IllegalArgumentException if {@code queue} is not a plain identifier
+   * @throws UnsupportedOperationException if the backend has no limits (the default)
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; nothing was read
+   */
+  default QueueLimits limits(String queue) {
+    Validate.identifier("queue", queue);
+    throw new UnsupportedOperationException(getClass().getName() + " has no queue limits");
+  }
+
+  /**
+   * Sets the limits of {@code queue} for every process that claims from it ({@link
+   * QueueLimits#NONE} removes them). The next claim obeys them; a lowered running limit ends no
+   * lease: no claim succeeds until enough of the running jobs have ended or their leases ran out.
+   * On PostgreSQL the limits are promised once every process claiming from the queue runs a library
+   * of schema version 2 or later (docs/UPGRADING.md).
+   *
+   * @return the limits as they were before
+   * @throws IllegalArgumentException if {@code queue} is not a plain identifier or {@code limits}
+   *     is null; nothing written
+   * @throws UnsupportedOperationException if the backend has no limits (the default)
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether the limits were set is unknown, and setting them again is safe
+   */
+  default QueueLimits setLimits(String queue, QueueLimits limits) {
+    Validate.identifier("queue", queue);
+    if (limits == null) {
+      throw new IllegalArgumentException("limits must not be null; use QueueLimits.NONE");
+    }
+    throw new UnsupportedOperationException(getClass().getName() + " has no queue limits");
+  }
+
+  /**
    * Returns the job's row as it is now, or empty if there is no such job.
    *
    * @throws IllegalArgumentException if {@code jobId} is not positive

@@ -73,6 +73,16 @@ public abstract class ForwardingFencedQueue implements FencedQueue {
   }
 
   @Override
+  public QueueLimits limits(String queue) {
+    return delegate().limits(queue);
+  }
+
+  @Override
+  public QueueLimits setLimits(String queue, QueueLimits limits) {
+    return delegate().setLimits(queue, limits);
+  }
+
+  @Override
   public Enqueued enqueue(String queue, KeyedJob job) {
     return delegate().enqueue(queue, job);
   }
