@@ -15,9 +15,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps the newest receipt per (receiver, key) in {@code fencing_receipt}, on the queue's
- * connections and retries. Each delivery is one statement, so it is atomic across processes, and
- * safe to retry: the same epoch again is a repeat. Every key PostgreSQL text can hold is a valid
- * key: {@link Validate#key} already refuses the NUL character that it cannot.
+ * connections and retries. Each delivery, and each fence, is one statement, so it is atomic across
+ * processes, and safe to retry: the same epoch again is a repeat. Every key PostgreSQL text can
+ * hold is a valid key: {@link Validate#key} already refuses the NUL character that it cannot.
  */
 final class PostgresReceiver implements FencedReceiver {
 

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps the newest receipt per key in a map; each delivery is one atomic {@code compute}. Payloads
- * must be JSON text and are kept exactly as given.
+ * Keeps the newest receipt per key in a map; each delivery or fence is one atomic {@code compute}.
+ * Payloads must be JSON text and are kept exactly as given.
  */
 final class InMemoryReceiver implements FencedReceiver {
 
