@@ -145,6 +145,12 @@ class ForwardingFencedQueueTest {
     if (type == FencedOutcome.Accepted.class) {
       return new FencedOutcome.Accepted("5", Epoch.of(2), false);
     }
+    if (type == JobOptions.class) {
+      return JobOptions.ofPriority(3).withDelay(Duration.ofMinutes(1));
+    }
+    if (type == CancelResult.class) {
+      return new CancelResult.NotFound(9);
+    }
     if (type == void.class) {
       return null;
     }

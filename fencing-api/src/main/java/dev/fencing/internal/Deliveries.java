@@ -4,10 +4,11 @@ import dev.fencing.Epoch;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The check every receiver applies to a delivery before it touches its store or the network, so
- * that the in-memory, PostgreSQL and HTTP receivers refuse the same inputs with the same messages
- * ({@code FencedReceiverContract} holds them to it). Apart from {@link Validate} because it names
- * the API's {@link Epoch}. Internal: exported only to the fencing modules, not an API.
+ * The checks every receiver applies to a delivery (or a fence) before it touches its store or the
+ * network, so that the in-memory, PostgreSQL and HTTP receivers refuse the same inputs with the
+ * same messages ({@code FencedReceiverContract} holds them to it). Apart from {@link Validate}
+ * because it names the API's {@link Epoch}. Internal: exported only to the fencing modules, not an
+ * API.
  */
 public final class Deliveries {
 
@@ -20,10 +21,20 @@ public final class Deliveries {
    * @throws IllegalArgumentException naming the first bad parameter and its value
    */
   public static void check(@Nullable String key, @Nullable Epoch epoch, @Nullable String payload) {
+    fence(key, epoch);
+    Validate.json("payload", payload);
+  }
+
+  /**
+   * Checks a fence's parameters ({@code FencedReceiver.fence}) in order: the key ({@link
+   * Validate#key}), the epoch (not null).
+   *
+   * @throws IllegalArgumentException naming the first bad parameter and its value
+   */
+  public static void fence(@Nullable String key, @Nullable Epoch epoch) {
     Validate.key(key);
     if (epoch == null) {
       throw new IllegalArgumentException("epoch must not be null, but was null");
     }
-    Validate.json("payload", payload);
   }
 }

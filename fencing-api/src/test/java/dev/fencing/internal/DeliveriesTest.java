@@ -25,4 +25,15 @@ class DeliveriesTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("payload must be JSON, but was null");
   }
+
+  @Test
+  void aFenceIsCheckedForItsKeyThenItsEpoch() {
+    assertThatCode(() -> Deliveries.fence("job-1", Epoch.FIRST)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> Deliveries.fence(" ", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("key ");
+    assertThatThrownBy(() -> Deliveries.fence("k", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("epoch must not be null, but was null");
+  }
 }

@@ -118,7 +118,7 @@ class RollingUpgradeTest {
           .as("a claim of this build on the schema the previous release installed")
           .startsWith("error dev.fencing.SchemaVersionException: ")
           .contains("schema " + schema.name() + " holds fencing tables but records no version")
-          .contains("this library needs version 1");
+          .contains("this library needs version " + PostgresFencing.schemaVersion());
 
       // 4. a migration killed half-way while b writes: nothing of it stays, b goes on
       try (Connection holder = schema.dataSource().getConnection()) {
@@ -147,7 +147,7 @@ class RollingUpgradeTest {
         migration.get(WAIT.toSeconds(), TimeUnit.SECONDS).close();
       }
       accepted(b, "complete", inFlight.get(1), b.awaitReply());
-      assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+      assertThat(versions(schema)).containsExactlyElementsOf(everyVersion());
       // claimed before the migration, committed after it
       accepted(b, "complete", inFlight.get(2), b.call("complete " + inFlight.get(2)));
       round(b, 3);
@@ -171,7 +171,7 @@ class RollingUpgradeTest {
       assertThat(round(d, 3)).hasSize(3);
       assertThat(round(d, 3)).hasSize(3);
       d.close();
-      assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+      assertThat(versions(schema)).containsExactlyElementsOf(everyVersion());
       // this build's workers drain the rest
       for (int claimed = 1; claimed > 0; ) {
         claimed = round(c, 5).size() + round(waiting, 5).size();
@@ -204,7 +204,7 @@ class RollingUpgradeTest {
       completedOnceByTheNewestEpoch(fencing, ids, stalledJob);
     }
     assertThat(claims.get(stalledJob)).hasSize(2);
-    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+    assertThat(versions(schema)).containsExactlyElementsOf(everyVersion());
   }
 
   private void completedOnceByTheNewestEpoch(
@@ -426,6 +426,16 @@ class RollingUpgradeTest {
 
   private static void record(Map<Long, List<String>> log, long job, String worker, long epoch) {
     log.computeIfAbsent(job, j -> new ArrayList<>()).add(worker + "@" + epoch);
+  }
+
+  /**
+   * What {@link #versions} reads once this build migrated the schema: a row per script it ships,
+   * each an expand step (compatible from 1), so that the previous release still runs on it.
+   */
+  private static List<String> everyVersion() {
+    return PostgresFencing.migrations().stream()
+        .map(m -> m.version() + " " + m.description() + " 1")
+        .toList();
   }
 
   private static List<String> versions(TestSchema schema) throws SQLException {

@@ -20,9 +20,9 @@ import java.util.Objects;
  * FencedOffException.requireAccepted(ledger.deliver(lease, "{\"debit\": 100}"));
  * }</pre>
  *
- * <p>Its {@code deliver} and {@code newest} throw {@link IllegalArgumentException} with the
- * server's message for bad input (400), and {@link HttpReceiverException} when refused otherwise
- * (401 unauthorised) or when the retries ran out.
+ * <p>Its {@code deliver}, {@code fence} and {@code newest} throw {@link IllegalArgumentException}
+ * with the server's message for bad input (400), and {@link HttpReceiverException} when refused
+ * otherwise (401 unauthorised) or when the retries ran out.
  */
 public final class HttpReceiverClient {
 

@@ -10,10 +10,11 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A {@link FencedReceiver} on the network: {@code POST /deliveries} delivers, {@code GET
- * /newest?key=} looks up. Every request must be signed with the shared key (see {@link
- * HttpReceiverClient}); an unsigned, forged, replayed or expired request is refused with 401 and
- * reaches nothing.
+ * A {@link FencedReceiver} on the network: {@code POST /deliveries} delivers ({@code
+ * {"key":..,"epoch":..,"payload":"<JSON text>"}}), {@code POST /fences} raises a key without a
+ * delivery ({@code {"key":..,"epoch":..}}, {@link FencedReceiver#fence}), {@code GET /newest?key=}
+ * looks up. Every request must be signed with the shared key (see {@link HttpReceiverClient}); an
+ * unsigned, forged, replayed or expired request is refused with 401 and reaches nothing.
  *
  * <pre>{@code
  * try (HttpReceiverServer server =
@@ -21,10 +22,11 @@ import java.util.Objects;
  *         .port(8080).sharedKey(key).start()) { ... }
  * }</pre>
  *
- * <p>Answers: 200 {@code {"outcome":"accepted","repeat":false}}, 409 {@code
- * {"outcome":"superseded","current":7}}; errors are {@code {"error":..,"field":..,"message":..}}
- * with 400 (bad input), 401 (unauthorised), 408 (body too slow), 413 (body too large), 503 (the
- * backing receiver failed; safe to retry at the same epoch).
+ * <p>Answers to a delivery or a fence: 200 {@code {"outcome":"accepted","repeat":false}}, 409
+ * {@code {"outcome":"superseded","current":7}} (for a fence: the key holds a newer epoch, which
+ * fences all the same); errors are {@code {"error":..,"field":..,"message":..}} with 400 (bad
+ * input), 401 (unauthorised), 408 (body too slow), 413 (body too large), 503 (the backing receiver
+ * failed; safe to retry at the same epoch).
  */
 public final class HttpReceiverServer implements AutoCloseable {
 

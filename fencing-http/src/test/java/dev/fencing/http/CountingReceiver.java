@@ -6,11 +6,12 @@ import dev.fencing.FencedReceiver;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A receiver in front of another that counts the deliveries that reached it. */
+/** A receiver in front of another that counts the deliveries and fences that reached it. */
 final class CountingReceiver implements FencedReceiver {
 
   private final FencedReceiver backing;
   private final AtomicInteger deliveries = new AtomicInteger();
+  private final AtomicInteger fences = new AtomicInteger();
 
   CountingReceiver(FencedReceiver backing) {
     this.backing = backing;
@@ -24,6 +25,16 @@ final class CountingReceiver implements FencedReceiver {
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
     deliveries.incrementAndGet();
     return backing.deliver(key, epoch, payload);
+  }
+
+  int fences() {
+    return fences.get();
+  }
+
+  @Override
+  public FencedOutcome fence(String key, Epoch epoch) {
+    fences.incrementAndGet();
+    return backing.fence(key, epoch);
   }
 
   @Override

@@ -10,9 +10,12 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Signed requests with bad bodies: each refused with the field named, nothing written. */
 @FencingDatabase
@@ -62,6 +65,45 @@ class HttpBadInputTest extends ServedReceiver {
       })
   void aBadBodyIsBadInputNamingTheField(String body, String field) throws Exception {
     assertRefused(post(body), 400, "bad_input", field);
+  }
+
+  /** Bodies of a fence, each with the field its refusal names. */
+  static Stream<Arguments> badFences() {
+    return Stream.of(
+        Arguments.of("{\"epoch\":1}", "key"),
+        Arguments.of("{\"key\":\"\",\"epoch\":1}", "key"),
+        Arguments.of("{\"key\":\"k\"}", "epoch"),
+        Arguments.of("{\"key\":\"k\",\"epoch\":0}", "epoch"),
+        Arguments.of("{\"key\":\"k\",\"epoch\":\"2\"}", "epoch"),
+        Arguments.of("{\"key\":\"k\",\"epoch\":1,\"payload\":\"{}\"}", "payload"),
+        Arguments.of("[1]", "body"));
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @MethodSource("badFences")
+  void aBadFenceIsBadInputNamingTheField(String body, String field) throws Exception {
+    assertRefused(fence(body), 400, "bad_input", field);
+    assertThat(counted.fences()).isZero();
+  }
+
+  @Test
+  void aFenceIsAPostOfKeyAndEpochAnsweredAsADelivery() throws Exception {
+    RawRequests.Answer first = fence("{\"key\":\"k\",\"epoch\":3}");
+    RawRequests.Answer again = fence("{\"key\":\"k\",\"epoch\":3}");
+    RawRequests.Answer older = fence("{\"key\":\"k\",\"epoch\":2}");
+
+    assertThat(first.status()).isEqualTo(200);
+    assertThat(first.body()).isEqualTo("{\"outcome\":\"accepted\",\"repeat\":false}");
+    assertThat(again.body()).isEqualTo("{\"outcome\":\"accepted\",\"repeat\":true}");
+    assertThat(older.status()).isEqualTo(409);
+    assertThat(older.body()).isEqualTo("{\"outcome\":\"superseded\",\"current\":3}");
+    assertThat(store.newest("k").orElseThrow().payload()).isEqualTo("null");
+    assertThat(raw.send("GET", "/fences", new byte[0], Map.of()).status()).isEqualTo(405);
+  }
+
+  private RawRequests.Answer fence(String body) throws Exception {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    return raw.send("POST", "/fences", bytes, RawRequests.signedNow(KEY, "POST", "/fences", bytes));
   }
 
   @Test

@@ -170,6 +170,11 @@ final class GatedParts {
     }
 
     @Override
+    public FencedOutcome fence(String key, Epoch epoch) {
+      return part().fence(key, epoch);
+    }
+
+    @Override
     public Optional<Receipt> newest(String key) {
       return part().newest(key);
     }

@@ -68,6 +68,28 @@ class AppendOnlyRetentionTest {
   }
 
   @Test
+  void aPurgedJobTakesItsRowsOfTheQueueControlsWithIt(TestSchema schema) throws Exception {
+    PostgresFencing fencing = fencing(schema, 5);
+    long old = finish(fencing.queue(), List.of());
+    long young = finish(fencing.queue(), List.of());
+    long pending = fencing.queue().enqueue("q", "{}");
+    for (long id : List.of(old, young, pending)) {
+      QueueControlRows.insert(schema, id, "q");
+    }
+    execute(
+        schema,
+        "update fencing_append_done set finished_at = now() - interval '8 days' where job_id = "
+            + old);
+
+    assertThat(fencing.admin().purge(Duration.ofDays(7), "q")).isEqualTo(1);
+
+    assertThat(ids(schema, "select id from fencing_append_job order by id"))
+        .containsExactly(young, pending);
+    assertThat(QueueControlRows.jobs(schema))
+        .containsExactlyElementsOf(QueueControlRows.rowsOf(young, pending));
+  }
+
+  @Test
   void aZombieStalledPastTheRetentionOfItsJobIsRefusedAsRemovedUnderTheSameOwnerName(
       TestSchema schema) throws Exception {
     FencedQueue queue = fencing(schema, 5).queue();

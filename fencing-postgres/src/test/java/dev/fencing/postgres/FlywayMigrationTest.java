@@ -1,5 +1,6 @@
 package dev.fencing.postgres;
 
+import static dev.fencing.postgres.SchemaRows.EVERY_VERSION;
 import static dev.fencing.postgres.SchemaRows.execute;
 import static dev.fencing.postgres.SchemaRows.scalar;
 import static dev.fencing.postgres.SchemaRows.versions;
@@ -49,11 +50,11 @@ class FlywayMigrationTest {
       throws Exception {
     MigrateResult result = flyway(schema).load().migrate();
 
-    assertThat(result.migrationsExecuted).isEqualTo(1);
+    assertThat(result.migrationsExecuted).isEqualTo(EVERY_VERSION.size());
     assertThat(scalar(schema, "select to_regclass('%s.flyway_schema_history')::text")).isNotNull();
     assertThat(result.targetSchemaVersion)
         .isEqualTo(String.valueOf(PostgresFencing.schemaVersion()));
-    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+    assertThat(versions(schema)).containsExactlyElementsOf(EVERY_VERSION);
     assertThat(recordedEngine(schema)).isEqualTo("append_only");
 
     PostgresFencing fencing =
@@ -65,15 +66,21 @@ class FlywayMigrationTest {
     assertThat(fencing.engine()).isEqualTo(Engine.APPEND_ONLY);
 
     // the library's installer finds the version Flyway's run recorded, and applies nothing
-    String installedAt = scalar(schema, "select installed_at::text from %s.fencing_schema_version");
+    String installedAt =
+        scalar(
+            schema,
+            "select string_agg(installed_at::text, ' ' order by version) from %s.fencing_schema_version");
     PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(true).build();
-    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
-    assertThat(scalar(schema, "select installed_at::text from %s.fencing_schema_version"))
+    assertThat(versions(schema)).containsExactlyElementsOf(EVERY_VERSION);
+    assertThat(
+            scalar(
+                schema,
+                "select string_agg(installed_at::text, ' ' order by version) from %s.fencing_schema_version"))
         .isEqualTo(installedAt);
 
     // and Flyway finds nothing to do either
     assertThat(flyway(schema).load().migrate().migrationsExecuted).isZero();
-    assertThat(applied(schema)).containsExactly("1 SQL fencing schema");
+    assertThat(applied(schema)).containsExactlyElementsOf(scripts());
   }
 
   @Test
@@ -90,17 +97,18 @@ class FlywayMigrationTest {
     MigrateResult result =
         flyway(schema).baselineOnMigrate(true).baselineVersion(version).load().migrate();
 
-    assertThat(result.migrationsExecuted).as("V1 is not run again").isZero();
-    assertThat(applied(schema)).containsExactly("1 BASELINE << Flyway Baseline >>");
+    assertThat(version).isEqualTo(String.valueOf(PostgresFencing.schemaVersion()));
+    assertThat(result.migrationsExecuted).as("no script is run again").isZero();
+    assertThat(applied(schema)).containsExactly(version + " BASELINE << Flyway Baseline >>");
     assertThat(flyway(schema).load().migrate().migrationsExecuted).isZero();
-    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+    assertThat(versions(schema)).containsExactlyElementsOf(EVERY_VERSION);
     PostgresFencing fencing =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
     assertThat(fencing.queue().claim("q", "w", LONG).orElseThrow().id()).isEqualTo(id);
   }
 
   @Test
-  void aSchemaFromBeforeVersionsIsBaselinedAtZeroSoThatFlywayRunsVersionOne(TestSchema schema)
+  void aSchemaFromBeforeVersionsIsBaselinedAtZeroSoThatFlywayRunsEveryScript(TestSchema schema)
       throws Exception {
     PostgresFencing old =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
@@ -115,10 +123,11 @@ class FlywayMigrationTest {
     MigrateResult result =
         flyway(schema).baselineOnMigrate(true).baselineVersion("0").load().migrate();
 
-    assertThat(result.migrationsExecuted).isEqualTo(1);
-    assertThat(applied(schema))
-        .containsExactly("0 BASELINE << Flyway Baseline >>", "1 SQL fencing schema");
-    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+    assertThat(result.migrationsExecuted).isEqualTo(EVERY_VERSION.size());
+    List<String> history = new ArrayList<>(List.of("0 BASELINE << Flyway Baseline >>"));
+    history.addAll(scripts());
+    assertThat(applied(schema)).containsExactlyElementsOf(history);
+    assertThat(versions(schema)).containsExactlyElementsOf(EVERY_VERSION);
     assertThat(recordedEngine(schema)).isEqualTo("append_only");
     // the handle built before the migration runs now, on the job enqueued before it
     assertThat(waiting.schemaStatus().runnable()).isTrue();
@@ -131,9 +140,9 @@ class FlywayMigrationTest {
       throws Exception {
     MigrateResult result = pickingTheEngine(schema, how, "SET").load().migrate();
 
-    assertThat(result.migrationsExecuted).isEqualTo(1);
+    assertThat(result.migrationsExecuted).isEqualTo(EVERY_VERSION.size());
     assertThat(recordedEngine(schema)).isEqualTo("update_in_place");
-    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+    assertThat(versions(schema)).containsExactlyElementsOf(EVERY_VERSION);
     PostgresFencing fencing =
         PostgresFencing.builder(schema.dataSource())
             .schema(schema.name())
@@ -157,7 +166,7 @@ class FlywayMigrationTest {
   void setLocalForFlywaysConnectionPicksNothing(String how, TestSchema schema) throws Exception {
     // Flyway runs both outside the migration's transaction: what SET LOCAL sets ends before it
     assertThat(pickingTheEngine(schema, how, "SET LOCAL").load().migrate().migrationsExecuted)
-        .isEqualTo(1);
+        .isEqualTo(EVERY_VERSION.size());
 
     assertThat(recordedEngine(schema)).isEqualTo("append_only");
   }
@@ -181,6 +190,13 @@ class FlywayMigrationTest {
           "classpath:META-INF/fencing/postgres/migrations", "filesystem:" + callbacks);
     }
     return flyway.initSql(set + " fencing.engine = 'update_in_place'");
+  }
+
+  /** Flyway's history rows of the scripts this jar ships, each run by Flyway, in order. */
+  private static List<String> scripts() {
+    return PostgresFencing.migrations().stream()
+        .map(m -> m.version() + " SQL " + m.description())
+        .toList();
   }
 
   /** Flyway's history: version, type and description of each row, in order. */

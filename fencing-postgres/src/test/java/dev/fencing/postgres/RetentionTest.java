@@ -66,6 +66,24 @@ class RetentionTest {
   }
 
   @Test
+  void aRemovedJobTakesItsRowsOfTheQueueControlsWithIt(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema);
+    long old = finish(queue, "q", List.of());
+    long young = finish(queue, "q", List.of());
+    long pending = queue.enqueue("q", "{}");
+    for (long id : List.of(old, young, pending)) {
+      QueueControlRows.insert(schema, id, "q");
+    }
+    age(schema, "8 days", old, pending);
+
+    assertThat(maintenance(schema).build().runRound().jobsRemoved()).isEqualTo(1);
+
+    assertThat(ids(schema)).containsExactly(young, pending);
+    assertThat(QueueControlRows.jobs(schema))
+        .containsExactlyElementsOf(QueueControlRows.rowsOf(young, pending));
+  }
+
+  @Test
   void archivingKeepsTheRowAsItWasWithItsMessages(TestSchema schema) throws Exception {
     FencedQueue queue = queue(schema);
     long id =

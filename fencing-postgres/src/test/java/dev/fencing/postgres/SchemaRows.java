@@ -15,6 +15,13 @@ import java.util.List;
  */
 final class SchemaRows {
 
+  /**
+   * What {@link #versions} reads of a schema this jar migrated: one row per script it ships, each
+   * an expand step ({@code compatible_from} 1). {@code SchemaVersionsTest} checks it against {@link
+   * PostgresFencing#migrations()}, so that a new script is added here once.
+   */
+  static final List<String> EVERY_VERSION = List.of("1 fencing schema 1", "2 queue controls 1");
+
   private SchemaRows() {}
 
   /** The schema's versions, oldest first, each as {@code "version description compatible_from"}. */

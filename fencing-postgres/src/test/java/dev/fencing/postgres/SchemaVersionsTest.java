@@ -1,5 +1,6 @@
 package dev.fencing.postgres;
 
+import static dev.fencing.postgres.SchemaRows.EVERY_VERSION;
 import static dev.fencing.postgres.SchemaRows.execute;
 import static dev.fencing.postgres.SchemaRows.scalar;
 import static dev.fencing.postgres.SchemaRows.versions;
@@ -25,6 +26,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,29 +41,48 @@ class SchemaVersionsTest {
 
   private static final Duration LONG = Duration.ofMinutes(5);
 
+  private static final Pattern CREATED_TABLE =
+      Pattern.compile("CREATE TABLE IF NOT EXISTS ([a-z_]+)");
+
   @Test
   void aFreshSchemaIsInstalledAtTheJarsVersionWhichItRecords(TestSchema schema) throws Exception {
     PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
 
-    assertThat(PostgresFencing.schemaVersion()).isEqualTo(1);
-    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+    assertThat(PostgresFencing.schemaVersion()).isEqualTo(EVERY_VERSION.size());
+    assertThat(versions(schema)).containsExactlyElementsOf(EVERY_VERSION);
     List<SchemaMigration> migrations = PostgresFencing.migrations();
-    assertThat(migrations).extracting(SchemaMigration::version).containsExactly(1);
-    SchemaMigration first = migrations.getFirst();
-    assertThat(first.resource())
+    assertThat(migrations)
+        .extracting(m -> m.version() + " " + m.description() + " 1")
+        .as("every script an expand step, recorded as it is named")
+        .containsExactlyElementsOf(EVERY_VERSION);
+    assertThat(migrations.getFirst().resource())
         .isEqualTo("META-INF/fencing/postgres/migrations/V1__fencing_schema.sql");
-    try (InputStream in = getClass().getClassLoader().getResourceAsStream(first.resource())) {
-      assertThat(in).as("the script in the jar, where Flyway looks for it").isNotNull();
-      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(first.sql());
+    for (SchemaMigration migration : migrations) {
+      assertThat(migration.resource())
+          .isEqualTo(
+              "META-INF/fencing/postgres/migrations/V"
+                  + migration.version()
+                  + "__"
+                  + migration.description().replace(' ', '_')
+                  + ".sql");
+      try (InputStream in = getClass().getClassLoader().getResourceAsStream(migration.resource())) {
+        assertThat(in).as("the script in the jar, where Flyway looks for it").isNotNull();
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+            .isEqualTo(migration.sql());
+      }
     }
-    assertThat(PostgresFencing.schemaSql()).isEqualTo(first.sql());
+    assertThat(PostgresFencing.schemaSql())
+        .isEqualTo(String.join("\n", migrations.stream().map(SchemaMigration::sql).toList()));
   }
 
   @Test
   void aSchemaAtTheJarsVersionIsOnlyReadNotLockedByTheNextBuild(TestSchema schema)
       throws Exception {
     PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
-    String installedAt = scalar(schema, "select installed_at::text from %s.fencing_schema_version");
+    String installedAt =
+        scalar(
+            schema,
+            "select string_agg(installed_at::text, ' ' order by version) from %s.fencing_schema_version");
     // a worker that starts while another holds every lock a script could want on the tables
     // workers write: it runs no script, so it waits for none of them
     try (Connection holder = schema.dataSource().getConnection()) {
@@ -84,7 +106,10 @@ class SchemaVersionsTest {
       assertThat(build.get(30, TimeUnit.SECONDS)).isNotNull();
       holder.rollback();
     }
-    assertThat(scalar(schema, "select installed_at::text from %s.fencing_schema_version"))
+    assertThat(
+            scalar(
+                schema,
+                "select string_agg(installed_at::text, ' ' order by version) from %s.fencing_schema_version"))
         .isEqualTo(installedAt);
   }
 
@@ -108,11 +133,11 @@ class SchemaVersionsTest {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+    assertThat(versions(schema)).containsExactlyElementsOf(EVERY_VERSION);
   }
 
   @Test
-  void aSchemaFromBeforeVersionsIsRefusedWithoutInstallAndBroughtToVersionOneWithIt(
+  void aSchemaFromBeforeVersionsIsRefusedWithoutInstallAndBroughtToTheJarsVersionWithIt(
       TestSchema schema) throws Exception {
     PostgresFencing old =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
@@ -128,10 +153,10 @@ class SchemaVersionsTest {
               e -> {
                 assertThat(e.schema()).isEqualTo(schema.name());
                 assertThat(e.found()).isZero();
-                assertThat(e.expected()).isEqualTo(1);
+                assertThat(e.expected()).isEqualTo(PostgresFencing.schemaVersion());
               })
           .hasMessageContaining("records no version")
-          .hasMessageContaining("needs version 1");
+          .hasMessageContaining("needs version " + PostgresFencing.schemaVersion());
     }
     // every part of the handle, not only the queue
     assertThatThrownBy(() -> waiting.ownership().acquire("r", "w", LONG))
@@ -148,7 +173,7 @@ class SchemaVersionsTest {
     assertThat(pending(schema)).as("nothing written").isEqualTo(1);
 
     PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
-    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+    assertThat(versions(schema)).containsExactlyElementsOf(EVERY_VERSION);
     // the handle that waited runs now that the schema is migrated: it reads the version again
     assertThat(waiting.queue().claim("q", "w", LONG).orElseThrow().id()).isEqualTo(id);
   }
@@ -171,7 +196,7 @@ class SchemaVersionsTest {
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
     long id = still.queue().enqueue("q", "{}");
     assertThat(still.queue().claim("q", "w", LONG).orElseThrow().id()).isEqualTo(id);
-    assertThat(versions(schema)).hasSize(2);
+    assertThat(versions(schema)).hasSize(mine + 1);
 
     // its contract step: libraries of this version may no longer run
     execute(
@@ -196,7 +221,7 @@ class SchemaVersionsTest {
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
     assertThatThrownBy(() -> lazy.queue().enqueue("q", "{}"))
         .isInstanceOf(SchemaVersionException.class);
-    assertThat(versions(schema)).hasSize(3);
+    assertThat(versions(schema)).hasSize(mine + 2);
   }
 
   @Test
@@ -207,14 +232,69 @@ class SchemaVersionsTest {
     long id = old.queue().enqueue("q", "{}");
     fromBeforeVersions(schema);
 
+    // the first script's last statements write fencing_schema: it stops there, every earlier one
+    // run (fencing_schema_version created among them)
+    killHalfWay(schema, "fencing_schema", "insert into fencing_schema %");
+
+    // the script's statements before the kill (the version table among them) were undone
+    assertThat(scalar(schema, "select to_regclass('%s.fencing_schema_version')::text")).isNull();
+    assertThat(pending(schema)).isEqualTo(1);
+
+    PostgresFencing retried =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    assertThat(versions(schema)).containsExactlyElementsOf(EVERY_VERSION);
+    assertThat(retried.queue().claim("q", "w", LONG).orElseThrow().id()).isEqualTo(id);
+  }
+
+  @Test
+  void theSecondScriptKilledHalfWayLeavesVersionOneAndARetryCompletesIt(TestSchema schema)
+      throws Exception {
+    PostgresFencing old =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    old.queue().enqueue("q", "{}");
+    atVersionOne(schema);
+    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+    PostgresFencing waiting =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
+    assertThatThrownBy(() -> waiting.queue().enqueue("q", "{}"))
+        .isInstanceOfSatisfying(
+            SchemaVersionException.class,
+            e -> {
+              assertThat(e.found()).isEqualTo(1);
+              assertThat(e.expected()).isEqualTo(PostgresFencing.schemaVersion());
+            });
+    // version 2's last statement records it: it stops there, its tables created before it
+    killHalfWay(schema, "fencing_schema_version", "insert into fencing_schema_version %");
+
+    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
+    assertThat(scalar(schema, "select to_regclass('%s.fencing_job_option')::text"))
+        .as("the second script's tables, undone with it")
+        .isNull();
+    assertThat(pending(schema)).isEqualTo(1);
+
+    PostgresFencing retried =
+        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
+    assertThat(versions(schema)).containsExactlyElementsOf(EVERY_VERSION);
+    assertThat(scalar(schema, "select to_regclass('%s.fencing_job_option')::text")).isNotNull();
+    assertThat(retried.queue().claim("q", "w", LONG)).isPresent();
+    // the handle that waited reads the version again: it runs now
+    assertThat(waiting.queue().enqueue("q", "{}")).isPositive();
+  }
+
+  /**
+   * Starts a migration of {@code schema} while {@code table} is held in SHARE mode, kills its
+   * connection once it waits on the statement that matches {@code statement} ({@code ilike}), and
+   * checks the migration failed.
+   */
+  private static void killHalfWay(TestSchema schema, String table, String statement)
+      throws Exception {
     CompletableFuture<PostgresFencing> migration;
     try (Connection holder = schema.dataSource().getConnection()) {
       holder.setAutoCommit(false);
       try (Statement s = holder.createStatement()) {
-        // the script's last statements write fencing_schema: it stops there, every earlier one
-        // run (fencing_schema_version created among them); SHARE, not ACCESS EXCLUSIVE, so that
-        // the installer's own read of the table before the script does not stop first
-        s.execute("lock table " + schema.name() + ".fencing_schema in share mode");
+        // SHARE, not ACCESS EXCLUSIVE, so that the installer's own read of the table before the
+        // script does not stop first
+        s.execute("lock table " + schema.name() + "." + table + " in share mode");
       }
       migration =
           CompletableFuture.supplyAsync(
@@ -235,7 +315,8 @@ class SchemaVersionsTest {
                       + " and wait_event_type = 'Lock'"
                       // the script reaches the server as its statements: the view shows the one
                       // that waits
-                      + " and query ilike '%insert into fencing_schema %'")) {
+                      + " and query ilike ?")) {
+            kill.setString(1, "%" + statement);
             try (ResultSet r = kill.executeQuery()) {
               r.next();
               killed = r.getInt(1);
@@ -249,15 +330,20 @@ class SchemaVersionsTest {
     }
     assertThatThrownBy(() -> migration.get(30, TimeUnit.SECONDS))
         .hasCauseInstanceOf(StoreUnavailableException.class);
+  }
 
-    // the script's statements before the kill (the version table among them) were undone
-    assertThat(scalar(schema, "select to_regclass('%s.fencing_schema_version')::text")).isNull();
-    assertThat(pending(schema)).isEqualTo(1);
-
-    PostgresFencing retried =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
-    assertThat(versions(schema)).containsExactly("1 fencing schema 1");
-    assertThat(retried.queue().claim("q", "w", LONG).orElseThrow().id()).isEqualTo(id);
+  /**
+   * Leaves {@code schema}, migrated by this jar, as a library of version 1 would: without the
+   * tables the later scripts create and their version rows.
+   */
+  private static void atVersionOne(TestSchema schema) throws SQLException {
+    for (SchemaMigration later : PostgresFencing.migrations().subList(1, EVERY_VERSION.size())) {
+      Matcher table = CREATED_TABLE.matcher(later.sql());
+      while (table.find()) {
+        execute(schema, "drop table %s." + table.group(1));
+      }
+    }
+    execute(schema, "delete from %s.fencing_schema_version where version > 1");
   }
 
   /** Leaves {@code schema} as a build from before schema versions installed it. */

@@ -9,6 +9,7 @@ import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
+import dev.fencing.JobOptions;
 import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.Maintenance;
@@ -122,6 +123,7 @@ class StoppedDatabaseTest {
         .contains(
             "FencedQueue.claim",
             "FencedReceiver.deliver",
+            "FencedReceiver.fence",
             "FencedOutbox.relay",
             "ScheduleStore.advance",
             "Maintenance.runRound",
@@ -238,6 +240,9 @@ class StoppedDatabaseTest {
       }
       if (raw == Epoch.class) {
         return lease.epoch();
+      }
+      if (raw == JobOptions.class) {
+        return JobOptions.after(Duration.ofMinutes(1));
       }
       if (raw == KeyedJob.class) {
         return new KeyedJob("true", "true");

@@ -47,4 +47,43 @@ class BrokenReceiversTest {
             })
         .doesNotThrowAnyException();
   }
+
+  @Test
+  void withoutTheFencesEpochCheckAFenceBelowTheHeldEpochLowersTheKey() {
+    assertThatThrownBy(
+            () ->
+                FencedReceiverContract.checkFenceBelowTheHeldEpochIsSuperseded(
+                    BrokenFenceReceiver.withoutTheEpochCheck()))
+        .isInstanceOf(AssertionError.class);
+  }
+
+  @Test
+  void aFenceThatRaisesNothingLetsAnOlderDeliveryThrough() {
+    assertThatThrownBy(
+            () ->
+                FencedReceiverContract.checkFenceRefusesOlderDeliveries(
+                    BrokenFenceReceiver.thatRaisesNothing()))
+        .isInstanceOf(AssertionError.class);
+    assertThatThrownBy(
+            () ->
+                FencedReceiverContract.checkFenceOfAnUnknownKeyHoldsNull(
+                    BrokenFenceReceiver.thatRaisesNothing()))
+        .isInstanceOf(AssertionError.class);
+  }
+
+  @Test
+  void withoutTheFencesEpochCheckTheOtherFenceChecksStillPass() {
+    assertThatCode(
+            () -> {
+              FencedReceiverContract.checkFenceRefusesOlderDeliveries(
+                  BrokenFenceReceiver.withoutTheEpochCheck());
+              FencedReceiverContract.checkFenceKeepsThePayload(
+                  BrokenFenceReceiver.withoutTheEpochCheck());
+              FencedReceiverContract.checkFenceOfAnUnknownKeyHoldsNull(
+                  BrokenFenceReceiver.withoutTheEpochCheck());
+              FencedReceiverContract.checkFenceAtTheSameEpochIsARepeat(
+                  BrokenFenceReceiver.withoutTheEpochCheck());
+            })
+        .doesNotThrowAnyException();
+  }
 }

@@ -19,13 +19,14 @@ import org.eclipse.jetty.util.Fields;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Answers {@code POST /deliveries} and {@code GET /newest?key=}. Every request is read whole (up to
- * the body limit) and authenticated before anything reaches the backing receiver, so a refused
- * request writes nothing.
+ * Answers {@code POST /deliveries}, {@code POST /fences} and {@code GET /newest?key=}. Every
+ * request is read whole (up to the body limit) and authenticated before anything reaches the
+ * backing receiver, so a refused request writes nothing.
  */
 final class ReceiverHandler extends Handler.Abstract {
 
   private static final Set<String> DELIVERY_FIELDS = Set.of("key", "epoch", "payload");
+  private static final Set<String> FENCE_FIELDS = Set.of("key", "epoch");
 
   private final ServerConfig config;
   private final NonceWindow nonces;
@@ -53,10 +54,11 @@ final class ReceiverHandler extends Handler.Abstract {
     try {
       String path = request.getHttpURI().getPath();
       boolean delivery = path.equals("/deliveries");
-      if (!delivery && !path.equals("/newest")) {
+      boolean fence = path.equals("/fences");
+      if (!delivery && !fence && !path.equals("/newest")) {
         throw new Refused(404, "not_found", "path", "no such path: " + path);
       }
-      String method = delivery ? "POST" : "GET";
+      String method = delivery || fence ? "POST" : "GET";
       if (!request.getMethod().equals(method)) {
         throw new Refused(
             405, "method_not_allowed", "method", path + " takes " + method + " requests only");
@@ -65,6 +67,8 @@ final class ReceiverHandler extends Handler.Abstract {
       authenticate(request, body);
       if (delivery) {
         Responses.outcome(response, callback, deliver(body));
+      } else if (fence) {
+        Responses.outcome(response, callback, fence(body));
       } else {
         newest(request, response, callback);
       }
@@ -163,17 +167,8 @@ final class ReceiverHandler extends Handler.Abstract {
   }
 
   private FencedOutcome deliver(byte[] body) throws Refused {
-    Map<String, Wire.Value> fields;
-    try {
-      fields = Wire.read(body);
-    } catch (Wire.BadBody e) {
-      throw badInput(e.field, e.getMessage());
-    }
-    for (String name : fields.keySet()) {
-      if (!DELIVERY_FIELDS.contains(name)) {
-        throw badInput(name, "unknown field " + name + "; a delivery has key, epoch and payload");
-      }
-    }
+    Map<String, Wire.Value> fields =
+        fields(body, DELIVERY_FIELDS, "a delivery has key, epoch and payload");
     String key = key(string(fields, "key"));
     Epoch epoch = epoch(fields.get("epoch"));
     String payload = string(fields, "payload");
@@ -182,6 +177,30 @@ final class ReceiverHandler extends Handler.Abstract {
     } catch (IllegalArgumentException e) {
       throw badInput("payload", String.valueOf(e.getMessage()));
     }
+  }
+
+  private FencedOutcome fence(byte[] body) throws Refused {
+    Map<String, Wire.Value> fields = fields(body, FENCE_FIELDS, "a fence has key and epoch");
+    String key = key(string(fields, "key"));
+    Epoch epoch = epoch(fields.get("epoch"));
+    return config.backing().fence(key, epoch);
+  }
+
+  /** Reads {@code body}'s fields, refusing one not {@code known} with {@code which} they are. */
+  private static Map<String, Wire.Value> fields(byte[] body, Set<String> known, String which)
+      throws Refused {
+    Map<String, Wire.Value> fields;
+    try {
+      fields = Wire.read(body);
+    } catch (Wire.BadBody e) {
+      throw badInput(e.field, e.getMessage());
+    }
+    for (String name : fields.keySet()) {
+      if (!known.contains(name)) {
+        throw badInput(name, "unknown field " + name + "; " + which);
+      }
+    }
+    return fields;
   }
 
   private void newest(Request request, Response response, Callback callback) throws Refused {

@@ -23,8 +23,8 @@ import java.util.UUID;
 /**
  * A {@link FencedReceiver} that signs each request and sends it to an HTTP receiver, retrying
  * transient failures (no connection, a timeout, a 5xx) with the same body: the same key, epoch and
- * payload, so a retry whose first attempt had landed comes back as a repeat. Each attempt has a new
- * nonce and timestamp.
+ * payload (or key and epoch for a fence), so a retry whose first attempt had landed comes back as a
+ * repeat. Each attempt has a new nonce and timestamp.
  */
 public final class SigningReceiverClient implements FencedReceiver {
 
@@ -85,7 +85,23 @@ public final class SigningReceiverClient implements FencedReceiver {
               Wire.field(g, "epoch", epoch.value());
               Wire.field(g, "payload", payload);
             });
-    Answer answer = call("POST", basePath + "/deliveries", body);
+    return outcome(key, epoch, call("POST", basePath + "/deliveries", body));
+  }
+
+  @Override
+  public FencedOutcome fence(String key, Epoch epoch) {
+    Deliveries.fence(key, epoch);
+    byte[] body =
+        Wire.write(
+            g -> {
+              Wire.field(g, "key", key);
+              Wire.field(g, "epoch", epoch.value());
+            });
+    return outcome(key, epoch, call("POST", basePath + "/fences", body));
+  }
+
+  /** What a server's answer to a delivery or a fence of {@code key} at {@code epoch} says. */
+  private static FencedOutcome outcome(String key, Epoch epoch, Answer answer) {
     return switch (answer.status()) {
       case 200 ->
           new FencedOutcome.Accepted(key, epoch, Boolean.parseBoolean(answer.text("repeat")));

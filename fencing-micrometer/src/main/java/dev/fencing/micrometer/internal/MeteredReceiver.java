@@ -13,7 +13,8 @@ import java.util.function.Supplier;
 /**
  * A {@link FencedReceiver} that meters every delivery and passes it, unchanged, to the receiver it
  * wraps (each {@code deliver} overload to the same overload). A refused delivery is returned, as
- * the receiver returned it, and counted by reason at {@code stage=deliver}.
+ * the receiver returned it, and counted by reason at {@code stage=deliver}. A fence is passed on
+ * and counted by its outcome.
  */
 public final class MeteredReceiver implements FencedReceiver {
 
@@ -38,6 +39,29 @@ public final class MeteredReceiver implements FencedReceiver {
   @Override
   public FencedOutcome deliver(Ownership ownership, String payload) {
     return delivered(() -> delegate.deliver(ownership, payload));
+  }
+
+  /**
+   * Passes the fence on and counts it by outcome: {@code accepted}, {@code repeat} or {@code
+   * superseded} (the key held a newer epoch, which fences all the same: not a refusal of a zombie,
+   * so not counted as fenced off).
+   */
+  @Override
+  public FencedOutcome fence(String key, Epoch epoch) {
+    FencedOutcome outcome = delegate.fence(key, epoch);
+    String tag =
+        switch (outcome) {
+          case FencedOutcome.Accepted accepted -> accepted.repeat() ? "repeat" : "accepted";
+          case FencedOutcome.Refused refused -> "superseded";
+        };
+    meters
+        .counter(
+            "fencing.fences",
+            "Keys raised without a delivery (repeat: the same epoch again; superseded: held a"
+                + " newer one)",
+            Tags.of("outcome", tag))
+        .increment();
+    return outcome;
   }
 
   @Override

@@ -1,6 +1,10 @@
 package dev.fencing.postgres.internal;
 
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_CANCEL;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB_OPTION;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_LIMIT_SLOT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.val;
 
@@ -141,5 +145,17 @@ public abstract class EngineStore implements JobStore {
   protected static int deleteDeliveredMessages(DSLContext dsl, List<Long> ids) {
     FencingOutbox o = FENCING_OUTBOX;
     return dsl.deleteFrom(o).where(o.JOB_ID.in(ids)).and(o.DELIVERED_AT.isNotNull()).execute();
+  }
+
+  /**
+   * Deletes what the queue controls (schema version 2) keep of the jobs {@code ids}, in the
+   * caller's transaction, so that none outlives its job: their options, cancels and limit slots,
+   * and parked rows, of which a finished job should have none.
+   */
+  protected static void deleteQueueControls(DSLContext dsl, List<Long> ids) {
+    dsl.deleteFrom(FENCING_JOB_OPTION).where(FENCING_JOB_OPTION.JOB_ID.in(ids)).execute();
+    dsl.deleteFrom(FENCING_CANCEL).where(FENCING_CANCEL.JOB_ID.in(ids)).execute();
+    dsl.deleteFrom(FENCING_PARKED).where(FENCING_PARKED.JOB_ID.in(ids)).execute();
+    dsl.deleteFrom(FENCING_LIMIT_SLOT).where(FENCING_LIMIT_SLOT.JOB_ID.in(ids)).execute();
   }
 }

@@ -15,9 +15,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps the newest receipt per (receiver, key) in {@code fencing_receipt}, on the queue's
- * connections and retries. Each delivery is one statement, so it is atomic across processes, and
- * safe to retry: the same epoch again is a repeat. Every key PostgreSQL text can hold is a valid
- * key: {@link Validate#key} already refuses the NUL character that it cannot.
+ * connections and retries. Each delivery, and each fence, is one statement, so it is atomic across
+ * processes, and safe to retry: the same epoch again is a repeat. Every key PostgreSQL text can
+ * hold is a valid key: {@link Validate#key} already refuses the NUL character that it cannot.
  */
 final class PostgresReceiver implements FencedReceiver {
 
@@ -26,21 +26,25 @@ final class PostgresReceiver implements FencedReceiver {
    * concurrently updated row), so it is both the epoch a repeat is judged by and the one that won a
    * refusal. The update also requires {@code prev}: if the row was committed by someone else after
    * this statement's snapshot, nothing is written and both columns come back null, and the caller
-   * runs the statement again.
+   * runs the statement again. {@code %2$s} is what the update sets besides the epoch: the payload
+   * for a delivery, nothing for a fence (which keeps the payload, and inserts JSON null).
    */
-  private static final String DELIVER =
+  private static final String WRITE =
       """
       WITH prev AS (
         SELECT r.epoch FROM %1$s r WHERE r.receiver = ? AND r.key = ? FOR UPDATE
       ), up AS (
         INSERT INTO %1$s AS r (receiver, key, epoch, payload) VALUES (?, ?, ?, ?::jsonb)
         ON CONFLICT (receiver, key) DO UPDATE
-          SET epoch = excluded.epoch, payload = excluded.payload, updated_at = now()
+          SET epoch = excluded.epoch,%2$s updated_at = now()
           WHERE r.epoch <= excluded.epoch AND EXISTS (SELECT 1 FROM prev)
         RETURNING r.epoch
       )
       SELECT (SELECT epoch FROM prev) AS previous, (SELECT epoch FROM up) AS written
       """;
+
+  /** The payload a fence leaves on a key never delivered to. */
+  private static final String NO_PAYLOAD = "null";
 
   private static final String NEWEST =
       "SELECT epoch, payload::text FROM %1$s WHERE receiver = ? AND key = ?";
@@ -52,6 +56,7 @@ final class PostgresReceiver implements FencedReceiver {
   private final String description;
   private final String name;
   private final String deliverSql;
+  private final String fenceSql;
   private final String newestSql;
 
   /**
@@ -64,7 +69,8 @@ final class PostgresReceiver implements FencedReceiver {
     this.description = "receiver '" + name + "' in schema " + schema;
     // schema passed Validate.identifier: [a-z_][a-z0-9_]*, so quoting it is complete
     String table = "\"" + schema + "\".fencing_receipt";
-    this.deliverSql = DELIVER.formatted(table);
+    this.deliverSql = WRITE.formatted(table, " payload = excluded.payload,");
+    this.fenceSql = WRITE.formatted(table, "");
     this.newestSql = NEWEST.formatted(table);
   }
 
@@ -72,16 +78,7 @@ final class PostgresReceiver implements FencedReceiver {
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
     Deliveries.check(key, epoch, payload);
     try {
-      for (int run = 1; ; run++) {
-        FencedOutcome outcome = jdbc.runRetried(c -> deliverOnce(c, key, epoch, payload));
-        if (outcome != null) {
-          return outcome;
-        }
-        if (run == MAX_RUNS) {
-          throw new IllegalStateException(
-              description + ": key " + Validate.quote(key) + " kept racing");
-        }
-      }
+      return write(deliverSql, key, epoch, payload);
     } catch (StoreUnavailableException e) {
       SQLException refused = refusedPayload(e);
       if (refused != null) {
@@ -93,6 +90,26 @@ final class PostgresReceiver implements FencedReceiver {
             e);
       }
       throw e;
+    }
+  }
+
+  @Override
+  public FencedOutcome fence(String key, Epoch epoch) {
+    Deliveries.fence(key, epoch);
+    return write(fenceSql, key, epoch, NO_PAYLOAD);
+  }
+
+  /** Runs {@code sql} ({@link #WRITE}) until it did not race, at most {@link #MAX_RUNS} times. */
+  private FencedOutcome write(String sql, String key, Epoch epoch, String payload) {
+    for (int run = 1; ; run++) {
+      FencedOutcome outcome = jdbc.runRetried(c -> writeOnce(c, sql, key, epoch, payload));
+      if (outcome != null) {
+        return outcome;
+      }
+      if (run == MAX_RUNS) {
+        throw new IllegalStateException(
+            description + ": key " + Validate.quote(key) + " kept racing");
+      }
     }
   }
 
@@ -115,9 +132,10 @@ final class PostgresReceiver implements FencedReceiver {
         : String.join("; ", message.strip().lines().map(String::strip).toList());
   }
 
-  private @Nullable FencedOutcome deliverOnce(
-      Connection connection, String key, Epoch epoch, String payload) throws SQLException {
-    try (PreparedStatement s = connection.prepareStatement(deliverSql)) {
+  private @Nullable FencedOutcome writeOnce(
+      Connection connection, String sql, String key, Epoch epoch, String payload)
+      throws SQLException {
+    try (PreparedStatement s = connection.prepareStatement(sql)) {
       s.setString(1, name);
       s.setString(2, key);
       s.setString(3, name);

@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * commit never waits for a removal (finished rows are neither claimable nor committable). A job
  * with an undelivered outbox message is kept, whatever its age: the message is still owed to its
  * receiver. The delivered messages of a removed job go with it (into the archive row, when
- * archiving).
+ * archiving), and so do its rows of the queue controls (options, cancel, limit slots, parked), in
+ * the same transaction.
  */
 public final class Retention {
 

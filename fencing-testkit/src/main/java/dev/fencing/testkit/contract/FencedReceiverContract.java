@@ -65,6 +65,45 @@ public abstract class FencedReceiverContract {
   }
 
   @Test
+  void fenceRefusesOlderDeliveries() {
+    checkFenceRefusesOlderDeliveries(receiver());
+  }
+
+  @Test
+  void fenceKeepsThePayload() {
+    checkFenceKeepsThePayload(receiver());
+  }
+
+  @Test
+  void fenceOfAnUnknownKeyHoldsNull() {
+    checkFenceOfAnUnknownKeyHoldsNull(receiver());
+  }
+
+  @Test
+  void fenceAtTheSameEpochIsARepeat() {
+    checkFenceAtTheSameEpochIsARepeat(receiver());
+  }
+
+  @Test
+  void fenceBelowTheHeldEpochIsSuperseded() {
+    checkFenceBelowTheHeldEpochIsSuperseded(receiver());
+  }
+
+  @Test
+  void fenceRefusesABadKeyOrEpochAndWritesNothing() {
+    FencedReceiver receiver = receiver();
+    receiver.deliver("k", Epoch.of(1), payload(1));
+
+    assertThatThrownBy(() -> receiver.fence(" ", Epoch.of(2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("key must");
+    assertThatThrownBy(() -> receiver.fence("k", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("epoch must not be null, but was null");
+    assertThat(receiver.newest("k")).contains(new Receipt("k", Epoch.of(1), payload(1)));
+  }
+
+  @Test
   void keysAreIndependent() {
     FencedReceiver receiver = receiver();
     receiver.deliver("a", Epoch.of(5), payload(5));
@@ -260,6 +299,71 @@ public abstract class FencedReceiverContract {
     assertThat(receiver.deliver("job-1", Epoch.of(3), payload(3)))
         .isEqualTo(new FencedOutcome.Superseded("job-1", Epoch.of(3), Epoch.of(4), null));
     assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(4), payload(4)));
+  }
+
+  /**
+   * A fence above the held epoch is accepted, and every later delivery below it is refused as
+   * superseded by it (what a cancel does to a zombie's late delivery); a newer one still lands.
+   */
+  public static void checkFenceRefusesOlderDeliveries(FencedReceiver receiver) {
+    receiver.deliver("job-1", Epoch.of(2), payload(2));
+
+    assertThat(receiver.fence("job-1", Epoch.of(5)))
+        .isEqualTo(new FencedOutcome.Accepted("job-1", Epoch.of(5), false));
+    assertThat(receiver.deliver("job-1", Epoch.of(2), payload(22)))
+        .isEqualTo(new FencedOutcome.Superseded("job-1", Epoch.of(2), Epoch.of(5), null));
+    assertThat(receiver.deliver("job-1", Epoch.of(4), payload(4)))
+        .isEqualTo(new FencedOutcome.Superseded("job-1", Epoch.of(4), Epoch.of(5), null));
+    assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(5), payload(2)));
+    assertThat(receiver.deliver("job-1", Epoch.of(6), payload(6)))
+        .isEqualTo(new FencedOutcome.Accepted("job-1", Epoch.of(6), false));
+    assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(6), payload(6)));
+  }
+
+  /** A fence keeps the newest accepted payload; its receipt names the fence's epoch. */
+  public static void checkFenceKeepsThePayload(FencedReceiver receiver) {
+    receiver.deliver("job-1", Epoch.of(2), payload(2));
+    receiver.deliver("job-1", Epoch.of(3), payload(3));
+
+    receiver.fence("job-1", Epoch.of(7));
+
+    assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(7), payload(3)));
+  }
+
+  /** A fence of a key never delivered to holds the JSON payload {@code null}, and fences it. */
+  public static void checkFenceOfAnUnknownKeyHoldsNull(FencedReceiver receiver) {
+    assertThat(receiver.fence("job-1", Epoch.of(4)))
+        .isEqualTo(new FencedOutcome.Accepted("job-1", Epoch.of(4), false));
+
+    assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(4), "null"));
+    assertThat(receiver.deliver("job-1", Epoch.of(3), payload(3)))
+        .isEqualTo(new FencedOutcome.Superseded("job-1", Epoch.of(3), Epoch.of(4), null));
+  }
+
+  /**
+   * The same fence again (a retry after a lost answer) is accepted as a repeat, changing nothing.
+   */
+  public static void checkFenceAtTheSameEpochIsARepeat(FencedReceiver receiver) {
+    receiver.deliver("job-1", Epoch.of(2), payload(2));
+    receiver.fence("job-1", Epoch.of(4));
+
+    assertThat(receiver.fence("job-1", Epoch.of(4)))
+        .isEqualTo(new FencedOutcome.Accepted("job-1", Epoch.of(4), true));
+    assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(4), payload(2)));
+  }
+
+  /**
+   * A fence below the held epoch is answered superseded by the held one and changes nothing: the
+   * key stays at the newer epoch, which fences older deliveries all the same.
+   */
+  public static void checkFenceBelowTheHeldEpochIsSuperseded(FencedReceiver receiver) {
+    receiver.deliver("job-1", Epoch.of(5), payload(5));
+
+    assertThat(receiver.fence("job-1", Epoch.of(3)))
+        .isEqualTo(new FencedOutcome.Superseded("job-1", Epoch.of(3), Epoch.of(5), null));
+    assertThat(receiver.newest("job-1")).contains(new Receipt("job-1", Epoch.of(5), payload(5)));
+    assertThat(receiver.deliver("job-1", Epoch.of(4), payload(4)))
+        .isEqualTo(new FencedOutcome.Superseded("job-1", Epoch.of(4), Epoch.of(5), null));
   }
 
   /** Work that one thread of {@link #runAll} runs. */

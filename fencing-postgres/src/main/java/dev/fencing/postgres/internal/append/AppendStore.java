@@ -324,6 +324,7 @@ public final class AppendStore extends EngineStore {
               j.ID.in(ids));
     }
     int messages = deleteDeliveredMessages(dsl, ids);
+    deleteQueueControls(dsl, ids);
     dsl.deleteFrom(FENCING_APPEND_HANDOUT).where(FENCING_APPEND_HANDOUT.JOB_ID.in(ids)).execute();
     dsl.deleteFrom(FENCING_APPEND_OPERATED).where(FENCING_APPEND_OPERATED.JOB_ID.in(ids)).execute();
     dsl.deleteFrom(d).where(d.JOB_ID.in(ids)).execute();

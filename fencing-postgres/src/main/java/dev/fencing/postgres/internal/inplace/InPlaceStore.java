@@ -182,6 +182,7 @@ public final class InPlaceStore extends EngineStore {
               x.ID.in(ids));
     }
     int messages = deleteDeliveredMessages(dsl, ids);
+    deleteQueueControls(dsl, ids);
     int jobs = dsl.deleteFrom(j).where(j.ID.in(ids)).execute();
     return new RetentionBatch(jobs, archived, messages);
   }

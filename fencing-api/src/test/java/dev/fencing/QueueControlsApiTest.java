@@ -1,0 +1,274 @@
+package dev.fencing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The API of the queue controls (issue 36): {@link JobOptions} (bounds named with their values,
+ * copies that set one thing and clear what it replaces, value equality), the options of a {@link
+ * KeyedJob}, {@link CancelResult}, the {@link FencedOutcome.Cancelled} refusal, and the defaults a
+ * backend without the controls inherits ({@code enqueue} with options, {@code cancel}, {@code
+ * FencedReceiver.fence}).
+ */
+class QueueControlsApiTest {
+
+  private static final Instant NOON = Instant.parse("2030-01-01T12:00:00Z");
+
+  @Test
+  void theDefaultIsClaimableAtOnceAtPriorityZero() {
+    JobOptions d = JobOptions.DEFAULT;
+
+    assertThat(d.runAt()).isEmpty();
+    assertThat(d.delay()).isEmpty();
+    assertThat(d.priority()).isZero();
+    assertThat(d.isDefault()).isTrue();
+    assertThat(d).hasToString("JobOptions[priority=0]");
+    assertThat(JobOptions.ofPriority(0)).isEqualTo(d).hasSameHashCodeAs(d);
+  }
+
+  @Test
+  void eachOptionAloneMakesTheOptionsNotTheDefault() {
+    assertThat(JobOptions.at(NOON).isDefault()).isFalse();
+    assertThat(JobOptions.after(Duration.ZERO).isDefault()).isFalse();
+    assertThat(JobOptions.ofPriority(1).isDefault()).isFalse();
+    assertThat(JobOptions.ofPriority(-1).isDefault()).isFalse();
+  }
+
+  @Test
+  void aRunTimeOrADelayReplacesTheOtherAndKeepsThePriority() {
+    JobOptions at = JobOptions.ofPriority(4).withDelay(Duration.ofMinutes(1)).withRunAt(NOON);
+    assertThat(at.runAt()).contains(NOON);
+    assertThat(at.delay()).isEmpty();
+    assertThat(at.priority()).isEqualTo(4);
+    assertThat(at).hasToString("JobOptions[runAt=2030-01-01T12:00:00Z, priority=4]");
+
+    JobOptions after = at.withDelay(Duration.ofMinutes(2));
+    assertThat(after.runAt()).isEmpty();
+    assertThat(after.delay()).contains(Duration.ofMinutes(2));
+    assertThat(after.priority()).isEqualTo(4);
+    assertThat(after).hasToString("JobOptions[delay=PT2M, priority=4]");
+
+    assertThat(after.withPriority(-3).delay()).contains(Duration.ofMinutes(2));
+    assertThat(at.withPriority(-3).runAt()).contains(NOON);
+    assertThat(at.withPriority(-3).priority()).isEqualTo(-3);
+  }
+
+  @Test
+  void runTimesAreTakenUpToTheirBoundsAndRefusedBeyondThem() {
+    assertThat(JobOptions.at(JobOptions.MIN_RUN_AT).runAt()).contains(JobOptions.MIN_RUN_AT);
+    assertThat(JobOptions.at(JobOptions.MAX_RUN_AT).runAt()).contains(JobOptions.MAX_RUN_AT);
+    String bounds = "runAt must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z, but was ";
+    assertThatThrownBy(() -> JobOptions.at(JobOptions.MIN_RUN_AT.minusNanos(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(bounds + "1969-12-31T23:59:59.999999999Z");
+    assertThatThrownBy(() -> JobOptions.at(JobOptions.MAX_RUN_AT.plusNanos(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(bounds + "9999-12-31T23:59:59.000000001Z");
+    assertThatThrownBy(() -> JobOptions.at(null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(bounds + "null");
+  }
+
+  @Test
+  void delaysAndPrioritiesAreTakenUpToTheirBoundsAndRefusedBeyondThem() {
+    assertThat(JobOptions.after(Duration.ZERO).delay()).contains(Duration.ZERO);
+    assertThat(JobOptions.after(JobOptions.MAX_DELAY).delay()).contains(JobOptions.MAX_DELAY);
+    assertThatThrownBy(() -> JobOptions.after(Duration.ofNanos(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("delay must be between PT0S and PT87600H, but was PT-0.000000001S");
+    assertThatThrownBy(() -> JobOptions.after(JobOptions.MAX_DELAY.plusNanos(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("delay must be between");
+    assertThatThrownBy(() -> JobOptions.after(null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith("but was null");
+
+    assertThat(JobOptions.ofPriority(JobOptions.MIN_PRIORITY).priority()).isEqualTo(-10);
+    assertThat(JobOptions.ofPriority(JobOptions.MAX_PRIORITY).priority()).isEqualTo(10);
+    assertThatThrownBy(() -> JobOptions.ofPriority(-11))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("priority must be between -10 and 10, but was -11");
+    assertThatThrownBy(() -> JobOptions.ofPriority(11))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("priority must be between -10 and 10, but was 11");
+  }
+
+  @Test
+  void optionsAreEqualExactlyWhenEveryOptionIs() {
+    JobOptions one = JobOptions.at(NOON).withPriority(2);
+    JobOptions same = JobOptions.ofPriority(2).withRunAt(NOON);
+
+    assertThat(one).isEqualTo(same).hasSameHashCodeAs(same);
+    assertThat(one).isNotEqualTo(one.withPriority(3));
+    assertThat(one.hashCode()).isNotEqualTo(one.withPriority(3).hashCode());
+    assertThat(one).isNotEqualTo(one.withRunAt(NOON.plusSeconds(1)));
+    assertThat(one).isNotEqualTo(JobOptions.after(Duration.ZERO).withPriority(2));
+    assertThat(JobOptions.after(Duration.ofSeconds(1)))
+        .isEqualTo(JobOptions.after(Duration.ofSeconds(1)))
+        .isNotEqualTo(JobOptions.after(Duration.ofSeconds(2)));
+    assertThat(one).isNotEqualTo("JobOptions[runAt=2030-01-01T12:00:00Z, priority=2]");
+  }
+
+  @Test
+  void aKeyedJobCarriesItsOptionsAndRefusesNone() {
+    assertThat(new KeyedJob("k", "{}").options()).isSameAs(JobOptions.DEFAULT);
+    JobOptions later = JobOptions.after(Duration.ofHours(1));
+    assertThat(new KeyedJob("k", "{}", later).options()).isSameAs(later);
+    assertThatThrownBy(() -> new KeyedJob("k", "{}", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("options must not be null; use JobOptions.DEFAULT");
+  }
+
+  @Test
+  void cancelResultsRefuseMissingParts() {
+    CancelResult.Cancelled cancelled =
+        new CancelResult.Cancelled(7, JobState.RUNNING, Epoch.of(4), false);
+    assertThat(cancelled.jobId()).isEqualTo(7);
+    assertThat(new CancelResult.AlreadyEnded(8, JobState.COMPLETED).jobId()).isEqualTo(8);
+    assertThat(new CancelResult.NotFound(9).jobId()).isEqualTo(9);
+    assertThatThrownBy(() -> new CancelResult.Cancelled(7, null, Epoch.of(4), false))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("was");
+    assertThatThrownBy(() -> new CancelResult.Cancelled(7, JobState.PENDING, null, false))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("fence");
+    assertThatThrownBy(() -> new CancelResult.AlreadyEnded(8, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("state");
+  }
+
+  @Test
+  void aCancelledRefusalSaysSoWithItsReasonAndNamesNoNewerEpoch() {
+    FencedOffException withReason =
+        new FencedOffException(new FencedOutcome.Cancelled("5", Epoch.of(2), "withdrawn"));
+    FencedOffException without =
+        new FencedOffException(new FencedOutcome.Cancelled("5", Epoch.of(2), null));
+
+    assertThat(withReason).hasMessageEndingWith(": the job was cancelled (withdrawn)");
+    assertThat(without).hasMessageEndingWith(": the job was cancelled");
+    assertThat(withReason.currentEpoch()).isEmpty();
+    assertThatThrownBy(() -> new FencedOutcome.Cancelled(null, Epoch.of(2), null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
+    assertThatThrownBy(() -> new FencedOutcome.Cancelled("5", null, null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("epoch");
+  }
+
+  /** The calls that reached the abstract methods of {@link #queue}, by name. */
+  private final List<String> calls = new ArrayList<>();
+
+  /**
+   * A queue whose default methods run as the interface has them and whose abstract methods record
+   * their call and answer as a backend would: {@code enqueueAll} with ids from 1.
+   */
+  private FencedQueue queue() {
+    InvocationHandler handler =
+        (proxy, method, args) -> {
+          if (method.isDefault()) {
+            return InvocationHandler.invokeDefault(proxy, method, args);
+          }
+          if (method.getName().equals("toString")) {
+            return "a queue without controls";
+          }
+          calls.add(method.getName() + args.length);
+          if (method.getName().equals("enqueueAll")) {
+            return List.of(1L, 2L);
+          }
+          throw new AssertionError("unexpected call of " + method);
+        };
+    return (FencedQueue)
+        Proxy.newProxyInstance(
+            FencedQueue.class.getClassLoader(), new Class<?>[] {FencedQueue.class}, handler);
+  }
+
+  @Test
+  void theDefaultOptionsAreEnqueuedAsWithoutOptions() {
+    FencedQueue queue = queue();
+
+    assertThat(queue.enqueue("q", "{}", JobOptions.DEFAULT)).isEqualTo(1L);
+    assertThat(queue.enqueueAll("q", List.of("{}", "{}"), JobOptions.DEFAULT))
+        .containsExactly(1L, 2L);
+    assertThat(calls).containsExactly("enqueueAll2", "enqueueAll2");
+  }
+
+  @Test
+  void otherOptionsAreUnsupportedByABackendWithoutThemAfterTheChecks() {
+    FencedQueue queue = queue();
+    JobOptions later = JobOptions.after(Duration.ofMinutes(1));
+
+    assertThatThrownBy(() -> queue.enqueue("q", "{}", later))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("has no job options: it cannot delay or rank jobs");
+    assertThatThrownBy(() -> queue.enqueueAll("q", List.of("{}"), JobOptions.ofPriority(2)))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> queue.enqueue("q", "{}", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("options must not be null; use JobOptions.DEFAULT");
+    assertThatThrownBy(() -> queue.enqueueAll("bad queue", List.of("{}"), later))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("queue must");
+    assertThatThrownBy(() -> queue.enqueue("q", null, later))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("payload must");
+    assertThat(calls).as("nothing reached the backend").isEmpty();
+  }
+
+  @Test
+  void aBackendWithoutCancelRefusesItAfterCheckingTheId() {
+    FencedQueue queue = queue();
+
+    assertThatThrownBy(() -> queue.cancel(1))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageEndingWith(" cannot cancel jobs");
+    assertThatThrownBy(() -> queue.cancel(1, "why"))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> queue.cancel(0, "why"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("0");
+    assertThat(calls).isEmpty();
+  }
+
+  @Test
+  void cancelWithoutAReasonIsCancelWithANullOne() {
+    List<String> reasons = new ArrayList<>();
+    FencedQueue queue =
+        (FencedQueue)
+            Proxy.newProxyInstance(
+                FencedQueue.class.getClassLoader(),
+                new Class<?>[] {FencedQueue.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("cancel") && args.length == 2) {
+                    reasons.add(args[0] + ":" + args[1]);
+                    return new CancelResult.NotFound((long) args[0]);
+                  }
+                  return InvocationHandler.invokeDefault(proxy, method, args);
+                });
+
+    assertThat(queue.cancel(3)).isEqualTo(new CancelResult.NotFound(3));
+    assertThat(reasons).containsExactly("3:null");
+  }
+
+  @Test
+  void aReceiverWithoutFenceSaysSo() {
+    // every call goes to the interface's own method: fence's default
+    FencedReceiver receiver =
+        (FencedReceiver)
+            Proxy.newProxyInstance(
+                FencedReceiver.class.getClassLoader(),
+                new Class<?>[] {FencedReceiver.class},
+                InvocationHandler::invokeDefault);
+
+    assertThatThrownBy(() -> receiver.fence("k", Epoch.of(2)))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageEndingWith(" cannot fence a key without a delivery");
+  }
+}
