@@ -95,9 +95,8 @@ class FencingModelTest {
   }
 
   /**
-   * A refusal that names the cancel before asking settled_epochs reports refused a fail that
-   * landed before the cancel (its reply lost): the refusal must look for the lease's own fail
-   * first.
+   * A refusal that names the cancel before asking settled_epochs reports refused a fail that landed
+   * before the cancel (its reply lost): the refusal must look for the lease's own fail first.
    */
   @Test
   void aFailThatLandedBeforeTheCancelIsNotReportedRefused() throws Exception {
