@@ -239,12 +239,13 @@ LimitLockFree == \A l \in leases : l.renew # "locked"
 
 \* Whether the limit lets a claim of j go on: the lock is free, and the claim hands nothing out
 \* (a spent job only ends failed) or finds room. LimitNoCount takes the lock and counts nothing.
+\* (IF, not a disjunction: TLC would generate a claim once per true disjunct.)
 LimitAllows(j) ==
-    \/ Limit = 0
-    \/ /\ LimitLockFree
-       /\ \/ Variant = "LimitNoCount"
-          \/ Cardinality(ValidSlots) < Limit
-          \/ job[j].status = "running" /\ job[j].attempts >= MaxAttempts
+    IF Limit = 0 THEN TRUE
+    ELSE /\ LimitLockFree
+         /\ IF Variant = "LimitNoCount" THEN TRUE
+            ELSE Cardinality(ValidSlots) < Limit
+                 \/ (job[j].status = "running" /\ job[j].attempts >= MaxAttempts)
 
 ----------------------------------------------------------------------------
 (***************************************************************************)
