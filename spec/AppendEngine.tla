@@ -14,6 +14,10 @@
 (* expired, has not given the job back (given_back), and the job has no   *)
 (* done row: the check of AppendWrites.ownedQuery.                         *)
 (*                                                                         *)
+(* Cancel (issue 36): the admin fail of a fresh, requeued or running job  *)
+(* (AppendChanges) with its fencing_cancel row; with MaxCancels = 0 the   *)
+(* configurations before keep their states.                               *)
+(*                                                                         *)
 (* Variant removes one guard, as Fencing.tla's variants do: each must     *)
 (* break a property.  Generation and failover are in Fencing.tla; they    *)
 (* are not modelled here.  See README.md beside this file.                *)
@@ -32,6 +36,7 @@ CONSTANTS
     LostReplies,  \* the writes whose reply may be lost (then the worker sends them again)
     Receiver,     \* whether leases deliver to the receiver before they complete
     Again,        \* the writes a worker may send once more under a lease whose write was accepted
+    MaxCancels,   \* cancels at most (issue 36); 0: no cancel
     Variant       \* "Correct" or the name of one broken variant
 
 Variants == {"Correct",
@@ -41,11 +46,15 @@ Variants == {"Correct",
              "LeftoversForgotten",    \* (4) a takeover drops the open jobs beyond the batch
              "WindowRollsPast",       \* (5) a claim moves the window by every item it took
              "NoRepeatForFail",       \* (6) a refused fail or release is never a repeat
-             "NoDoneCheck"}           \* (7) a write does not ask for no done row
+             "NoDoneCheck",           \* (7) a write does not ask for no done row
+             "CancelWithoutFence",    \* (8) a cancel records the job, leaves its lease valid
+             "CancelForgetsRequeue"}  \* (9) a cancel of a requeued job keeps no trace of why
 
 \* Handouts of one job at most: one per attempt, and one more per release.
 MaxHandouts == MaxAttempts + MaxReleases
 Epochs      == 0..MaxHandouts
+\* A cancel's fence: the epoch the job's next handout would take.
+FenceEpochs == 0..(MaxHandouts + 1)
 ClaimIds    == 1..(Cardinality(Jobs) * MaxHandouts)
 
 ASSUME /\ Variant \in Variants
@@ -58,6 +67,7 @@ ASSUME /\ Variant \in Variants
        /\ LostReplies \subseteq {"complete", "fail", "release"}
        /\ Receiver \in BOOLEAN
        /\ Again \subseteq {"complete", "fail", "release", "renew"}
+       /\ MaxCancels \in Nat
 
 VARIABLES
     enqueued,  \* the jobs whose enqueue committed (rows of job)
@@ -69,9 +79,11 @@ VARIABLES
     leases,    \* the leases workers hold: one per handout, with ghost fields
     recv,      \* recv[j]: the receiver's newest epoch for key j
     released,  \* released[j]: releases of j so far (bounds the model)
-    flags      \* ghost: what went wrong so far (empty while every property holds)
+    flags,     \* ghost: what went wrong so far (empty while every property holds)
+    cancels    \* the fencing_cancel rows: job, fence epoch, the job's last epoch, what it was
 
-vars == <<enqueued, window, claims, handouts, done, requeue, leases, recv, released, flags>>
+vars == <<enqueued, window, claims, handouts, done, requeue, leases, recv, released, flags,
+          cancels>>
 
 (***************************************************************************)
 (* Time: the database clock is the only clock.  A claim row keeps         *)
@@ -112,6 +124,8 @@ Requeue   == [job : Jobs, wait : 0..MaxDelay, epoch : Epochs, attempts : 0..MaxA
 (*   staleAccepted: a worker was told accepted (or a repeat) for a write  *)
 (*                  that landed stale, or that is not its own             *)
 (*   landedRefused: a write that landed was reported refused              *)
+(*   lateWrite:     a write (renewals too) of a lease of a cancelled job  *)
+(*                  landed after the cancel                               *)
 (***************************************************************************)
 LeaseRec == [job : Jobs, owner : Workers, epoch : Epochs, claim : ClaimIds,
              attempt : 1..(MaxAttempts + 1),
@@ -119,7 +133,11 @@ LeaseRec == [job : Jobs, owner : Workers, epoch : Epochs, claim : ClaimIds,
              op : {"none", "complete", "fail", "release"},
              landed : {"no", "fresh", "stale"}]
 
-Flags == {"staleWrite", "staleAccepted", "landedRefused"}
+Flags == {"staleWrite", "staleAccepted", "landedRefused", "lateWrite"}
+
+\* was: running, fresh, or the reason of the requeue row the cancel deleted
+CancelRow == [job : Jobs, fence : FenceEpochs, epoch : Epochs,
+              was : {"running", "fresh", "fail", "release", "expired"}]
 
 TypeOK == /\ enqueued \subseteq Jobs
           /\ window \in Seq(Jobs)
@@ -128,9 +146,10 @@ TypeOK == /\ enqueued \subseteq Jobs
           /\ done \subseteq DoneRow
           /\ requeue \subseteq Requeue
           /\ leases \subseteq LeaseRec
-          /\ recv \in [Jobs -> Epochs]
+          /\ recv \in [Jobs -> FenceEpochs]
           /\ released \in [Jobs -> 0..MaxReleases]
           /\ flags \subseteq Flags
+          /\ cancels \subseteq CancelRow
 
 Init == /\ enqueued = {}
         /\ window = <<>>
@@ -142,6 +161,7 @@ Init == /\ enqueued = {}
         /\ recv = [j \in Jobs |-> 0]
         /\ released = [j \in Jobs |-> 0]
         /\ flags = {}
+        /\ cancels = {}
 
 Min(a, b) == IF a <= b THEN a ELSE b
 
@@ -251,7 +271,8 @@ Enqueue == /\ Cardinality(enqueued) < Cardinality(Jobs)
            /\ LET j == EnqueueOrder[Cardinality(enqueued) + 1] IN
               /\ enqueued' = enqueued \cup {j}
               /\ window' = Append(window, j)
-           /\ UNCHANGED <<claims, handouts, done, requeue, leases, recv, released, flags>>
+           /\ UNCHANGED <<claims, handouts, done, requeue, leases, recv, released, flags,
+                          cancels>>
 
 \* now() moves on by one tick: every live claim row comes closer to expiry, every waiting
 \* requeue row closer to being due.
@@ -261,7 +282,8 @@ Tick == /\ \/ \E c \in 1..Len(claims) : claims[c].live /\ claims[c].left > 0
                         IF claims[c].live /\ claims[c].left > 0
                         THEN [claims[c] EXCEPT !.left = @ - 1] ELSE claims[c]]
         /\ requeue' = {[q EXCEPT !.wait = IF @ > 0 THEN @ - 1 ELSE 0] : q \in requeue}
-        /\ UNCHANGED <<enqueued, window, handouts, done, leases, recv, released, flags>>
+        /\ UNCHANGED <<enqueued, window, handouts, done, leases, recv, released, flags,
+                       cancels>>
 
 (***************************************************************************)
 (* Claim(w, n): one transaction.  It takes the k = min(n, ready) oldest   *)
@@ -331,12 +353,16 @@ Claim(w, n, expired, due, stale) ==
                    {[job |-> h.job, owner |-> w, epoch |-> h.epoch, claim |-> id,
                      attempt |-> h.attempt, phase |-> "working", op |-> "none",
                      landed |-> "no"] : h \in new}
-      /\ UNCHANGED <<enqueued, recv, released, flags>>
+      /\ UNCHANGED <<enqueued, recv, released, flags, cancels>>
 
 \* A worker writes once more under a lease whose write was accepted (a caller that completes
 \* a job and then releases, fails or renews it): the engine must refuse it (NoStaleCommitAccepted).
 \* Its reply is never lost; the worker drops the lease after it.
 Late(l, op) == l.phase = "settled" /\ op \in Again
+
+\* Ghost: a write of a lease of job j landed; after j's cancel it is late.
+Cancelled(j) == \E x \in cancels : x.job = j
+LateFlag(j) == IF Cancelled(j) THEN {"lateWrite"} ELSE {}
 
 \* Renew: if the lease passes the check, its claim row's lease is extended (every job of the
 \* row). A refused renewal ends the lease's work (the runtime cancels the handler).
@@ -348,9 +374,10 @@ Renew(l) ==
             /\ claims' = [claims EXCEPT ![c].left = LeaseLen, ![c].renewals = @ + 1]
             /\ IF l.phase = "settled" THEN Drop(l) ELSE UNCHANGED leases
             /\ flags' = flags \cup (IF IsCurrent(l) THEN {} ELSE {"staleWrite"})
+                              \cup LateFlag(l.job)
        ELSE /\ Drop(l)
             /\ UNCHANGED <<claims, flags>>
-    /\ UNCHANGED <<enqueued, window, handouts, done, requeue, recv, released>>
+    /\ UNCHANGED <<enqueued, window, handouts, done, requeue, recv, released, cancels>>
 
 \* The receiver keeps the newest epoch per key and accepts a delivery whose epoch is >= it.
 \* A refused delivery ends the lease's work: it never commits.
@@ -361,7 +388,7 @@ Deliver(l) ==
             /\ Replace(l, [l EXCEPT !.phase = "delivered"])
        ELSE /\ Drop(l)
             /\ UNCHANGED recv
-    /\ UNCHANGED <<enqueued, window, claims, handouts, done, requeue, released, flags>>
+    /\ UNCHANGED <<enqueued, window, claims, handouts, done, requeue, released, flags, cancels>>
 
 (***************************************************************************)
 (* The writes of a lease: complete, fail and release.  Each is one        *)
@@ -424,6 +451,9 @@ OwnWrite(l, op) ==
                                            /\ d.outcome = "failed" /\ d.result = l.claim
            \/ \E q \in requeue : q.job = l.job /\ q.epoch = l.epoch /\ q.reason = op
            \/ \E h \in handouts : h.job = l.job /\ h.epoch = l.epoch + 1 /\ h.from = op
+           \* the requeue row of this write, deleted by a cancel, kept in the cancel row
+           \/ /\ Variant # "CancelForgetsRequeue"
+              /\ \E x \in cancels : x.job = l.job /\ x.epoch = l.epoch /\ x.was = op
 
 Explain(l, op) ==
     IF /\ OwnWrite(l, op)
@@ -449,6 +479,7 @@ Write(l, op, first) ==
                     ELSE Replace(l, [l EXCEPT !.op = op, !.landed = landed, !.phase = "unknown"])
                  /\ flags' = flags \cup (IF landed = "stale" THEN {"staleWrite"} ELSE {})
                                    \cup (IF landed = "stale" /\ ack THEN {"staleAccepted"} ELSE {})
+                                   \cup LateFlag(l.job)
        ELSE LET told == Explain(l, op) IN
             /\ Drop(l)
             /\ flags' = flags \cup (IF told = "repeat" /\ (l.landed # "fresh" \/ op # l.op)
@@ -456,7 +487,7 @@ Write(l, op, first) ==
                               \cup (IF told = "refused" /\ l.landed # "no" /\ op = l.op
                                     THEN {"landedRefused"} ELSE {})
             /\ UNCHANGED <<done, requeue, claims, released>>
-    /\ UNCHANGED <<enqueued, window, handouts, recv>>
+    /\ UNCHANGED <<enqueued, window, handouts, recv, cancels>>
 
 \* Without the receiver (Receiver = FALSE: a smaller model) a lease completes straight away.
 \* A late write's reply is never lost (first = FALSE).
@@ -468,7 +499,49 @@ Release(l)  == /\ (l.phase = "working" /\ released[l.job] < MaxReleases) \/ Late
                /\ Write(l, "release", l.phase # "settled")
 Retry(l)    == l.phase = "unknown" /\ Write(l, l.op, FALSE)
 
+(***************************************************************************)
+(* Cancel (issue 36), AppendChanges' admin fail in one transaction with   *)
+(* the fencing_cancel row (fence = the job's last epoch + 1): a running   *)
+(* job (open in a live claim row, its lease expired or not) gets a done   *)
+(* row, failed, and is counted off its claim row into given_back; a       *)
+(* requeued one loses its requeue row and gets a done row; a fresh one    *)
+(* gets a done row and leaves the window (the operated row makes the      *)
+(* window skip it).  The cancel row keeps what the job was: for a         *)
+(* requeued job the reason of the requeue row it deleted, so that a       *)
+(* retried fail or release whose write that row was is still a repeat.    *)
+(* CancelWithoutFence writes the cancel row only.                          *)
+(***************************************************************************)
+Cancel(j) ==
+    LET hs     == {h \in handouts : h.job = j}
+        last   == IF hs = {} THEN 0
+                  ELSE (CHOOSE h \in hs : \A g \in hs : g.epoch <= h.epoch).epoch
+        held   == {c \in 1..Len(claims) : claims[c].live /\ j \in OpenJobs(c)}
+        queued == {q \in requeue : q.job = j}
+        was    == CASE held # {}   -> "running"
+                    [] queued # {} -> (CHOOSE q \in queued : TRUE).reason
+                    [] OTHER       -> "fresh"
+    IN
+    /\ Cardinality(cancels) < MaxCancels
+    /\ j \in enqueued /\ ~HasDone(j) /\ ~Cancelled(j)
+    /\ cancels' = cancels \cup {[job |-> j, fence |-> last + 1, epoch |-> last, was |-> was]}
+    /\ IF Variant = "CancelWithoutFence"
+       THEN UNCHANGED <<window, claims, done, requeue>>
+       ELSE /\ done' = done \cup {[job |-> j, epoch |-> last, outcome |-> "failed",
+                                   result |-> 0]}
+            /\ claims' = IF held = {} THEN claims ELSE Settle(CHOOSE c \in held : TRUE, j, TRUE)
+            /\ requeue' = requeue \ queued
+            /\ window' = SelectSeq(window, LAMBDA x : x # j)
+    /\ UNCHANGED <<enqueued, handouts, leases, recv, released, flags>>
+
+\* FencedReceiver.fence: the key's epoch raised to the cancel's fence, without a payload.
+FenceReceiver(j) ==
+    /\ \E x \in cancels : x.job = j /\ x.fence > recv[j] /\ recv' = [recv EXCEPT ![j] = x.fence]
+    /\ UNCHANGED <<enqueued, window, claims, handouts, done, requeue, leases, released, flags,
+                   cancels>>
+
 \* One operator per kind of step, so that TLC names the step in a counterexample.
+CancelOne   == \E j \in Jobs : Cancel(j)
+FenceOne    == \E j \in Jobs : FenceReceiver(j)
 ClaimOne    == LET expired == Expired
                    due     == {q \in requeue : q.wait = 0}
                    stale   == StaleHandouts(expired)
@@ -489,6 +562,8 @@ Next == \/ Enqueue
         \/ RetryOne
         \/ FailOne
         \/ ReleaseOne
+        \/ CancelOne
+        \/ FenceOne
 
 \* Fairness only for enqueues, the clock and claims: no worker is obliged to do anything.
 Spec == /\ Init /\ [][Next]_vars
@@ -507,6 +582,13 @@ OneTokenOneOwner ==
     /\ \A g, h \in handouts : g.job = h.job /\ g.epoch = h.epoch => g = h
     /\ LET current == {l \in leases : Current(l)} IN
        \A l, m \in current : l.job = m.job => l = m
+
+\* Issue 36: no write of a lease of a cancelled job lands after the cancel.
+NoWriteAcceptedAfterCancel == "lateWrite" \notin flags
+
+\* Once the fence reached the receiver, it takes nothing more for the key.
+ReceiverRefusesCancelled ==
+    [][\A x \in cancels : recv[x.job] >= x.fence => recv'[x.job] = recv[x.job]]_vars
 
 \* Every new handout of a job takes a larger epoch than every earlier handout of it.
 EpochsOnlyGoUp ==
@@ -556,7 +638,10 @@ GivenBackAgrees ==
         claims[c].live =>
             \A it \in claims[c].items :
                 (it.job \in claims[c].givenBack)
-                    <=> (HasRequeue(it.job) \/ NewerHandout(it.job, it.epoch))
+                    <=> \/ HasRequeue(it.job) \/ NewerHandout(it.job, it.epoch)
+                        \* a cancel of the running job gives it back too; a cancel of a
+                        \* job this row gave back deletes its requeue row
+                        \/ \E x \in cancels : x.job = it.job /\ x.epoch = it.epoch
 
 \* Attempts never exceed max_attempts; a requeue row always has one left.
 AttemptsBounded == /\ \A h \in handouts : h.attempt <= MaxAttempts

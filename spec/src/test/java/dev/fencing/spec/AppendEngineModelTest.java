@@ -85,4 +85,35 @@ class AppendEngineModelTest {
   void withoutTheDoneCheckACompletedJobOfAnOpenBatchIsGivenBack() throws Exception {
     violates(SPEC, "AppendNoDoneCheck.cfg", "NoStaleCommitAccepted");
   }
+
+  /**
+   * Issue 36's cancel of a fresh, requeued or running job: no write of its lease lands after it, a
+   * fenced receiver takes nothing more, and every job still ends.
+   */
+  @Test
+  void aCancelledJobsHolderIsRefusedAndEveryJobEnds() throws Exception {
+    passesWithLiveness(SPEC, "AppendCancel.cfg", SMALL);
+  }
+
+  /** A job of a batch cancelled while its claim row holds the other: only in the long form. */
+  @Test
+  @Tag("long")
+  void aCancelInsideABatch() throws Exception {
+    passes(SPEC, "AppendCancelTwoJobs.cfg", LARGE);
+  }
+
+  /** (8) A cancel that leaves the job open under its claim row: the holder's write lands. */
+  @Test
+  void aCancelThatLeavesTheLeaseValidLetsTheHoldersWriteLand() throws Exception {
+    violates(SPEC, "AppendCancelWithoutFence.cfg", "NoWriteAcceptedAfterCancel");
+  }
+
+  /**
+   * (9) A cancel that deletes a requeue row and keeps no trace of it: the retry of the fail that
+   * wrote the row, after a lost reply, is refused although it landed.
+   */
+  @Test
+  void aCancelThatForgetsTheRequeueRowRefusesAFailThatLanded() throws Exception {
+    violates(SPEC, "AppendCancelForgetsRequeue.cfg", "LandedWriteNotRefused");
+  }
 }

@@ -79,6 +79,66 @@ class FencingModelTest {
     violates("NoGenerationAtTheReceiver.cfg", "ReceiverOneClaimPerToken");
   }
 
+  /**
+   * Issue 36's cancel: no write of a lease of a cancelled job lands after the cancel, a fenced
+   * receiver takes nothing more of the key, and every job still ends.
+   */
+  @Test
+  void aCancelledJobsHolderIsRefusedAndAFencedReceiverTakesNothingMore() throws Exception {
+    passesWithLiveness("Cancel.cfg");
+  }
+
+  /** A cancel that records the job but leaves its row: the holder's write lands after it. */
+  @Test
+  void aCancelThatLeavesTheLeaseValidLetsTheHoldersWriteLand() throws Exception {
+    violates("CancelWithoutFence.cfg", "NoWriteAcceptedAfterCancel");
+  }
+
+  /**
+   * A refusal that names the cancel before asking settled_epochs reports refused a fail that landed
+   * before the cancel (its reply lost): the refusal must look for the lease's own fail first.
+   */
+  @Test
+  void aFailThatLandedBeforeTheCancelIsNotReportedRefused() throws Exception {
+    violates("CancelledBeforeSettled.cfg", "LandedFailNotRefused");
+  }
+
+  /** The fence is what a receiver without the epoch check lacks: a zombie's delivery is taken. */
+  @Test
+  void aFencedReceiverWithoutTheEpochCheckTakesAZombiesDelivery() throws Exception {
+    violates("CancelNoReceiverEpochCheck.cfg", "ReceiverRefusesCancelled");
+  }
+
+  /**
+   * Issue 36's running limit, with heartbeats that take the limit's lock: the leases valid now
+   * never exceed the limit.
+   */
+  @Test
+  void theLeasesValidNowNeverExceedTheLimit() throws Exception {
+    passes("Limit.cfg");
+  }
+
+  /** The same with takeovers of expired leases under the limit. */
+  @Test
+  void aTakeoverUnderTheLimitCountsTheValidLeases() throws Exception {
+    passes("LimitTakeover.cfg");
+  }
+
+  /**
+   * A heartbeat without the limit's lock, judged at its transaction's start, lands after a claim
+   * counted its lease expired: two valid leases under a limit of 1.
+   */
+  @Test
+  void aHeartbeatWithoutTheLimitsLockRevivesALeaseAClaimCountedExpired() throws Exception {
+    violates("LimitRenewWithoutLock.cfg", "ValidLeasesWithinLimit");
+  }
+
+  /** A claim that does not count the valid leases exceeds the limit. */
+  @Test
+  void aClaimThatDoesNotCountExceedsTheLimit() throws Exception {
+    violates("LimitNoCount.cfg", "ValidLeasesWithinLimit");
+  }
+
   private static void passesWithLiveness(String config) throws Exception {
     ModelCheck.passesWithLiveness("Fencing", config, TlcRun.Size.LARGE);
   }
