@@ -3,7 +3,9 @@ package dev.fencing.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.CancelResult;
 import dev.fencing.FencedOffException;
+import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobState;
@@ -14,12 +16,18 @@ import dev.fencing.testkit.db.TestSchema;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The admin API on a real PostgreSQL, the same on both engines: history, requeue, fail, queues,
- * purge, schema checks.
+ * The admin API on a real PostgreSQL, the same on both engines: history, requeue, fail, cancel,
+ * queues, purge, schema checks.
  */
 @FencingDatabase
 abstract class PostgresAdminContract {
@@ -142,6 +150,87 @@ abstract class PostgresAdminContract {
     assertThatThrownBy(() -> admin.fail(id, " "))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("reason must not be blank, but was ' '");
+  }
+
+  @Test
+  void aCancelledJobIsNotRequeuedAndTheAdminsCancelIsTheQueues(TestSchema schema) {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+    PostgresAdmin admin = admin(schema);
+    CancelResult first = admin.cancel(id, "by hand");
+    assertThat(first).isInstanceOf(CancelResult.Cancelled.class);
+    CancelResult.Cancelled cancelled = (CancelResult.Cancelled) first;
+    assertThat(cancelled.fence()).isEqualTo(job.epoch().next());
+    assertThat(queue.cancel(id))
+        .isEqualTo(new CancelResult.Cancelled(id, JobState.RUNNING, cancelled.fence(), true));
+
+    assertThat(admin.requeue(id))
+        .isInstanceOfSatisfying(
+            AdminChange.Refused.class,
+            r ->
+                assertThat(r.reason())
+                    .isEqualTo(
+                        "job "
+                            + id
+                            + " was cancelled; cancelled jobs are not requeued (receivers may"
+                            + " already be fenced at the job's next epoch): enqueue a new job"));
+    assertThat(admin.job(id).orElseThrow().state()).isEqualTo(JobState.FAILED);
+    assertThat(admin.job(id).orElseThrow().lastError()).isEqualTo("cancelled: by hand");
+    assertThat(queue.claim("q", "w2", Duration.ofMinutes(5))).isEmpty();
+    assertThatThrownBy(() -> queue.complete(job.lease(), "{}"))
+        .isInstanceOfSatisfying(
+            FencedOffException.class,
+            e -> assertThat(e.refusal()).isInstanceOf(FencedOutcome.Cancelled.class));
+  }
+
+  @Test
+  void aCancelRacingTheHoldersCommitGivesOneTruth(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema, 5);
+    int n = 40;
+    queue.enqueueAll("q", Collections.nCopies(n, "{}"));
+    List<Job> jobs = queue.claimBatch("q", "w1", Duration.ofMinutes(5), n);
+    assertThat(jobs).hasSize(n);
+    Map<Long, FencedOutcome> commits = new ConcurrentHashMap<>();
+    Map<Long, CancelResult> cancels = new ConcurrentHashMap<>();
+    CountDownLatch start = new CountDownLatch(1);
+    try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
+      threads.submit(
+          () -> {
+            start.await();
+            for (Job job : jobs) {
+              try {
+                commits.put(job.id(), queue.complete(job.lease(), "{}"));
+              } catch (FencedOffException e) {
+                commits.put(job.id(), e.refusal());
+              }
+            }
+            return null;
+          });
+      threads.submit(
+          () -> {
+            start.await();
+            for (Job job : jobs.reversed()) {
+              cancels.put(job.id(), queue.cancel(job.id(), "race"));
+            }
+            return null;
+          });
+      start.countDown();
+    }
+    for (Job job : jobs) {
+      FencedOutcome commit = commits.get(job.id());
+      CancelResult cancel = cancels.get(job.id());
+      JobState state = queue.find(job.id()).orElseThrow().state();
+      if (commit instanceof FencedOutcome.Accepted) {
+        assertThat(cancel).isEqualTo(new CancelResult.AlreadyEnded(job.id(), JobState.COMPLETED));
+        assertThat(state).isEqualTo(JobState.COMPLETED);
+      } else {
+        assertThat(commit)
+            .isEqualTo(new FencedOutcome.Cancelled(job.lease().key(), job.epoch(), "race"));
+        assertThat(cancel).isInstanceOf(CancelResult.Cancelled.class);
+        assertThat(state).isEqualTo(JobState.FAILED);
+      }
+    }
   }
 
   @Test
