@@ -11,7 +11,6 @@ import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
-import dev.fencing.OutboxMessage;
 import dev.fencing.Renewal;
 import java.time.Duration;
 import java.util.List;
@@ -60,8 +59,6 @@ abstract class QueueCancelRules extends QueueRefusalRules {
         new FencedOutcome.Cancelled(lease.key(), lease.epoch(), "stop");
     assertRefusedAs(() -> queue.renew(lease, LONG), refusal);
     assertRefusedAs(() -> queue.complete(lease, "{}"), refusal);
-    assertRefusedAs(
-        () -> queue.complete(lease, "{}", List.of(new OutboxMessage("d", "k", "{}"))), refusal);
     assertRefusedAs(() -> queue.fail(lease, "late", Duration.ZERO), refusal);
     assertRefusedAs(() -> queue.release(lease), refusal);
     assertThat(queue.renewAll(List.of(lease), LONG))
