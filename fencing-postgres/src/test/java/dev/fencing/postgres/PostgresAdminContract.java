@@ -14,6 +14,7 @@ import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collections;
@@ -188,6 +189,34 @@ abstract class PostgresAdminContract {
                     .isEqualTo(
                         new FencedOutcome.Cancelled(job.lease().key(), job.epoch(), "by hand")));
     assertThat(admin.job(id).orElseThrow().messages()).isEmpty();
+  }
+
+  @Test
+  void aCancelDeletesTheJobsParkedRow(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    long other = queue.enqueue("q", "{}");
+    execute(
+        schema,
+        "insert into fencing_parked (job_id, queue, priority, ready_at) values ("
+            + id
+            + ", 'q', 5, now()), ("
+            + other
+            + ", 'q', 5, now())");
+    assertThat(queue.cancel(id)).isInstanceOf(CancelResult.Cancelled.class);
+    assertThat(count(schema, "select count(*) from fencing_parked where job_id = " + id)).isZero();
+    assertThat(count(schema, "select count(*) from fencing_parked")).isEqualTo(1);
+  }
+
+  static long count(TestSchema schema, String sql) throws Exception {
+    try (Connection c = schema.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("set search_path to \"" + schema.name() + "\"");
+      try (ResultSet r = s.executeQuery(sql)) {
+        r.next();
+        return r.getLong(1);
+      }
+    }
   }
 
   @Test
