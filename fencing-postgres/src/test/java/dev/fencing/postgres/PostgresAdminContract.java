@@ -178,6 +178,7 @@ abstract class PostgresAdminContract {
                             + " already be fenced at the job's next epoch): enqueue a new job"));
     assertThat(admin.job(id).orElseThrow().state()).isEqualTo(JobState.FAILED);
     assertThat(admin.job(id).orElseThrow().lastError()).isEqualTo("cancelled: by hand");
+    assertThat(admin.job(id).orElseThrow().lastEvent()).isEqualTo("cancelled");
     assertThat(queue.claim("q", "w2", Duration.ofMinutes(5))).isEmpty();
     // a commit with messages too (the contract's backends may have no outbox)
     assertThatThrownBy(

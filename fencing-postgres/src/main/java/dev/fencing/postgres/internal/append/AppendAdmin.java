@@ -188,6 +188,9 @@ final class AppendAdmin extends EngineAdmin {
     }
     String lastEvent =
         lastEvent(state, operated == null ? null : operated.get(o.EVENT), operatedEpoch);
+    if (ADMIN_FAILED.equals(lastEvent) && Cancels.wasCancelled(dsl, jobId)) {
+      lastEvent = "cancelled"; // as the other engine's last_event says it
+    }
     return Optional.of(
         details(
             state.snapshot(),

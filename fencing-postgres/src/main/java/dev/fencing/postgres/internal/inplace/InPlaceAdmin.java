@@ -37,9 +37,10 @@ import org.jooq.UpdateSetMoreStep;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The operators' view of the update-in-place engine (see {@link EngineAdmin}). Every change is one
- * conditional UPDATE on the job's state, so it cannot race a claim or a commit into a state it
- * would have refused; the epoch is never changed here, so a later claim still takes a larger one.
+ * The operators' view of the update-in-place engine (see {@link EngineAdmin}). Every change is a
+ * conditional UPDATE on the job's state (a cancel and a requeue lock the row first, to read it with
+ * what a cancel wrote beside it), so it cannot race a claim or a commit into a state it would have
+ * refused; the epoch is never changed here, so a later claim still takes a larger one.
  */
 final class InPlaceAdmin extends EngineAdmin {
 
