@@ -339,11 +339,13 @@ public interface FencedQueue {
    *   <li>A pending job (waiting, delayed, or waiting for a retry) ends at once.
    *   <li>A running job's lease is ended: every later renewal, commit, failure or release of that
    *       lease is refused with {@link FencedOutcome.Cancelled}, and so is every lease of the job
-   *       that ran out before. A retry of a write that landed before the cancel is still accepted
-   *       as a repeat: it had already counted. The holder is not stopped by the store; the runtime
-   *       ({@code FencedWorkers}) interrupts its handler when its next heartbeat is refused, within
-   *       one heartbeat interval. Its calls to receivers are refused once the receiver was raised
-   *       to the returned {@link CancelResult.Cancelled#fence} epoch ({@link
+   *       that ran out before. A retry of a commit that landed before the cancel is still accepted
+   *       as a repeat: it had already counted, and the cancel found the job ended. (A failure or
+   *       release that landed before leaves the job pending, so a cancel then ends it; a retry of
+   *       that failure or release is refused as cancelled.) The holder is not stopped by the store;
+   *       the runtime ({@code FencedWorkers}) interrupts its handler when its next heartbeat is
+   *       refused, within one heartbeat interval. Its calls to receivers are refused once the
+   *       receiver was raised to the returned {@link CancelResult.Cancelled#fence} epoch ({@link
    *       FencedReceiver#fence}).
    *   <li>A job that already ended is left as it is ({@link CancelResult.AlreadyEnded}).
    * </ul>
@@ -353,7 +355,8 @@ public interface FencedQueue {
    *
    * @param jobId the job
    * @param reason why, kept in the job's last error (cut to 4,000 characters); may be null
-   * @throws IllegalArgumentException if {@code jobId} is not positive; nothing written
+   * @throws IllegalArgumentException if {@code jobId} is not positive or {@code reason} is blank;
+   *     nothing written
    * @throws UnsupportedOperationException if the backend cannot cancel (the default)
    * @throws StoreUnavailableException if the store could not be reached or refused after the
    *     backend's retries; whether the job was cancelled is unknown, and cancelling again is safe

@@ -175,6 +175,24 @@ public final class Validate {
     return jobId;
   }
 
+  /** The longest reason a cancel keeps; a longer one is cut. */
+  public static final int MAX_CANCEL_REASON = 4_000;
+
+  /**
+   * Returns the last error of a job cancelled with {@code reason} (checked: null or not blank):
+   * {@code "cancelled: <reason>"}, or {@code "cancelled"} without a reason.
+   */
+  public static String cancelled(@Nullable String reason) {
+    if (reason == null) {
+      return "cancelled";
+    }
+    if (reason.isBlank()) {
+      throw new IllegalArgumentException(
+          "reason must be null or not blank, but was " + quote(reason));
+    }
+    return "cancelled: " + reason;
+  }
+
   /** Returns {@code leaseLength} if it is between 1 ms and 24 h. */
   public static Duration leaseLength(@Nullable Duration leaseLength) {
     return between("leaseLength", leaseLength, Duration.ofMillis(1), MAX_LEASE);

@@ -11,7 +11,7 @@ public final class ExitCode {
   /** The command did what it was asked. */
   public static final int OK = 0;
 
-  /** Requeue or fail was refused: the job is in a state the change does not apply to. */
+  /** Requeue, fail or cancel was refused: the job is in a state the change does not apply to. */
   public static final int REFUSED = 1;
 
   /** Bad arguments (picocli's usage errors). */

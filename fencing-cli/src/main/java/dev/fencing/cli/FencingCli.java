@@ -1,5 +1,6 @@
 package dev.fencing.cli;
 
+import dev.fencing.cli.internal.CancelCommand;
 import dev.fencing.cli.internal.CliException;
 import dev.fencing.cli.internal.Durations;
 import dev.fencing.cli.internal.FailCommand;
@@ -23,6 +24,7 @@ import picocli.CommandLine.Command;
  * java -jar fencing-cli.jar queues --url jdbc:postgresql://db/app --schema jobs
  * java -jar fencing-cli.jar job 42
  * java -jar fencing-cli.jar requeue 42
+ * java -jar fencing-cli.jar cancel 42 --reason "not needed"
  * java -jar fencing-cli.jar schedules --next 3
  * java -jar fencing-cli.jar schema
  * java -jar fencing-cli.jar migrate
@@ -40,6 +42,7 @@ import picocli.CommandLine.Command;
       JobCommand.class,
       RequeueCommand.class,
       FailCommand.class,
+      CancelCommand.class,
       PurgeCommand.class,
       SchedulesCommand.class,
       SchemaCommand.class,

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.FencedOffException;
+import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
+import dev.fencing.Lease;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.schedule.FencedScheduler;
 import dev.fencing.schedule.Missed;
@@ -146,6 +148,44 @@ class FencingCliTest {
     Run noReason = run(schema, "fail", Long.toString(id));
     assertThat(noReason.code()).isEqualTo(ExitCode.USAGE);
     assertThat(noReason.err()).contains("Missing required option: '--reason=<reason>'");
+  }
+
+  @Test
+  void cancelOfARunningJobPrintsTheFenceAndRefusesTheHoldersLaterCommit(TestSchema schema) {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    Lease held = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow().lease();
+    String job = Long.toString(id);
+
+    assertThat(run(schema, "cancel", job, "--reason", "not needed"))
+        .isEqualTo(new Run(0, "cancelled job " + id + " (it was running); fence epoch 2\n", ""));
+    assertThatThrownBy(() -> queue.complete(held, "{\"late\": true}"))
+        .isInstanceOfSatisfying(
+            FencedOffException.class,
+            e -> assertThat(e.refusal()).isInstanceOf(FencedOutcome.Cancelled.class));
+    assertThat(queue.find(id).orElseThrow().lastError()).isEqualTo("cancelled: not needed");
+    assertThat(run(schema, "cancel", job))
+        .isEqualTo(
+            new Run(
+                0, "job " + id + " was already cancelled (it was running); fence epoch 2\n", ""));
+  }
+
+  @Test
+  void cancelOfAnEndedJobIsRefusedWithExitCode1AndOfAnUnknownOneWith5(TestSchema schema) {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    queue.complete(queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow().lease(), "{}");
+
+    Run ended = run(schema, "cancel", Long.toString(id));
+    assertThat(ended.code()).isEqualTo(ExitCode.REFUSED);
+    assertThat(ended.err())
+        .isEqualTo("fencing: job " + id + " already ended completed; nothing was changed\n");
+    Run unknown = run(schema, "cancel", "424242", "--reason", "x");
+    assertThat(unknown.code()).isEqualTo(ExitCode.UNKNOWN_JOB);
+    assertThat(unknown.err()).isEqualTo("fencing: no job 424242 in schema " + schema.name() + "\n");
+    Run blank = run(schema, "cancel", Long.toString(id), "--reason", " ");
+    assertThat(blank.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(blank.err()).contains("reason must be null or not blank");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.fencing.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.CancelResult;
 import dev.fencing.CommitOutcome;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
@@ -177,6 +178,21 @@ class MeteredQueueTest {
     assertThat(count("fencing.renewals", "outcome", "lost")).isEqualTo(2);
     assertThat(count("fencing.fenced.off", "reason", "expired", "stage", "renew")).isEqualTo(2);
     assertThat(timer("fencing.renew", "error", "none").count()).isEqualTo(3);
+  }
+
+  @Test
+  void aCancelledJobsRefusalsAreCountedAsCancelled() {
+    long id = queue.enqueue(Q, "{}");
+    Job job = queue.claim(Q, "w1", LONG).orElseThrow();
+    assertThat(queue.cancel(id, "not needed")).isInstanceOf(CancelResult.Cancelled.class);
+
+    assertThatThrownBy(() -> queue.complete(job.lease(), "{}"))
+        .isInstanceOf(FencedOffException.class);
+    assertThat(queue.renewAll(List.of(job.lease()), LONG).getFirst())
+        .isInstanceOf(Renewal.Lost.class);
+
+    assertThat(count("fencing.fenced.off", "reason", "cancelled", "stage", "commit")).isEqualTo(1);
+    assertThat(count("fencing.fenced.off", "reason", "cancelled", "stage", "renew")).isEqualTo(1);
   }
 
   @Test

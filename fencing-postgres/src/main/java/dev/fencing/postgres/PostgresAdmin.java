@@ -1,5 +1,6 @@
 package dev.fencing.postgres;
 
+import dev.fencing.CancelResult;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.internal.Admin;
 import java.time.Duration;
@@ -9,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The operators' view of one schema, from {@link PostgresFencing#admin()}: list queues, show a job
- * with its epoch history, requeue or fail a job, purge old finished jobs.
+ * with its epoch history, requeue, fail or cancel a job, purge old finished jobs.
  *
  * <pre>{@code
  * PostgresAdmin admin = PostgresFencing.builder(dataSource).schema("jobs").install(false).build().admin();
@@ -61,7 +62,8 @@ public final class PostgresAdmin {
   /**
    * Puts a failed job back to pending, claimable now, attempts counted from zero; its epoch is
    * kept, so the next claim takes a larger one. Refuses any other state: a completed job already
-   * had its effects (enqueue a new job instead), a pending or running one needs no requeue.
+   * had its effects (enqueue a new job instead), a pending or running one needs no requeue. Refuses
+   * a cancelled job too: its next epoch is its cancel's fence, which receivers may already hold.
    *
    * @throws IllegalArgumentException if {@code jobId} is not positive
    */
@@ -79,6 +81,22 @@ public final class PostgresAdmin {
    */
   public AdminChange fail(long jobId, String reason) {
     return admin.fail(jobId, reason);
+  }
+
+  /**
+   * Cancels a pending or running job, as {@link dev.fencing.FencedQueue#cancel(long, String)} does:
+   * it ends failed ({@code "cancelled: <reason>"}), its holder's lease is ended, and every lease it
+   * was handed out under is refused as {@link dev.fencing.FencedOutcome.Cancelled}. A cancelled job
+   * is never requeued ({@link #requeue} refuses it).
+   *
+   * @param reason why, or null; cut to 4,000 characters
+   * @throws IllegalArgumentException if {@code jobId} is not positive or {@code reason} is blank;
+   *     nothing is written
+   * @throws StoreUnavailableException if the database failed after the transient retries; whether
+   *     the job was cancelled is unknown, and cancelling again is safe
+   */
+  public CancelResult cancel(long jobId, @Nullable String reason) {
+    return admin.cancel(jobId, reason);
   }
 
   /**

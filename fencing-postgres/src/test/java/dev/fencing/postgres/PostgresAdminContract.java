@@ -3,7 +3,9 @@ package dev.fencing.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.CancelResult;
 import dev.fencing.FencedOffException;
+import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobState;
@@ -12,14 +14,21 @@ import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The admin API on a real PostgreSQL, the same on both engines: history, requeue, fail, queues,
- * purge, schema checks.
+ * The admin API on a real PostgreSQL, the same on both engines: history, requeue, fail, cancel,
+ * queues, purge, schema checks.
  */
 @FencingDatabase
 abstract class PostgresAdminContract {
@@ -142,6 +151,122 @@ abstract class PostgresAdminContract {
     assertThatThrownBy(() -> admin.fail(id, " "))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("reason must not be blank, but was ' '");
+  }
+
+  @Test
+  void aCancelledJobIsNotRequeuedAndTheAdminsCancelIsTheQueues(TestSchema schema) {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    Job job = queue.claim("q", "w1", Duration.ofMinutes(5)).orElseThrow();
+    PostgresAdmin admin = admin(schema);
+    CancelResult first = admin.cancel(id, "by hand");
+    assertThat(first).isInstanceOf(CancelResult.Cancelled.class);
+    CancelResult.Cancelled cancelled = (CancelResult.Cancelled) first;
+    assertThat(cancelled.fence()).isEqualTo(job.epoch().next());
+    assertThat(queue.cancel(id))
+        .isEqualTo(new CancelResult.Cancelled(id, JobState.RUNNING, cancelled.fence(), true));
+
+    assertThat(admin.requeue(id))
+        .isInstanceOfSatisfying(
+            AdminChange.Refused.class,
+            r ->
+                assertThat(r.reason())
+                    .isEqualTo(
+                        "job "
+                            + id
+                            + " was cancelled; cancelled jobs are not requeued (receivers may"
+                            + " already be fenced at the job's next epoch): enqueue a new job"));
+    assertThat(admin.job(id).orElseThrow().state()).isEqualTo(JobState.FAILED);
+    assertThat(admin.job(id).orElseThrow().lastError()).isEqualTo("cancelled: by hand");
+    assertThat(admin.job(id).orElseThrow().lastEvent()).isEqualTo("cancelled");
+    assertThat(queue.claim("q", "w2", Duration.ofMinutes(5))).isEmpty();
+    // a commit with messages too (the contract's backends may have no outbox)
+    assertThatThrownBy(
+            () -> queue.complete(job.lease(), "{}", List.of(new OutboxMessage("d", "k", "{}"))))
+        .isInstanceOfSatisfying(
+            FencedOffException.class,
+            e ->
+                assertThat(e.refusal())
+                    .isEqualTo(
+                        new FencedOutcome.Cancelled(job.lease().key(), job.epoch(), "by hand")));
+    assertThat(admin.job(id).orElseThrow().messages()).isEmpty();
+  }
+
+  @Test
+  void aCancelDeletesTheJobsParkedRow(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    long other = queue.enqueue("q", "{}");
+    execute(
+        schema,
+        "insert into fencing_parked (job_id, queue, priority, ready_at) values ("
+            + id
+            + ", 'q', 5, now()), ("
+            + other
+            + ", 'q', 5, now())");
+    assertThat(queue.cancel(id)).isInstanceOf(CancelResult.Cancelled.class);
+    assertThat(count(schema, "select count(*) from fencing_parked where job_id = " + id)).isZero();
+    assertThat(count(schema, "select count(*) from fencing_parked")).isEqualTo(1);
+  }
+
+  static long count(TestSchema schema, String sql) throws Exception {
+    try (Connection c = schema.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("set search_path to \"" + schema.name() + "\"");
+      try (ResultSet r = s.executeQuery(sql)) {
+        r.next();
+        return r.getLong(1);
+      }
+    }
+  }
+
+  @Test
+  void aCancelRacingTheHoldersCommitGivesOneTruth(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema, 5);
+    int n = 40;
+    queue.enqueueAll("q", Collections.nCopies(n, "{}"));
+    List<Job> jobs = queue.claimBatch("q", "w1", Duration.ofMinutes(5), n);
+    assertThat(jobs).hasSize(n);
+    Map<Long, FencedOutcome> commits = new ConcurrentHashMap<>();
+    Map<Long, CancelResult> cancels = new ConcurrentHashMap<>();
+    CountDownLatch start = new CountDownLatch(1);
+    try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
+      threads.submit(
+          () -> {
+            start.await();
+            for (Job job : jobs) {
+              try {
+                commits.put(job.id(), queue.complete(job.lease(), "{}"));
+              } catch (FencedOffException e) {
+                commits.put(job.id(), e.refusal());
+              }
+            }
+            return null;
+          });
+      threads.submit(
+          () -> {
+            start.await();
+            for (Job job : jobs.reversed()) {
+              cancels.put(job.id(), queue.cancel(job.id(), "race"));
+            }
+            return null;
+          });
+      start.countDown();
+    }
+    for (Job job : jobs) {
+      FencedOutcome commit = commits.get(job.id());
+      CancelResult cancel = cancels.get(job.id());
+      JobState state = queue.find(job.id()).orElseThrow().state();
+      if (commit instanceof FencedOutcome.Accepted) {
+        assertThat(cancel).isEqualTo(new CancelResult.AlreadyEnded(job.id(), JobState.COMPLETED));
+        assertThat(state).isEqualTo(JobState.COMPLETED);
+      } else {
+        assertThat(commit)
+            .isEqualTo(new FencedOutcome.Cancelled(job.lease().key(), job.epoch(), "race"));
+        assertThat(cancel).isInstanceOf(CancelResult.Cancelled.class);
+        assertThat(state).isEqualTo(JobState.FAILED);
+      }
+    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.fencing.postgres.internal;
 
+import dev.fencing.CancelResult;
 import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.AdminChange;
@@ -39,7 +40,8 @@ public interface Admin {
 
   /**
    * Puts a failed job back to pending, claimable now, with its attempts counted from zero; the
-   * epoch stays, so the next claim's is larger than any before. Any other state is refused.
+   * epoch stays, so the next claim's is larger than any before. Any other state is refused, and so
+   * is a cancelled job (its next epoch is promised to receivers as its fence).
    */
   AdminChange requeue(long jobId);
 
@@ -49,6 +51,15 @@ public interface Admin {
    * @throws IllegalArgumentException if {@code reason} is blank; nothing is written
    */
   AdminChange fail(long jobId, String reason);
+
+  /**
+   * Cancels a pending or running job, as {@link dev.fencing.FencedQueue#cancel(long, String)} says:
+   * its end and its {@code fencing_cancel} row in one transaction, under the lock a commit of the
+   * job takes.
+   *
+   * @throws IllegalArgumentException if {@code reason} is blank; nothing is written
+   */
+  CancelResult cancel(long jobId, @Nullable String reason);
 
   /**
    * Deletes finished jobs older than {@code olderThan} (see {@link Retention}).

@@ -56,6 +56,15 @@ public abstract class EngineAdmin implements Admin {
     return jdbc.transaction(c -> change.apply(jdbc.on(c)));
   }
 
+  /**
+   * A change that is safe to run again: {@code change}'s statements in one transaction, retried
+   * after a transient failure. Only for a change whose retry tells its own earlier try for what it
+   * is (a cancel's repeat).
+   */
+  protected final <T> T retriedTransaction(Function<DSLContext, T> change) {
+    return jdbc.transactionRetried(c -> change.apply(jdbc.on(c)));
+  }
+
   @Override
   public final String schema() {
     return config.schema();

@@ -1,5 +1,6 @@
 package dev.fencing.postgres.internal;
 
+import dev.fencing.CancelResult;
 import dev.fencing.CommitOutcome;
 import dev.fencing.Enqueued;
 import dev.fencing.FencedOutcome;
@@ -29,6 +30,7 @@ import org.jooq.JSONB;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The PostgreSQL queue, on either engine: what both share is here, written once against {@link
@@ -257,6 +259,13 @@ public final class JooqQueue implements FencedQueue {
   @Override
   public boolean signalsWork() {
     return notifier.enabled();
+  }
+
+  /** Cancels through the engine's operators' view, which a cancel shares with a fail. */
+  @Override
+  public CancelResult cancel(long jobId, @Nullable String reason) {
+    Validate.jobId(jobId);
+    return store.admin().cancel(jobId, reason);
   }
 
   @Override

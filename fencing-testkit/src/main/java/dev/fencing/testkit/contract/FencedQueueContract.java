@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * as well.
  */
 @FencingDatabase
-public abstract class FencedQueueContract extends QueueRefusalRules {
+public abstract class FencedQueueContract extends QueueCancelRules {
 
   @Test
   void claimReturnsEmptyWhenNothingIsDue() {

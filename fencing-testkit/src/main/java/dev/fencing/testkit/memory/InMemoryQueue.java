@@ -1,5 +1,6 @@
 package dev.fencing.testkit.memory;
 
+import dev.fencing.CancelResult;
 import dev.fencing.CommitOutcome;
 import dev.fencing.Enqueued;
 import dev.fencing.FencedOffException;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link FencedQueue} in this JVM's memory, for unit tests of handlers and of a {@code
@@ -216,6 +218,17 @@ public final class InMemoryQueue implements FencedQueue {
     if (queue != null) {
       signal(queue);
     }
+  }
+
+  /**
+   * Cancels the job as the PostgreSQL queue does: the reason is kept cut to {@value
+   * Validate#MAX_CANCEL_REASON} characters, the fence epoch is the job's epoch plus one.
+   */
+  @Override
+  public CancelResult cancel(long jobId, @Nullable String reason) {
+    Validate.jobId(jobId);
+    String error = storable(Validate.cancelled(reason));
+    return store.cancel(jobId, reason == null ? null : storable(reason), error);
   }
 
   @Override

@@ -28,8 +28,14 @@ final class MemoryJob {
     COMPLETED,
     RETRY,
     FAILED,
-    RELEASED
+    RELEASED,
+    CANCELLED
   }
+
+  /**
+   * What a cancel kept: what the job was, and the epoch above every lease it was handed out under.
+   */
+  record Cancel(JobState was, long fence, @Nullable String reason) {}
 
   /** How many epochs back a retried fail or release can still be told to have landed. */
   private static final long SETTLED_EPOCHS_KEPT = 16;
@@ -52,6 +58,7 @@ final class MemoryJob {
   private @Nullable Instant leaseExpiresAt;
   private @Nullable Instant finishedAt;
   private Event lastEvent = Event.ENQUEUED;
+  private @Nullable Cancel cancel;
 
   /** +epoch for a fail, -epoch for a release, of the last epochs. */
   private final Deque<Long> settled = new ArrayDeque<>();
@@ -176,6 +183,27 @@ final class MemoryJob {
     settle(-epoch);
   }
 
+  /**
+   * Ends a pending or running job failed, cancelled: its lease (if any) ends with it, and every
+   * lease it was handed out under is refused from now on.
+   *
+   * @param error the last error, as the store keeps it
+   */
+  Cancel cancel(@Nullable String reason, String error, Instant now) {
+    cancel = new Cancel(state, Math.addExact(epoch, 1), reason);
+    state = JobState.FAILED;
+    lastError = error;
+    leaseExpiresAt = null;
+    finishedAt = now;
+    lastEvent = Event.CANCELLED;
+    return cancel;
+  }
+
+  /** What the job's cancel kept, or null if it was not cancelled. */
+  @Nullable Cancel cancelled() {
+    return cancel;
+  }
+
   private void settle(long mark) {
     settled.addLast(mark);
     settled.removeIf(m -> Math.abs(m) <= epoch - SETTLED_EPOCHS_KEPT);
@@ -206,6 +234,9 @@ final class MemoryJob {
   FencedOutcome.Refused refusal(Lease lease) {
     String k = lease.key();
     long mine = lease.epoch().value();
+    if (cancel != null && mine < cancel.fence()) {
+      return new FencedOutcome.Cancelled(k, lease.epoch(), cancel.reason());
+    }
     if (epoch > mine) {
       return new FencedOutcome.Superseded(k, lease.epoch(), Epoch.of(epoch), owner);
     }

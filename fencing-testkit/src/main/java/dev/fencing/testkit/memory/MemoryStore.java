@@ -1,6 +1,8 @@
 package dev.fencing.testkit.memory;
 
+import dev.fencing.CancelResult;
 import dev.fencing.Enqueued;
+import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.Job;
@@ -236,6 +238,30 @@ final class MemoryStore {
                       && settledMark != 0
                       && job.settled(settledMark));
           return repeat ? new FencedOutcome.Accepted(lease.key(), lease.epoch(), true) : refused;
+        });
+  }
+
+  /**
+   * Cancels the job: a pending or running one ends failed with {@code error} as its last error, its
+   * lease (if any) ended; a cancelled one answers as before; an ended one is left as it is.
+   */
+  CancelResult cancel(long jobId, @Nullable String reason, String error) {
+    return lock.locked(
+        () -> {
+          MemoryJob job = jobs.get(jobId);
+          if (job == null) {
+            return new CancelResult.NotFound(jobId);
+          }
+          MemoryJob.Cancel before = job.cancelled();
+          if (before != null) {
+            return new CancelResult.Cancelled(jobId, before.was(), Epoch.of(before.fence()), true);
+          }
+          if (job.finished()) {
+            return new CancelResult.AlreadyEnded(jobId, job.state());
+          }
+          MemoryJob.Cancel made = job.cancel(reason, error, now());
+          unfinished.get(job.queue).remove(job.id);
+          return new CancelResult.Cancelled(jobId, made.was(), Epoch.of(made.fence()), false);
         });
   }
 

@@ -57,6 +57,22 @@ class InMemoryOutboxAndRetentionTest {
   }
 
   @Test
+  void aCancelledJobsCommitWithMessagesIsRefusedAndWritesNone() {
+    long id = queue.enqueue("q", "{}");
+    Job job = queue.claim("q", "w1", LEASE).orElseThrow();
+    queue.cancel(id, "stop");
+
+    assertThatThrownBy(() -> queue.complete(job.lease(), "{}", List.of(mail("late"))))
+        .isInstanceOfSatisfying(
+            FencedOffException.class,
+            e ->
+                assertThat(e.refusal())
+                    .isEqualTo(
+                        new FencedOutcome.Cancelled(job.lease().key(), job.epoch(), "stop")));
+    assertThat(queue.outbox().relay("mail", accepting, 10)).isEmpty();
+  }
+
+  @Test
   void aMessageWhoseSenderThrowsStaysUnsentAndEachDestinationGetsItsOwn() {
     long id = queue.enqueue("q", "{}");
     Job job = queue.claim("q", "w1", LEASE).orElseThrow();

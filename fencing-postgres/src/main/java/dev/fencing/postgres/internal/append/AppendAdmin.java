@@ -8,6 +8,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.inline;
 
+import dev.fencing.CancelResult;
 import dev.fencing.FencedQueue;
 import dev.fencing.JobState;
 import dev.fencing.QueueDepth;
@@ -17,6 +18,7 @@ import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
+import dev.fencing.postgres.internal.Cancels;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.EngineAdmin;
 import dev.fencing.postgres.internal.Jdbc;
@@ -186,6 +188,9 @@ final class AppendAdmin extends EngineAdmin {
     }
     String lastEvent =
         lastEvent(state, operated == null ? null : operated.get(o.EVENT), operatedEpoch);
+    if (ADMIN_FAILED.equals(lastEvent) && Cancels.wasCancelled(dsl, jobId)) {
+      lastEvent = "cancelled"; // as the other engine's last_event says it
+    }
     return Optional.of(
         details(
             state.snapshot(),
@@ -224,10 +229,19 @@ final class AppendAdmin extends EngineAdmin {
     return now == JobState.RUNNING ? "claimed" : "enqueued";
   }
 
+  /**
+   * A cancelled job is refused: its cancel's {@code done} row and {@code fencing_cancel} row commit
+   * together, so a read that finds it failed finds its cancel too.
+   */
   @Override
   public AdminChange requeue(long jobId) {
     Validate.jobId(jobId);
-    return change(jobId, AppendChanges::requeue, AdminSupport.REQUEUE_REFUSAL);
+    return change(
+        jobId,
+        (dsl, state) ->
+            Cancels.wasCancelled(dsl, jobId) ? Boolean.FALSE : AppendChanges.requeue(dsl, state),
+        AdminSupport.REQUEUE_REFUSAL,
+        Cancels.requeueRefusal(jobId));
   }
 
   @Override
@@ -238,12 +252,58 @@ final class AppendAdmin extends EngineAdmin {
         jobId, (dsl, state) -> AppendChanges.fail(dsl, state, kept), AdminSupport.FAIL_REFUSAL);
   }
 
+  /**
+   * Cancels the job: the fail's change (under the claim row's lock for a running job, the requeue
+   * row's delete for a waiting one, the window's lock for a fresh one), whose {@code operated} row
+   * says {@code admin_failed}, and the {@code fencing_cancel} row, in one transaction.
+   */
+  @Override
+  public CancelResult cancel(long jobId, @Nullable String reason) {
+    Validate.jobId(jobId);
+    String error = Cancels.lastError(reason);
+    return retriedTransaction(
+        dsl -> {
+          for (int i = 0; i < TRIES; i++) {
+            AppendState state = AppendState.read(dsl, List.of(jobId)).get(jobId);
+            if (state == null) {
+              return new CancelResult.NotFound(jobId);
+            }
+            JobState was = state.state();
+            if (was != JobState.PENDING && was != JobState.RUNNING) {
+              return Cancels.ended(dsl, jobId, was);
+            }
+            if (Boolean.TRUE.equals(AppendChanges.fail(dsl, state, error))) {
+              long epoch = state.epoch();
+              return Cancels.cancelled(
+                  dsl,
+                  jobId,
+                  state.queue(),
+                  was,
+                  was == JobState.RUNNING ? epoch : null,
+                  epoch,
+                  reason);
+            }
+          }
+          throw new IllegalStateException(
+              "job " + jobId + " kept changing while read " + TRIES + " times; try again");
+        });
+  }
+
   /** One change: true if made, false if refused, null if the job moved meanwhile (read again). */
   private interface Change {
     @Nullable Boolean apply(DSLContext dsl, AppendState state);
   }
 
   private AdminChange change(long jobId, Change change, String refusal) {
+    return change(jobId, change, refusal, null);
+  }
+
+  /**
+   * @param cancelledRefusal the refusal of a change refused because the job was cancelled, or null
+   *     if the change does not refuse those
+   */
+  private AdminChange change(
+      long jobId, Change change, String refusal, @Nullable String cancelledRefusal) {
     return transaction(
         dsl -> {
           for (int i = 0; i < TRIES; i++) {
@@ -252,6 +312,11 @@ final class AppendAdmin extends EngineAdmin {
               return notFound(jobId);
             }
             Boolean made = change.apply(dsl, state);
+            if (Boolean.FALSE.equals(made)
+                && cancelledRefusal != null
+                && Cancels.wasCancelled(dsl, jobId)) {
+              return new AdminChange.Refused(jobId, state.state(), cancelledRefusal);
+            }
             if (made != null) {
               return outcome(details(dsl, jobId).orElseThrow(), made, refusal);
             }

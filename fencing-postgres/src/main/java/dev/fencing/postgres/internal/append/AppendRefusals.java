@@ -10,6 +10,7 @@ import static org.jooq.impl.DSL.inline;
 import dev.fencing.FencedOutcome;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import dev.fencing.postgres.internal.Cancels;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.Refusals;
@@ -48,12 +49,21 @@ final class AppendRefusals extends Refusals {
     Set<Long> ids = new HashSet<>();
     missed.forEach(i -> ids.add(ops.get(i).lease().jobId()));
     Map<Long, AppendState> states = read(dsl -> AppendState.read(dsl, ids));
+    Map<Long, Cancels.Mark> cancels = read(dsl -> Cancels.marks(dsl, ids));
     for (int i : missed) {
       LeaseWrite op = ops.get(i);
       Lease lease = op.lease();
       AppendState state = states.get(lease.jobId());
       if (state == null) {
         outcomes[i] = LeaseWrite.Outcome.refused(gone(lease));
+        continue;
+      }
+      // before any repeat: the cancel's done row holds the holder's epoch and owner, as the
+      // holder's own fail would
+      Cancels.Mark cancel = cancels.get(lease.jobId());
+      FencedOutcome.Cancelled cancelled = cancel == null ? null : cancel.refusal(lease);
+      if (cancelled != null) {
+        outcomes[i] = LeaseWrite.Outcome.refused(cancelled);
         continue;
       }
       FencedOutcome.Refused refused = state.refusal(lease);

@@ -5,6 +5,7 @@ import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.val;
 
+import dev.fencing.CancelResult;
 import dev.fencing.JobState;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
@@ -12,6 +13,7 @@ import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
+import dev.fencing.postgres.internal.Cancels;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.EngineAdmin;
 import dev.fencing.postgres.internal.Jdbc;
@@ -29,15 +31,21 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Record;
 import org.jooq.UpdateSetFirstStep;
 import org.jooq.UpdateSetMoreStep;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The operators' view of the update-in-place engine (see {@link EngineAdmin}). Every change is one
- * conditional UPDATE on the job's state, so it cannot race a claim or a commit into a state it
- * would have refused; the epoch is never changed here, so a later claim still takes a larger one.
+ * The operators' view of the update-in-place engine (see {@link EngineAdmin}). Every change is a
+ * conditional UPDATE on the job's state (a cancel and a requeue lock the row first, to read it with
+ * what a cancel wrote beside it), so it cannot race a claim or a commit into a state it would have
+ * refused; the epoch is never changed here, so a later claim still takes a larger one.
  */
 final class InPlaceAdmin extends EngineAdmin {
+
+  /** The last event of a cancelled job: no write under a lease leaves it. */
+  private static final String CANCELLED = "cancelled";
 
   /** A schema of this version has the job table's owners column. */
   private static final InstallCheck INSTALLED =
@@ -176,19 +184,28 @@ final class InPlaceAdmin extends EngineAdmin {
   public AdminChange requeue(long jobId) {
     Validate.jobId(jobId);
     FencingJob j = FENCING_JOB;
-    return change(
-        jobId,
-        "requeued",
-        j.STATUS.eq(inline(JobState.FAILED.dbName())),
-        update ->
-            update
-                .set(j.STATUS, inline(JobState.PENDING.dbName()))
-                .set(j.RUN_AT, currentOffsetDateTime())
-                .set(j.ATTEMPTS, inline(0))
-                .set(j.EXPIRIES, inline(0))
-                .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
-                .set(j.FINISHED_AT, (OffsetDateTime) null),
-        AdminSupport.REQUEUE_REFUSAL);
+    return transaction(
+        dsl -> {
+          // locked first: a cancel committing meanwhile is then seen with the failed row it wrote
+          dsl.select(j.ID).from(j).where(j.ID.eq(jobId)).forNoKeyUpdate().fetch();
+          if (Cancels.wasCancelled(dsl, jobId)) {
+            return new AdminChange.Refused(jobId, JobState.FAILED, Cancels.requeueRefusal(jobId));
+          }
+          return change(
+              dsl,
+              jobId,
+              "requeued",
+              j.STATUS.eq(inline(JobState.FAILED.dbName())),
+              update ->
+                  update
+                      .set(j.STATUS, inline(JobState.PENDING.dbName()))
+                      .set(j.RUN_AT, currentOffsetDateTime())
+                      .set(j.ATTEMPTS, inline(0))
+                      .set(j.EXPIRIES, inline(0))
+                      .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
+                      .set(j.FINISHED_AT, (OffsetDateTime) null),
+              AdminSupport.REQUEUE_REFUSAL);
+        });
   }
 
   /**
@@ -203,18 +220,72 @@ final class InPlaceAdmin extends EngineAdmin {
   public AdminChange fail(long jobId, String reason) {
     Validate.jobId(jobId);
     String kept = AdminSupport.reason(reason);
+    return transaction(
+        dsl ->
+            change(
+                dsl,
+                jobId,
+                "admin_failed",
+                UNFINISHED,
+                update -> failed(update, kept),
+                AdminSupport.FAIL_REFUSAL));
+  }
+
+  /** A pending or running job. */
+  private static final Condition UNFINISHED =
+      FENCING_JOB.STATUS.in(inline(JobState.PENDING.dbName()), inline(JobState.RUNNING.dbName()));
+
+  /** What a fail and a cancel set: failed now with {@code error}, its lease (if any) ended. */
+  private static UpdateSetMoreStep<FencingJobRecord> failed(
+      UpdateSetFirstStep<FencingJobRecord> update, String error) {
     FencingJob j = FENCING_JOB;
-    return change(
-        jobId,
-        "admin_failed",
-        j.STATUS.in(inline(JobState.PENDING.dbName()), inline(JobState.RUNNING.dbName())),
-        update ->
-            update
-                .set(j.STATUS, inline(JobState.FAILED.dbName()))
-                .set(j.LAST_ERROR, kept)
-                .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
-                .set(j.FINISHED_AT, currentOffsetDateTime()),
-        AdminSupport.FAIL_REFUSAL);
+    return update
+        .set(j.STATUS, inline(JobState.FAILED.dbName()))
+        .set(j.LAST_ERROR, error)
+        .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
+        .set(j.FINISHED_AT, currentOffsetDateTime());
+  }
+
+  /**
+   * Cancels the job: under its row's lock (a commit's update of the row waits, then finds it no
+   * longer running), the fail's change with {@code last_event} {@code cancelled}, which no retried
+   * commit takes for its own, and the {@code fencing_cancel} row.
+   */
+  @Override
+  public CancelResult cancel(long jobId, @Nullable String reason) {
+    Validate.jobId(jobId);
+    String error = Cancels.lastError(reason);
+    FencingJob j = FENCING_JOB;
+    return retriedTransaction(
+        dsl -> {
+          Record row =
+              dsl.select(j.STATUS, j.EPOCH, j.QUEUE)
+                  .from(j)
+                  .where(j.ID.eq(jobId))
+                  .forNoKeyUpdate()
+                  .fetchOne();
+          if (row == null) {
+            return new CancelResult.NotFound(jobId);
+          }
+          JobState was = JobState.fromDbName(row.get(j.STATUS));
+          if (was != JobState.PENDING && was != JobState.RUNNING) {
+            return Cancels.ended(dsl, jobId, was);
+          }
+          failed(dsl.update(j), error)
+              .set(j.LAST_EVENT, inline(CANCELLED))
+              .set(j.UPDATED_AT, currentOffsetDateTime())
+              .where(j.ID.eq(jobId))
+              .execute();
+          long epoch = row.get(j.EPOCH);
+          return Cancels.cancelled(
+              dsl,
+              jobId,
+              row.get(j.QUEUE),
+              was,
+              was == JobState.RUNNING ? epoch : null,
+              epoch,
+              reason);
+        });
   }
 
   /**
@@ -222,26 +293,24 @@ final class InPlaceAdmin extends EngineAdmin {
    * {@code event} as its last event; when it matched no row, says why from the row as it is now.
    */
   private AdminChange change(
+      DSLContext dsl,
       long jobId,
       String event,
       Condition from,
       Function<UpdateSetFirstStep<FencingJobRecord>, UpdateSetMoreStep<FencingJobRecord>> sets,
       String refusal) {
     FencingJob j = FENCING_JOB;
-    return transaction(
-        dsl -> {
-          int updated =
-              sets.apply(dsl.update(j))
-                  .set(j.LAST_EVENT, inline(event))
-                  .set(j.UPDATED_AT, currentOffsetDateTime())
-                  .where(j.ID.eq(jobId))
-                  .and(from)
-                  .execute();
-          Optional<JobDetails> now = details(dsl, jobId);
-          if (now.isEmpty()) {
-            return notFound(jobId);
-          }
-          return outcome(now.get(), updated == 1, refusal);
-        });
+    int updated =
+        sets.apply(dsl.update(j))
+            .set(j.LAST_EVENT, inline(event))
+            .set(j.UPDATED_AT, currentOffsetDateTime())
+            .where(j.ID.eq(jobId))
+            .and(from)
+            .execute();
+    Optional<JobDetails> now = details(dsl, jobId);
+    if (now.isEmpty()) {
+      return notFound(jobId);
+    }
+    return outcome(now.get(), updated == 1, refusal);
   }
 }

@@ -1,5 +1,6 @@
 package dev.fencing.postgres.internal.inplace;
 
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_CANCEL;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.val;
@@ -7,9 +8,11 @@ import static org.jooq.impl.DSL.val;
 import dev.fencing.FencedOutcome;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
+import dev.fencing.postgres.internal.Cancels;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.Refusals;
+import dev.fencing.postgres.internal.jooq.tables.FencingCancel;
 import jakarta.inject.Inject;
 import org.jooq.Condition;
 import org.jooq.Record;
@@ -32,6 +35,7 @@ final class InPlaceRefusals extends Refusals {
    * @throws IllegalArgumentException if the lease names no existing job
    */
   FencedOutcome.Refused refusal(Lease lease) {
+    FencingCancel c = FENCING_CANCEL;
     Record row =
         read(
             dsl ->
@@ -39,12 +43,24 @@ final class InPlaceRefusals extends Refusals {
                         FENCING_JOB.STATUS,
                         FENCING_JOB.OWNER,
                         FENCING_JOB.EPOCH,
-                        FENCING_JOB.LEASE_EXPIRES_AT)
+                        FENCING_JOB.LEASE_EXPIRES_AT,
+                        c.FENCE_EPOCH,
+                        c.REASON)
                     .from(FENCING_JOB)
+                    .leftJoin(c)
+                    .on(c.JOB_ID.eq(FENCING_JOB.ID))
                     .where(FENCING_JOB.ID.eq(lease.jobId()))
                     .fetchOne());
     if (row == null) {
       return gone(lease);
+    }
+    // a cancel names the refusal of every lease it fenced, before who holds the job now
+    if (row.get(c.FENCE_EPOCH) != null) {
+      FencedOutcome.Cancelled cancelled =
+          new Cancels.Mark(row.get(c.FENCE_EPOCH), row.get(c.REASON)).refusal(lease);
+      if (cancelled != null) {
+        return cancelled;
+      }
     }
     return Refusals.classify(
         lease,
