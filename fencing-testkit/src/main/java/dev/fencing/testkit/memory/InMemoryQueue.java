@@ -7,6 +7,7 @@ import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
+import dev.fencing.JobOptions;
 import dev.fencing.JobSnapshot;
 import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
@@ -95,18 +96,32 @@ public final class InMemoryQueue implements FencedQueue {
     Validate.json("payload", payload);
     Validate.identifier("queue", queue);
     Jsonb.Value value = Jsonb.parse("payload", payload);
-    return signalled(queue, store.add(queue, List.of(value))).getFirst();
+    return signalled(queue, store.add(queue, List.of(value), JobOptions.DEFAULT)).getFirst();
   }
 
   @Override
   public List<Long> enqueueAll(String queue, List<String> payloads) {
+    return enqueueAll(queue, payloads, JobOptions.DEFAULT);
+  }
+
+  @Override
+  public long enqueue(String queue, String payload, JobOptions options) {
+    Validate.json("payload", payload);
+    return enqueueAll(queue, List.of(payload), options).getFirst();
+  }
+
+  @Override
+  public List<Long> enqueueAll(String queue, List<String> payloads, JobOptions options) {
     Objects.requireNonNull(payloads, "payloads");
+    if (options == null) {
+      throw new IllegalArgumentException("options must not be null; use JobOptions.DEFAULT");
+    }
     Validate.identifier("queue", queue);
     List<Jsonb.Value> values = new ArrayList<>(payloads.size());
     for (int i = 0; i < payloads.size(); i++) {
       values.add(Jsonb.parse("payloads[" + i + "]", payloads.get(i)));
     }
-    return values.isEmpty() ? List.of() : signalled(queue, store.add(queue, values));
+    return values.isEmpty() ? List.of() : signalled(queue, store.add(queue, values, options));
   }
 
   /**
