@@ -59,6 +59,7 @@ final class AppendClaims {
   private final Jdbc jdbc;
   private final AppendWindow window;
   private final Reclaims reclaims;
+  private final Parked parked;
   private final RenderedSql claimSql;
 
   /**
@@ -76,15 +77,16 @@ final class AppendClaims {
   private final boolean asyncClaims;
 
   @Inject
-  AppendClaims(Jdbc jdbc, Config config, AppendWindow window, Reclaims reclaims) {
+  AppendClaims(Jdbc jdbc, Config config, AppendWindow window, Reclaims reclaims, Parked parked) {
     this.jdbc = jdbc;
     this.window = window;
     this.reclaims = reclaims;
+    this.parked = parked;
     DSLContext dsl = jdbc.dsl();
     // the schema passed Validate.identifier; jOOQ quotes it
     this.freshOnlySql =
         "select o_job_id, o_epoch, o_payload, o_lease_micros from "
-            + dsl.render(name(config.schema(), "fencing_append_claim_fresh"))
+            + dsl.render(name(config.schema(), "fencing_append_claim_fresh_v2"))
             + "(?, ?, ?, ?, ?, ?, "
             // the server's generation, read in this statement as every claim reads it; on a
             // standby, where reading it fails ("recovery is in progress", not transient), NULL,
@@ -122,7 +124,7 @@ final class AppendClaims {
   }
 
   /**
-   * The claim when only fresh jobs are due: one call of {@code fencing_append_claim_fresh} (in
+   * The claim when only fresh jobs are due: one call of {@code fencing_append_claim_fresh_v2} (in
    * {@code schema-append.sql}), which holds the window's lock for that call alone; or null when
    * requeued or expired work is due, or the queue has no window yet, and {@link #claim} must run.
    */
@@ -170,17 +172,20 @@ final class AppendClaims {
     // what needs no window first (its rows are locked, skipping those others hold): the window's
     // lock, which every claim of the queue waits for, is then held for fewer round trips
     List<Candidate> requeued = reclaims.requeued(connection, queue, n);
+    List<Candidate> ranked = parked.due(connection, queue, n);
     List<Candidate> expired = new ArrayList<>();
     List<Candidate> spent = new ArrayList<>();
     List<Long> takenOver = reclaims.expired(connection, queue, n, expired, spent);
     AppendWindow.Fresh read = window.read(connection, queue, n);
     List<Candidate> fresh = read.jobs();
 
-    // oldest ready first; each source keeps its own order (the window's is fixed)
+    // by priority (all but parked jobs at 0), then oldest ready first; each source keeps its own
+    // order (the window's is fixed)
     List<Candidate> chosen = new ArrayList<>(n);
     int f = 0;
     int q = 0;
     int e = 0;
+    int k = 0;
     while (chosen.size() < n) {
       Candidate best = null;
       int from = -1;
@@ -196,6 +201,10 @@ final class AppendClaims {
         best = expired.get(e);
         from = 2;
       }
+      if (k < ranked.size() && (best == null || ranked.get(k).earlier(best))) {
+        best = ranked.get(k);
+        from = 3;
+      }
       if (best == null) {
         break;
       }
@@ -203,7 +212,8 @@ final class AppendClaims {
       switch (from) {
         case 0 -> f++;
         case 1 -> q++;
-        default -> e++;
+        case 2 -> e++;
+        default -> k++;
       }
     }
 
@@ -216,6 +226,7 @@ final class AppendClaims {
           jdbc.on(connection), queue, takenOver, spent, expired.subList(e, expired.size()));
     }
     reclaims.unqueue(connection, requeued, q);
+    parked.unpark(connection, ranked, k);
     if (chosen.isEmpty()) {
       return List.of();
     }

@@ -37,6 +37,7 @@ import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.JobStore;
 import dev.fencing.postgres.internal.JsonProbe;
+import dev.fencing.postgres.internal.OptionRows;
 import dev.fencing.postgres.internal.OutboxWrites;
 import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.RetentionBatch;
@@ -58,7 +59,9 @@ import java.util.Optional;
 import java.util.function.IntFunction;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.QueryPart;
 import org.jooq.Record4;
+import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
@@ -98,6 +101,30 @@ public final class AppendStore extends EngineStore {
     super(JOBS, jdbc, claims::claimBatch, admin);
     this.writes = writes;
     this.probe = probe;
+  }
+
+  /**
+   * Every job with options gets an operated row at epoch 0, so that the window skips it (V1 and V2
+   * claims alike); one without a priority then waits in a {@code requeue} row (reason {@code
+   * scheduled}, epoch 0, no owner), which V1's claim hands out when due, one with a priority is
+   * parked.
+   */
+  @Override
+  public QueryPart optionRows(Field<String> queue) {
+    return DSL.sql(
+        "o_operated as (insert into {0} (job_id, event, epoch) select o.id, 'requeued', 0 from o),"
+            + " o_requeue as (insert into {1} (job_id, queue, ready_at, epoch, owner, attempts,"
+            + " reason) select o.id, {2}, o.ready, 0, '', 0, {3} from o where o.pr = 0), {4}",
+        FENCING_APPEND_OPERATED,
+        FENCING_APPEND_REQUEUE,
+        queue,
+        inline(AppendState.SCHEDULED),
+        OptionRows.parked(queue));
+  }
+
+  @Override
+  public @Nullable Field<OffsetDateTime> runAt() {
+    return null;
   }
 
   @Override

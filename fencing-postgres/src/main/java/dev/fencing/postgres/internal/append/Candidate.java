@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
  * @param xid for a fresh job, the enqueueing transaction's id (the window's order); else 0
  * @param claimId for an expired claim's job, that claim row; else 0
  * @param previousOwner the owner of its last hand-out, null for a fresh job
+ * @param priority its priority: a parked job's ({@link Parked}), 0 for every other
  */
 record Candidate(
     long jobId,
@@ -29,10 +30,45 @@ record Candidate(
     int maxAttempts,
     long xid,
     long claimId,
-    @Nullable String previousOwner) {
+    @Nullable String previousOwner,
+    int priority) {
 
-  /** Whether this one became ready before {@code other} (by job id when at the same time). */
+  /** A candidate at priority 0. */
+  Candidate(
+      long jobId,
+      OffsetDateTime ready,
+      long previousEpoch,
+      int attemptsUsed,
+      String cameFrom,
+      @Nullable String lastError,
+      String payload,
+      int maxAttempts,
+      long xid,
+      long claimId,
+      @Nullable String previousOwner) {
+    this(
+        jobId,
+        ready,
+        previousEpoch,
+        attemptsUsed,
+        cameFrom,
+        lastError,
+        payload,
+        maxAttempts,
+        xid,
+        claimId,
+        previousOwner,
+        0);
+  }
+
+  /**
+   * Whether this one goes before {@code other}: a higher priority, else became ready earlier, else
+   * a lower job id.
+   */
   boolean earlier(Candidate other) {
+    if (priority != other.priority) {
+      return priority > other.priority;
+    }
     int byTime = ready.compareTo(other.ready);
     return byTime < 0 || (byTime == 0 && jobId < other.jobId);
   }

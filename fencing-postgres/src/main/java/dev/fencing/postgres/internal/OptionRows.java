@@ -1,0 +1,195 @@
+package dev.fencing.postgres.internal;
+
+import dev.fencing.JobOptions;
+import dev.fencing.postgres.internal.jooq.Tables;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Name;
+import org.jooq.QueryPart;
+import org.jooq.ResultQuery;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * The enqueue of jobs with {@link JobOptions} (run later, a priority), plain or keyed, on either
+ * engine: one statement per chunk, the options as arrays parallel to the payloads, the job rows and
+ * the engine's rows beside them ({@link JobStore#optionRows}) written by data-modifying CTEs. Jobs
+ * without options are enqueued by the statements of {@link JooqQueue} and {@link KeyedEnqueues},
+ * whose text this leaves unchanged.
+ *
+ * <p>A job's ready time is its run time, or {@code now()} of the database plus its delay (or {@code
+ * now()}): the store's clock, never the producer's. The engines' CTEs read the jobs written, with
+ * their options, from {@code o(id, pr, ready)}, which holds only the jobs that have options.
+ */
+public final class OptionRows {
+
+  /**
+   * The run time of a job row waiting in {@code fencing_parked} (a priority other than 0): so far
+   * ahead that a claim of a V1 library, which knows nothing of priorities, never takes it.
+   */
+  public static final Field<OffsetDateTime> PARKED_RUN_AT =
+      DSL.field("timestamptz '9999-01-01 00:00:00+00'", SQLDataType.TIMESTAMPWITHTIMEZONE(6));
+
+  private static final String GIVEN_OPTIONS =
+      "r as (select g.*, coalesce(g.ra, now() + coalesce(g.dl, 0) * interval '1 microsecond')"
+          + " as ready from g),";
+
+  private static final String WITH_OPTIONS =
+      " where r.pr <> 0 or r.ra is not null or r.dl is not null";
+
+  private OptionRows() {}
+
+  /** Whether any of {@code options} is not the default. */
+  static boolean any(List<JobOptions> options) {
+    return options.stream().anyMatch(o -> !o.isDefault());
+  }
+
+  /**
+   * The insert of unkeyed jobs, each with its options; answers the new ids in the order of {@code
+   * payloads} (ids follow the rows' order {@code n}, as in {@link JooqQueue}).
+   */
+  static ResultQuery<?> plain(
+      DSLContext d,
+      JobStore store,
+      String queue,
+      int maxAttempts,
+      List<String> payloads,
+      List<JobOptions> options) {
+    JobStore.JobTable t = store.jobs();
+    Field<String> q = DSL.val(queue);
+    List<Name> columns =
+        new ArrayList<>(List.of(name(t.queue()), name(t.payload()), name(t.maxAttempts())));
+    List<QueryPart> values =
+        new ArrayList<>(List.of(q, DSL.field("r.p::jsonb"), DSL.val(maxAttempts)));
+    runAt(store, columns, values);
+    stamps(t, columns, values);
+    return d.resultQuery(
+        "with g as (select * from unnest({0}::text[], {1}::smallint[], {2}::timestamptz[],"
+            + " {3}::bigint[]) with ordinality as g(p, pr, ra, dl, n)),"
+            + GIVEN_OPTIONS
+            + " ins as (insert into {4} ({5}) select {6} from r order by r.n returning {7}),"
+            + " o as (select i.id, r.pr, r.ready from (select {7} as id, row_number() over (order"
+            + " by {7}) as n from ins) i join r on r.n = i.n"
+            + WITH_OPTIONS
+            + "), {8} select {7} from ins order by {7}",
+        DSL.val(payloads.toArray(String[]::new)),
+        priorities(options),
+        runAts(options),
+        delays(options),
+        t.table(),
+        DSL.list(columns),
+        DSL.list(values),
+        name(t.id()),
+        store.optionRows(q));
+  }
+
+  /**
+   * The insert of keyed jobs, each with its options, skipping keys the queue holds: answers {@code
+   * (id, key)} of the jobs inserted. Rows are inserted in the order given.
+   */
+  static ResultQuery<?> keyed(
+      DSLContext d,
+      JobStore store,
+      String queue,
+      int maxAttempts,
+      UUID token,
+      List<String> keys,
+      List<String> payloads,
+      List<JobOptions> options) {
+    JobStore.JobTable t = store.jobs();
+    Field<String> q = DSL.val(queue);
+    List<Name> columns =
+        new ArrayList<>(
+            List.of(
+                name(t.queue()),
+                name(t.payload()),
+                name(t.maxAttempts()),
+                name(t.key()),
+                name(t.token())));
+    List<QueryPart> values =
+        new ArrayList<>(
+            List.of(
+                q,
+                DSL.field("r.p::jsonb"),
+                DSL.val(maxAttempts),
+                DSL.field("r.k"),
+                DSL.val(token)));
+    runAt(store, columns, values);
+    stamps(t, columns, values);
+    return d.resultQuery(
+        "with g as (select * from unnest({0}::text[], {1}::text[], {2}::smallint[],"
+            + " {3}::timestamptz[], {4}::bigint[]) with ordinality as g(k, p, pr, ra, dl, n)),"
+            + GIVEN_OPTIONS
+            + " ins as (insert into {5} ({6}) select {7} from r order by r.n"
+            + " on conflict ({8}, {9}) where {9} is not null do nothing returning {10}, {9}),"
+            + " o as (select ins.{10} as id, r.pr, r.ready from ins join r on r.k = ins.{9}"
+            + WITH_OPTIONS
+            + "), {11} select {10}, {9} from ins",
+        DSL.val(keys.toArray(String[]::new)),
+        DSL.val(payloads.toArray(String[]::new)),
+        priorities(options),
+        runAts(options),
+        delays(options),
+        t.table(),
+        DSL.list(columns),
+        DSL.list(values),
+        name(t.queue()),
+        name(t.key()),
+        name(t.id()),
+        store.optionRows(q));
+  }
+
+  /**
+   * The CTEs that park the jobs of {@code o} with a priority other than 0, on either engine: a
+   * {@code fencing_parked} row (ready at their ready time) and a {@code fencing_job_option} row,
+   * which a retry reads to park the job again.
+   */
+  public static QueryPart parked(Field<String> queue) {
+    return DSL.sql(
+        "o_parked as (insert into {0} (job_id, queue, priority, ready_at)"
+            + " select o.id, {1}, o.pr, o.ready from o where o.pr <> 0),"
+            + " o_option as (insert into {2} (job_id, queue, priority)"
+            + " select o.id, {1}, o.pr from o where o.pr <> 0)",
+        Tables.FENCING_PARKED, queue, Tables.FENCING_JOB_OPTION);
+  }
+
+  private static void runAt(JobStore store, List<Name> columns, List<QueryPart> values) {
+    Field<OffsetDateTime> runAt = store.runAt();
+    if (runAt != null) {
+      columns.add(name(runAt));
+      values.add(DSL.field("case when r.pr <> 0 then {0} else r.ready end", PARKED_RUN_AT));
+    }
+  }
+
+  private static void stamps(JobStore.JobTable t, List<Name> columns, List<QueryPart> values) {
+    t.stamps().forEach(f -> columns.add(name(f)));
+    values.addAll(t.stampValues());
+  }
+
+  private static Name name(Field<?> column) {
+    return column.getUnqualifiedName();
+  }
+
+  private static Field<Short[]> priorities(List<JobOptions> options) {
+    return DSL.val(options.stream().map(o -> (short) o.priority()).toArray(Short[]::new));
+  }
+
+  private static Field<OffsetDateTime[]> runAts(List<JobOptions> options) {
+    return DSL.val(
+        options.stream()
+            .map(o -> o.runAt().map(t -> t.atOffset(ZoneOffset.UTC)).orElse(null))
+            .toArray(OffsetDateTime[]::new));
+  }
+
+  private static Field<Long[]> delays(List<JobOptions> options) {
+    return DSL.val(
+        options.stream()
+            .map(o -> o.delay().map(d -> d.toNanos() / 1_000).orElse(null))
+            .toArray(Long[]::new));
+  }
+}
