@@ -1,6 +1,14 @@
 package dev.fencing.postgres.internal.append;
 
+import dev.fencing.postgres.internal.RenderedSql;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,32 +41,36 @@ record Candidate(
     @Nullable String previousOwner,
     int priority) {
 
-  /** A candidate at priority 0. */
-  Candidate(
-      long jobId,
-      OffsetDateTime ready,
-      long previousEpoch,
-      int attemptsUsed,
-      String cameFrom,
-      @Nullable String lastError,
-      String payload,
-      int maxAttempts,
-      long xid,
-      long claimId,
-      @Nullable String previousOwner) {
-    this(
-        jobId,
-        ready,
-        previousEpoch,
-        attemptsUsed,
-        cameFrom,
-        lastError,
-        payload,
-        maxAttempts,
-        xid,
-        claimId,
-        previousOwner,
-        0);
+  /**
+   * Runs {@code sql}, a query of waiting jobs of {@code queue} ({@link Reclaims}' requeue rows,
+   * {@link Parked}'s parked ones) with the parameters {@code queue} and {@code limit}, and reads
+   * its rows: job id, ready time, previous epoch, attempts used, came from, last error, previous
+   * owner, payload, max attempts, and, when {@code ranked}, the priority (else 0).
+   */
+  static List<Candidate> waiting(
+      Connection connection, RenderedSql sql, String queue, int limit, boolean ranked)
+      throws SQLException {
+    List<Candidate> items = new ArrayList<>();
+    try (PreparedStatement s = sql.prepare(connection, Map.of("queue", queue, "limit", limit));
+        ResultSet r = sql.query(s)) {
+      while (r.next()) {
+        items.add(
+            new Candidate(
+                r.getLong(1),
+                r.getObject(2, OffsetDateTime.class),
+                r.getLong(3),
+                r.getInt(4),
+                r.getString(5),
+                r.getString(6),
+                r.getString(8),
+                r.getInt(9),
+                0,
+                0,
+                r.getString(7),
+                ranked ? r.getInt(10) : 0));
+      }
+    }
+    return items;
   }
 
   /**

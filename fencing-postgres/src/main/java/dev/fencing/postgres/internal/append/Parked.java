@@ -19,10 +19,7 @@ import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
@@ -50,28 +47,7 @@ final class Parked {
 
   /** Due parked jobs, by priority, ready time and id, locked; those another claim holds skipped. */
   List<Candidate> due(Connection connection, String queue, int limit) throws SQLException {
-    List<Candidate> items = new ArrayList<>();
-    try (PreparedStatement s =
-            parkedSql.prepare(connection, Map.of("queue", queue, "limit", limit));
-        ResultSet r = parkedSql.query(s)) {
-      while (r.next()) {
-        items.add(
-            new Candidate(
-                r.getLong(1),
-                r.getObject(2, OffsetDateTime.class),
-                r.getLong(3),
-                r.getInt(4),
-                r.getString(5),
-                r.getString(6),
-                r.getString(8),
-                r.getInt(9),
-                0,
-                0,
-                r.getString(7),
-                r.getInt(10)));
-      }
-    }
-    return items;
+    return Candidate.waiting(connection, parkedSql, queue, limit, true);
   }
 
   /** Deletes the parked and {@code requeue} rows of the first {@code taken} of {@code parked}. */

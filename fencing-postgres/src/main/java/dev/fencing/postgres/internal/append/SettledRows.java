@@ -4,11 +4,9 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB_OPTION;
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.exists;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
-import static org.jooq.impl.DSL.insertInto;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectOne;
@@ -26,7 +24,6 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendRequeue;
 import dev.fencing.postgres.internal.jooq.tables.FencingJobOption;
-import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -253,29 +250,13 @@ final class SettledRows {
   private static Query requeueQuery(DSLContext dsl, RenderedSql.Parameters p) {
     FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
     FencingJobOption o = FENCING_JOB_OPTION;
-    FencingParked k = FENCING_PARKED;
     Field<Long> id = u("id", Long.class);
     Field<OffsetDateTime> ready = LeaseSql.nowPlusMicros(u("micros", Long.class));
     Condition ranked = o.JOB_ID.eq(id).and(o.PRIORITY.ne(inline((short) 0)));
     Table<?> given = rows(p);
     CommonTableExpression<Record1<Long>> parked =
-        name("parked")
-            .fields("p_id")
-            .as(
-                insertInto(k, k.JOB_ID, k.QUEUE, k.PRIORITY, k.READY_AT)
-                    .select(
-                        select(id, u("queue", String.class), o.PRIORITY, ready)
-                            .from(given)
-                            .join(o)
-                            .on(ranked))
-                    // plain names: the render mapping would put the user's schema in front
-                    .onConflict(k.JOB_ID)
-                    .doUpdate()
-                    .set(k.PRIORITY, field("excluded.priority", SQLDataType.SMALLINT))
-                    .set(
-                        k.READY_AT,
-                        field("excluded.ready_at", SQLDataType.TIMESTAMPWITHTIMEZONE(6)))
-                    .returningResult(k.JOB_ID));
+        OptionRows.parkedAgain(
+            select(id, u("queue", String.class), o.PRIORITY, ready).from(given).join(o).on(ranked));
     return dsl.with(parked)
         .insertInto(r)
         .columns(

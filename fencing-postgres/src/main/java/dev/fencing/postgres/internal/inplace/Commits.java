@@ -2,7 +2,6 @@ package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB_OPTION;
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.abs;
 import static org.jooq.impl.DSL.arrayAppend;
 import static org.jooq.impl.DSL.arrayFilter;
@@ -10,7 +9,6 @@ import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.exists;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
-import static org.jooq.impl.DSL.insertInto;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectOne;
@@ -39,7 +37,6 @@ import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.Text;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingJobOption;
-import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
@@ -294,7 +291,6 @@ final class Commits {
       Supplier<Condition> sameWriteAgain) {
     FencingJob j = FENCING_JOB;
     FencingJobOption o = FENCING_JOB_OPTION;
-    FencingParked k = FENCING_PARKED;
     Condition ranked =
         exists(selectOne().from(o).where(o.JOB_ID.eq(j.ID)).and(o.PRIORITY.ne(inline((short) 0))));
     CommonTableExpression<Record3<Long, String, String>> given =
@@ -309,27 +305,13 @@ final class Commits {
                     .returningResult(j.ID, j.QUEUE, j.STATUS));
     Field<Long> givenId = field(name("g_id"), Long.class);
     CommonTableExpression<Record1<Long>> parked =
-        name("parked")
-            .fields("p_id")
-            .as(
-                insertInto(k, k.JOB_ID, k.QUEUE, k.PRIORITY, k.READY_AT)
-                    .select(
-                        select(givenId, field(name("g_queue"), String.class), o.PRIORITY, ready)
-                            .from(given)
-                            .join(o)
-                            .on(o.JOB_ID.eq(givenId))
-                            .where(
-                                field(name("g_status"), String.class)
-                                    .eq(inline(JobState.PENDING.dbName())))
-                            .and(o.PRIORITY.ne(inline((short) 0))))
-                    .onConflict(k.JOB_ID)
-                    .doUpdate()
-                    // plain names: the render mapping would put the user's schema in front
-                    .set(k.PRIORITY, field("excluded.priority", SQLDataType.SMALLINT))
-                    .set(
-                        k.READY_AT,
-                        field("excluded.ready_at", SQLDataType.TIMESTAMPWITHTIMEZONE(6)))
-                    .returningResult(k.JOB_ID));
+        OptionRows.parkedAgain(
+            select(givenId, field(name("g_queue"), String.class), o.PRIORITY, ready)
+                .from(given)
+                .join(o)
+                .on(o.JOB_ID.eq(givenId))
+                .where(field(name("g_status"), String.class).eq(inline(JobState.PENDING.dbName())))
+                .and(o.PRIORITY.ne(inline((short) 0))));
     return commit(
         lease,
         () ->
