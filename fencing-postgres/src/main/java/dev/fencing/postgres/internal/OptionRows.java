@@ -5,6 +5,7 @@ import dev.fencing.postgres.internal.jooq.Tables;
 import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -162,7 +163,13 @@ public final class OptionRows {
         name(t.key()),
         DSL.val(
             options.stream()
-                .map(o -> o.runAt().map(i -> i.atOffset(ZoneOffset.UTC)).orElse(null))
+                .map(
+                    o ->
+                        o.runAt()
+                            // to the microsecond as PostgreSQL keeps it, cut as the in-memory
+                            // queue cuts, not rounded
+                            .map(i -> i.truncatedTo(ChronoUnit.MICROS).atOffset(ZoneOffset.UTC))
+                            .orElse(null))
                 .toArray(OffsetDateTime[]::new)),
         DSL.val(
             options.stream()

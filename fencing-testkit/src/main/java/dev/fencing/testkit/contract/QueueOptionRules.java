@@ -10,6 +10,7 @@ import dev.fencing.JobState;
 import dev.fencing.KeyedJob;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -36,6 +37,12 @@ abstract class QueueOptionRules extends QueueContractFixture {
     assertThat(row.epoch()).isZero();
     assertThat(row.runAt()).isAfter(before.plus(Duration.ofMinutes(55)));
     assertThat(queue.depth(QUEUE).pending()).isEqualTo(1);
+    Instant ahead = Instant.now().plus(Duration.ofMinutes(30));
+    long ranked = queue.enqueue(QUEUE, "{\"n\": 3}", JobOptions.ofPriority(3).withRunAt(ahead));
+    assertThat(queue.find(ranked).orElseThrow().runAt())
+        .as("a job with a priority shows its own run time")
+        .isEqualTo(ahead.truncatedTo(ChronoUnit.MICROS));
+    assertThat(queue.depth(QUEUE).pending()).isEqualTo(2);
 
     long soon = queue.enqueue(QUEUE, "{\"n\": 2}", JobOptions.after(SHORT));
     Job claimed = awaitClaim("w1");
@@ -127,7 +134,9 @@ abstract class QueueOptionRules extends QueueContractFixture {
     assertThat(queue.claim(QUEUE, "w1", LONG)).isEmpty();
     JobSnapshot row = queue.find(high).orElseThrow();
     assertThat(row.state()).isEqualTo(JobState.PENDING);
-    assertThat(row.runAt()).isAfter(Instant.now().plus(Duration.ofMinutes(55)));
+    assertThat(row.runAt())
+        .isAfter(Instant.now().plus(Duration.ofMinutes(55)))
+        .isBefore(Instant.now().plus(Duration.ofMinutes(65)));
   }
 
   @Test

@@ -7,6 +7,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_WINDOW;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.field;
@@ -285,6 +286,16 @@ public final class AppendStore extends EngineStore {
                   select(count().cast(SQLDataType.BIGINT))
                       .from(FENCING_APPEND_REQUEUE)
                       .where(FENCING_APPEND_REQUEUE.QUEUE.eq(queue)));
+          // a parked job given back waits in requeue as well (at PARKED_RUN_AT): counted there
+          Field<Long> parked =
+              field(
+                  select(count().cast(SQLDataType.BIGINT))
+                      .from(FENCING_PARKED)
+                      .where(FENCING_PARKED.QUEUE.eq(queue))
+                      .andNotExists(
+                          selectOne()
+                              .from(FENCING_APPEND_REQUEUE)
+                              .where(FENCING_APPEND_REQUEUE.JOB_ID.eq(FENCING_PARKED.JOB_ID))));
           Field<Long> running =
               field(
                   select(
@@ -299,8 +310,10 @@ public final class AppendStore extends EngineStore {
                       .from(FENCING_APPEND_DONE)
                       .where(FENCING_APPEND_DONE.QUEUE.eq(queue))
                       .and(FENCING_APPEND_DONE.STATUS.eq(inline(JobState.FAILED.dbName()))));
-          return d.select(fresh, requeued, running, failed)
-              .fetchOne(r -> new QueueDepth(r.value1() + r.value2(), r.value3(), r.value4()));
+          return d.select(fresh, requeued, parked, running, failed)
+              .fetchOne(
+                  r ->
+                      new QueueDepth(r.value1() + r.value2() + r.value3(), r.value4(), r.value5()));
         });
   }
 
