@@ -40,16 +40,17 @@ import org.jooq.Query;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The claim of the append-only engine: one transaction per batch, which takes work from three
- * sources and merges them oldest ready first (a fresh job is ready since its enqueue, a given-back
- * or failed job since its {@code requeue} row's time, an expired claim's jobs since its lease ran
- * out), then writes one claim row and one hand-out per job. When only fresh jobs are due, the whole
- * claim is one call of a PL/pgSQL function instead.
+ * The claim of the append-only engine: one transaction per batch, which takes work from four
+ * sources and merges them by priority, then oldest ready first, then by id (a fresh job is ready
+ * since its enqueue, a given-back or failed job since its {@code requeue} row's time, an expired
+ * claim's jobs since its lease ran out, all at priority 0; a parked job, {@link Parked}, at its
+ * priority since its parked row's time), then writes one claim row and one hand-out per job. When
+ * only fresh jobs are due, the whole claim is one call of a PL/pgSQL function instead.
  *
  * <p>Owns the batch: the one-call claim, the merge, the claim row and hand-outs it writes, and the
  * retry after a lost acknowledgement. The sources are {@link AppendWindow} (fresh jobs, under the
- * queue's window lock) and {@link Reclaims} (requeued jobs and expired claims, {@code SKIP
- * LOCKED}).
+ * queue's window lock), {@link Reclaims} (requeued jobs and expired claims, {@code SKIP LOCKED})
+ * and {@link Parked} (jobs with a priority, {@code SKIP LOCKED}).
  *
  * <p>A job's epoch is its previous hand-out's plus one (the first: 1), in the failover generation
  * of the server ({@link Generation}), so a job's tokens only go up.
@@ -125,8 +126,10 @@ final class AppendClaims {
 
   /**
    * The claim when only fresh jobs are due: one call of {@code fencing_append_claim_fresh_v2} (in
-   * {@code schema-append.sql}), which holds the window's lock for that call alone; or null when
-   * requeued or expired work is due, or the queue has no window yet, and {@link #claim} must run.
+   * {@code V2__queue_controls.sql}; V1's {@code fencing_append_claim_fresh} behind a probe of
+   * {@code fencing_parked}), which holds the window's lock for that call alone; or null when
+   * requeued, parked or expired work is due, or the queue has no window yet, and {@link #claim}
+   * must run.
    */
   private @Nullable List<Job> freshOnly(
       Connection connection, String queue, String owner, long micros, int n, UUID token)

@@ -71,8 +71,8 @@ import org.jspecify.annotations.Nullable;
  * updated; a claim appends one claim row per batch and one hand-out per job, a commit appends the
  * job's {@code done} row under a compare-and-set on the claim row. The rules are those of {@link
  * dev.fencing.FencedQueue}, as on the other engine: a token per job that only goes up, a
- * compare-and-set on owner and epoch for every write of a lease, oldest ready work first, attempts
- * counted per claim.
+ * compare-and-set on owner and epoch for every write of a lease, work by priority then oldest ready
+ * first, attempts counted per claim.
  */
 public final class AppendStore extends EngineStore {
 

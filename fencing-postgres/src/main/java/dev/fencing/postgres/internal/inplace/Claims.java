@@ -48,11 +48,14 @@ import org.jooq.impl.SQLDataType;
 /**
  * The claim: one statement per batch.
  *
- * <p>Claimable work is served oldest-ready-first across both kinds: a due pending job is ready
- * since its {@code run_at}, a running job whose lease ran out since its {@code lease_expires_at}.
- * Two scans, each on a partial index that holds only claimable rows of its kind, lock up to a batch
- * each ({@code FOR UPDATE SKIP LOCKED}); the two are merged by ready time and the batch is taken
- * from the front. An OR across both kinds would scan and sort the whole queue on every claim.
+ * <p>Claimable work is served by priority, then oldest-ready-first across all kinds, then by id: a
+ * due pending job is ready since its {@code run_at}, a running job whose lease ran out since its
+ * {@code lease_expires_at} (both at priority 0), a parked job (a priority other than 0, schema V2)
+ * since its {@code fencing_parked.ready_at}. Three scans, each on an index that holds only
+ * claimable rows of its kind, lock up to a batch each ({@code FOR UPDATE SKIP LOCKED}); the three
+ * are merged and the batch is taken from the front. An OR across the kinds would scan and sort the
+ * whole queue on every claim. The parked rows taken are deleted in the same statement, and their
+ * jobs' {@code run_at} set back from {@link OptionRows#PARKED_RUN_AT} to their ready time.
  *
  * <p>Every claim counts an attempt. A lease that ran out on a job whose attempts are used up is not
  * handed out again: the same statement ends that job {@code failed} (epoch unchanged, nothing

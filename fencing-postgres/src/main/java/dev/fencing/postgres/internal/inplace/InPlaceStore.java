@@ -39,10 +39,10 @@ import org.jspecify.annotations.Nullable;
  * statement per claim (a batch included), one compare-and-set per commit or per batch of commits.
  * Leases are set and judged with {@code now()} of the database.
  *
- * <p>Claimable work is served oldest-ready-first: a pending job is ready since its {@code run_at},
- * a job whose lease ran out since its {@code lease_expires_at}; every claim counts an attempt, and
- * a job whose lease runs out after its last attempt ends {@code failed} instead of being handed out
- * again (see {@link Claims}).
+ * <p>Claimable work is served by priority, then oldest-ready-first: a pending job is ready since
+ * its {@code run_at}, a job whose lease ran out since its {@code lease_expires_at}; every claim
+ * counts an attempt, and a job whose lease runs out after its last attempt ends {@code failed}
+ * instead of being handed out again (see {@link Claims}).
  *
  * <p>Every statement commits on its own, whether or not the data source's connections are in
  * autocommit mode (see {@link Jdbc}).
