@@ -30,8 +30,9 @@ import java.util.Optional;
  * takes the job's next epoch, every write under a lease is a compare-and-set on owner and epoch (a
  * zombie's late commit is refused, and says why), a repeated write is accepted as a repeat,
  * attempts are counted and a lease run out on the last one ends the job failed, retry delays and
- * leases run on the queue's clock, keyed enqueues find their job, and commits write outbox messages
- * that {@link #outbox()} relays.
+ * leases run on the queue's clock, keyed enqueues find their job, jobs enqueued with {@link
+ * JobOptions} wait for their run time and are claimed by priority (then ready time, then id), and
+ * commits write outbox messages that {@link #outbox()} relays.
  *
  * <pre>{@code
  * ManualClock clock = ManualClock.startingNow();
