@@ -9,6 +9,7 @@ import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
+import dev.fencing.JobOptions;
 import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.Maintenance;
@@ -240,7 +241,10 @@ class StoppedDatabaseTest {
         return lease.epoch();
       }
       if (raw == KeyedJob.class) {
-        return new KeyedJob("true", "true");
+        return new KeyedJob("true", "true", JobOptions.ofPriority(1));
+      }
+      if (raw == JobOptions.class) {
+        return JobOptions.ofPriority(1).withDelay(Duration.ofSeconds(1));
       }
       if (raw == OutboxMessage.class) {
         return new OutboxMessage("true", "true", "true");
