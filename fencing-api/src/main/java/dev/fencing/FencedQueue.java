@@ -135,9 +135,9 @@ public interface FencedQueue {
   }
 
   /**
-   * Claims one job: the claimable job that has been ready longest (see {@link #claimBatch}). The
-   * claim bumps the job's epoch and sets a lease of {@code leaseLength} from the backend's clock.
-   * The default is {@link #claimBatch} with a batch of one.
+   * Claims one job: of the claimable jobs with the highest priority, the one that has been ready
+   * longest (see {@link #claimBatch}). The claim bumps the job's epoch and sets a lease of {@code
+   * leaseLength} from the backend's clock. The default is {@link #claimBatch} with a batch of one.
    *
    * @param owner who claims, not blank, at most 200 characters
    * @param leaseLength between 1 ms and 24 h
@@ -154,9 +154,11 @@ public interface FencedQueue {
   /**
    * Claims up to {@code batchSize} jobs in one statement, each as {@link #claim} would.
    *
-   * <p>Claimable work is served oldest-ready-first across both kinds: a due pending job is ready
-   * since its {@code runAt}, a running job whose lease ran out since the lease's expiry. Neither
-   * kind can starve the other. Every claim counts one attempt, a reclaim after expiry included, so
+   * <p>Claimable work is served by priority first ({@link JobOptions}: higher first; a job whose
+   * lease ran out is taken over at priority 0), then oldest-ready-first across both kinds, then by
+   * id: a due pending job is ready since its {@code runAt}, a running job whose lease ran out since
+   * the lease's expiry. At one priority neither kind can starve the other; the order across
+   * priorities is strict. Every claim counts one attempt, a reclaim after expiry included, so
    * attempts never exceed the job's maximum: a job whose lease runs out after its last attempt is
    * not handed out again but ends {@link JobState#FAILED} (its epoch unchanged, nothing deleted,
    * its last error saying how often the lease ran out). Only the jobs claimed are returned.

@@ -136,6 +136,12 @@ class ForwardingFencedQueueTest {
     if (type == KeyedJob.class) {
       return new KeyedJob("k", "{}");
     }
+    if (type == JobOptions.class) {
+      return JobOptions.ofPriority(4);
+    }
+    if (type == CancelResult.class) {
+      return new CancelResult.NotFound(5);
+    }
     if (type == Enqueued.class) {
       return new Enqueued(5, "k", true);
     }

@@ -38,12 +38,14 @@ final class CommitTags {
   }
 
   /**
-   * A fail or a release. In place, one {@code UPDATE}; on the append-only engine, a transaction
-   * (the claim row locked, a {@code requeue} or {@code done} row, the count-off).
+   * A fail or a release. In place, one statement: the {@code UPDATE} in a CTE beside the insert
+   * that parks a job with a priority again, answering one row (how many it updated); on the
+   * append-only engine, a transaction (the claim row locked, a {@code requeue} or {@code done} row,
+   * the count-off).
    */
   static String giveBack(Engine engine) {
     return switch (engine) {
-      case UPDATE_IN_PLACE -> "UPDATE";
+      case UPDATE_IN_PLACE -> "SELECT 1";
       case APPEND_ONLY -> "COMMIT";
     };
   }

@@ -245,7 +245,10 @@ class StoppedDatabaseTest {
         return JobOptions.after(Duration.ofMinutes(1));
       }
       if (raw == KeyedJob.class) {
-        return new KeyedJob("true", "true");
+        return new KeyedJob("true", "true", JobOptions.ofPriority(1));
+      }
+      if (raw == JobOptions.class) {
+        return JobOptions.ofPriority(1).withDelay(Duration.ofSeconds(1));
       }
       if (raw == OutboxMessage.class) {
         return new OutboxMessage("true", "true", "true");

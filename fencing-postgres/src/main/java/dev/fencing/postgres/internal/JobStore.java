@@ -10,6 +10,7 @@ import dev.fencing.OutboxMessage;
 import dev.fencing.QueueDepth;
 import dev.fencing.Renewal;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.InsertOnDuplicateStep;
 import org.jooq.JSONB;
+import org.jooq.QueryPart;
 import org.jooq.Table;
 import org.jspecify.annotations.Nullable;
 
@@ -42,7 +44,27 @@ public interface JobStore {
   /** The table an enqueue inserts jobs into, and the columns it writes. */
   JobTable jobs();
 
-  /** Claims up to {@code batchSize} jobs of {@code queue}, oldest ready first, one epoch each. */
+  /**
+   * The rows besides the job's that jobs enqueued with options need on this engine (schema V2), as
+   * data-modifying CTEs of {@link OptionRows}' statement, which reads the jobs and their options
+   * from {@code o(id, pr, ready)}: {@code name as (statement), ...}. See docs/ENGINE.md, "Run later
+   * and priorities".
+   *
+   * @param queue the jobs' queue
+   */
+  QueryPart optionRows(Field<String> queue);
+
+  /**
+   * The job table's run time column, which an enqueue with options sets ({@link
+   * OptionRows#PARKED_RUN_AT} for a job that waits in {@code fencing_parked}), or null when the
+   * engine keeps a job's run time elsewhere.
+   */
+  @Nullable Field<OffsetDateTime> runAt();
+
+  /**
+   * Claims up to {@code batchSize} jobs of {@code queue}, by priority, then ready time, then id,
+   * one epoch each.
+   */
   List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize);
 
   /** See {@link dev.fencing.FencedQueue#renew}. */

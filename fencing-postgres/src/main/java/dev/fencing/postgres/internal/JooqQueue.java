@@ -6,6 +6,7 @@ import dev.fencing.Enqueued;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
+import dev.fencing.JobOptions;
 import dev.fencing.JobSnapshot;
 import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
@@ -19,6 +20,7 @@ import dev.fencing.internal.Validate;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -79,7 +81,31 @@ public final class JooqQueue implements FencedQueue {
     return enqueue(queue, payloads, i -> "payloads[" + i + "]");
   }
 
+  @Override
+  public long enqueue(String queue, String payload, JobOptions options) {
+    Validate.json("payload", payload);
+    return enqueue(queue, List.of(payload), checked(options), i -> "payload").getFirst();
+  }
+
+  @Override
+  public List<Long> enqueueAll(String queue, List<String> payloads, JobOptions options) {
+    Objects.requireNonNull(payloads, "payloads");
+    return enqueue(queue, payloads, checked(options), i -> "payloads[" + i + "]");
+  }
+
+  private static JobOptions checked(JobOptions options) {
+    if (options == null) {
+      throw new IllegalArgumentException("options must not be null; use JobOptions.DEFAULT");
+    }
+    return options;
+  }
+
   private List<Long> enqueue(String queue, List<String> payloads, IntFunction<String> parameter) {
+    return enqueue(queue, payloads, JobOptions.DEFAULT, parameter);
+  }
+
+  private List<Long> enqueue(
+      String queue, List<String> payloads, JobOptions options, IntFunction<String> parameter) {
     Validate.identifier("queue", queue);
     if (payloads.isEmpty()) {
       return List.of();
@@ -89,7 +115,7 @@ public final class JooqQueue implements FencedQueue {
       Text.requireSendable(parameter.apply(i), payloads.get(i));
     }
     try {
-      return insert(queue, payloads);
+      return insert(queue, payloads, options);
     } catch (StoreUnavailableException e) {
       throw probe.explain(e, payloads, parameter);
     }
@@ -106,14 +132,14 @@ public final class JooqQueue implements FencedQueue {
    * jobs twice, so those cases are reported as unknown. Chunks keep each statement under
    * PostgreSQL's 65,535 bind values; one transaction keeps it all or none.
    */
-  private List<Long> insert(String queue, List<String> payloads) {
+  private List<Long> insert(String queue, List<String> payloads, JobOptions options) {
     boolean one = payloads.size() == 1;
     AtomicReference<RuntimeException> unknown = new AtomicReference<>();
     List<Long> ids =
         jdbc.guarded(
             () -> {
               try {
-                return insertOnce(queue, payloads);
+                return insertOnce(queue, payloads, options);
               } catch (StoreUnavailableException e) {
                 RuntimeException lost = StoreFailures.cause(e, OutcomeUnknown.class);
                 if (lost == null) {
@@ -155,14 +181,24 @@ public final class JooqQueue implements FencedQueue {
         cause);
   }
 
-  private List<Long> insertOnce(String queue, List<String> payloads) {
+  private List<Long> insertOnce(String queue, List<String> payloads, JobOptions options) {
     return jdbc.transaction(
         c -> {
           List<Long> ids = new ArrayList<>(payloads.size());
           for (int from = 0; from < payloads.size(); from += ENQUEUE_CHUNK) {
             List<String> chunk =
                 payloads.subList(from, Math.min(payloads.size(), from + ENQUEUE_CHUNK));
-            ids.addAll(insert(jdbc.on(c), queue, chunk));
+            ids.addAll(
+                options.isDefault()
+                    ? insert(jdbc.on(c), queue, chunk)
+                    : OptionRows.plain(
+                            jdbc.on(c),
+                            store,
+                            queue,
+                            jdbc.config().maxAttempts(),
+                            chunk,
+                            Collections.nCopies(chunk.size(), options))
+                        .fetch(0, Long.class));
           }
           // in the same transaction: delivered on commit, once however many jobs were added
           notifier.inTransaction(c, queue);

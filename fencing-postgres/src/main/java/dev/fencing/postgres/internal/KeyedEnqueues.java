@@ -1,6 +1,7 @@
 package dev.fencing.postgres.internal;
 
 import dev.fencing.Enqueued;
+import dev.fencing.JobOptions;
 import dev.fencing.KeyedJob;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Batches;
@@ -126,6 +127,22 @@ final class KeyedEnqueues {
   }
 
   private Map<String, Long> insert(Connection c, String queue, List<KeyedJob> jobs, UUID token) {
+    List<JobOptions> options = jobs.stream().map(KeyedJob::options).toList();
+    if (OptionRows.any(options)) {
+      Map<String, Long> ids = new HashMap<>();
+      OptionRows.keyed(
+              jdbc.on(c),
+              store,
+              queue,
+              config.maxAttempts(),
+              token,
+              jobs.stream().map(KeyedJob::key).toList(),
+              jobs.stream().map(KeyedJob::payload).toList(),
+              options)
+          .fetch()
+          .forEach(r -> ids.put(r.get(1, String.class), r.get(0, Long.class)));
+      return ids;
+    }
     JobStore.JobTable t = store.jobs();
     List<Field<?>> columns =
         new ArrayList<>(List.of(t.queue(), t.payload(), t.maxAttempts(), t.key(), t.token()));

@@ -98,6 +98,26 @@ CREATE INDEX IF NOT EXISTS fencing_limit_slot_job_ix ON fencing_limit_slot (job_
 ALTER TABLE fencing_parked SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000);
 ALTER TABLE fencing_limit_slot SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000);
 
+-- The V2 claim of fresh jobs only (AppendClaims): the V1 function, fencing_append_claim_fresh, whose
+-- body stays as it is, behind one more probe. It answers job id -1, writing nothing, also when a parked
+-- job (fencing_parked: a priority) of the queue is due, so that the claim that merges by priority
+-- (AppendClaims' transaction) runs instead. The probe is one range scan of fencing_parked_order_ix.
+CREATE OR REPLACE FUNCTION fencing_append_claim_fresh_v2(p_queue varchar, p_owner varchar, p_micros bigint, p_n integer, p_token uuid, p_async boolean, p_generation bigint)
+RETURNS TABLE (o_job_id bigint, o_epoch bigint, o_payload text, o_lease_micros bigint)
+LANGUAGE plpgsql VOLATILE
+SET search_path FROM CURRENT
+SET enable_seqscan = off
+AS $fencing$
+BEGIN
+    IF EXISTS (SELECT 1 FROM fencing_parked k WHERE k.queue = p_queue AND k.ready_at <= now()) THEN
+        RETURN QUERY SELECT -1::bigint, 0::bigint, NULL::text, 0::bigint;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT f.o_job_id, f.o_epoch, f.o_payload, f.o_lease_micros
+        FROM fencing_append_claim_fresh(p_queue, p_owner, p_micros, p_n, p_token, p_async, p_generation) f;
+END
+$fencing$;
+
 INSERT INTO fencing_schema_version (version, description, compatible_from)
 VALUES (2, 'queue controls', 1)
 ON CONFLICT (version) DO NOTHING;

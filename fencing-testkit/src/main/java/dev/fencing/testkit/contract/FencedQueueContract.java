@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * move overrides {@link #pause} to move it instead of sleeping.
  *
  * <p>The tests here are about claiming, renewing, failing and counting; those about what the queue
- * refuses (a zombie's writes, finished jobs, bad input) are inherited, and run for every subclass
- * as well.
+ * refuses (a zombie's writes, finished jobs, bad input) and those about job options (run later,
+ * priorities) are inherited, and run for every subclass as well.
  */
 @FencingDatabase
 public abstract class FencedQueueContract extends QueueCancelRules {

@@ -55,13 +55,27 @@ public class ForwardingQueue extends ForwardingFencedQueue {
 
   private @Nullable Object callThroughInterface(
       Object proxy, Method method, @Nullable Object[] args) throws Throwable {
-    if (method.isDefault()) {
+    if (method.isDefault() && runsTheInterfaceBody(method)) {
       return InvocationHandler.invokeDefault(proxy, method, args);
     }
     try {
       return method.invoke(this, args);
     } catch (InvocationTargetException e) {
       throw e.getCause();
+    }
+  }
+
+  /**
+   * Whether {@code method} is one of those this class routes through the interface's own body; any
+   * other default method a body calls (the keyed enqueue of {@code enqueue(queue, KeyedJob)}, say)
+   * reaches this queue's override, which forwards it.
+   */
+  private static boolean runsTheInterfaceBody(Method method) {
+    try {
+      ForwardingQueue.class.getDeclaredMethod(method.getName(), method.getParameterTypes());
+      return true;
+    } catch (NoSuchMethodException e) {
+      return false;
     }
   }
 

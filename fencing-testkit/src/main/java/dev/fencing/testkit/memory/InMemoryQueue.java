@@ -8,6 +8,7 @@ import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
+import dev.fencing.JobOptions;
 import dev.fencing.JobSnapshot;
 import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
@@ -31,8 +32,9 @@ import org.jspecify.annotations.Nullable;
  * takes the job's next epoch, every write under a lease is a compare-and-set on owner and epoch (a
  * zombie's late commit is refused, and says why), a repeated write is accepted as a repeat,
  * attempts are counted and a lease run out on the last one ends the job failed, retry delays and
- * leases run on the queue's clock, keyed enqueues find their job, and commits write outbox messages
- * that {@link #outbox()} relays.
+ * leases run on the queue's clock, keyed enqueues find their job, jobs enqueued with {@link
+ * JobOptions} wait for their run time and are claimed by priority (then ready time, then id), and
+ * commits write outbox messages that {@link #outbox()} relays.
  *
  * <pre>{@code
  * ManualClock clock = ManualClock.startingNow();
@@ -97,18 +99,32 @@ public final class InMemoryQueue implements FencedQueue {
     Validate.json("payload", payload);
     Validate.identifier("queue", queue);
     Jsonb.Value value = Jsonb.parse("payload", payload);
-    return signalled(queue, store.add(queue, List.of(value))).getFirst();
+    return signalled(queue, store.add(queue, List.of(value), JobOptions.DEFAULT)).getFirst();
   }
 
   @Override
   public List<Long> enqueueAll(String queue, List<String> payloads) {
+    return enqueueAll(queue, payloads, JobOptions.DEFAULT);
+  }
+
+  @Override
+  public long enqueue(String queue, String payload, JobOptions options) {
+    Validate.json("payload", payload);
+    return enqueueAll(queue, List.of(payload), options).getFirst();
+  }
+
+  @Override
+  public List<Long> enqueueAll(String queue, List<String> payloads, JobOptions options) {
     Objects.requireNonNull(payloads, "payloads");
+    if (options == null) {
+      throw new IllegalArgumentException("options must not be null; use JobOptions.DEFAULT");
+    }
     Validate.identifier("queue", queue);
     List<Jsonb.Value> values = new ArrayList<>(payloads.size());
     for (int i = 0; i < payloads.size(); i++) {
       values.add(Jsonb.parse("payloads[" + i + "]", payloads.get(i)));
     }
-    return values.isEmpty() ? List.of() : signalled(queue, store.add(queue, values));
+    return values.isEmpty() ? List.of() : signalled(queue, store.add(queue, values, options));
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.fencing.testkit.memory;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOutcome;
 import dev.fencing.Job;
+import dev.fencing.JobOptions;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
@@ -47,6 +48,9 @@ final class MemoryJob {
   final @Nullable String key;
   final Instant createdAt;
 
+  /** Its priority, for its whole life: a retry and a release keep it. */
+  final int priority;
+
   private JobState state = JobState.PENDING;
   private @Nullable String owner;
   private long epoch;
@@ -69,6 +73,7 @@ final class MemoryJob {
       int maxAttempts,
       Jsonb.Value payload,
       @Nullable String key,
+      JobOptions options,
       Instant now) {
     this.id = id;
     this.queue = queue;
@@ -76,7 +81,13 @@ final class MemoryJob {
     this.payload = payload;
     this.key = key;
     this.createdAt = now;
-    this.runAt = now;
+    this.priority = options.priority();
+    this.runAt =
+        options
+            .runAt()
+            .map(t -> t.truncatedTo(ChronoUnit.MICROS))
+            .or(() -> options.delay().map(d -> plus(now, d)))
+            .orElse(now);
   }
 
   JobState state() {
@@ -103,6 +114,11 @@ final class MemoryJob {
   /** Since when it is claimable: its run time, or when its lease ran out. */
   Instant readyAt() {
     return state == JobState.RUNNING ? Objects.requireNonNull(leaseExpiresAt) : runAt;
+  }
+
+  /** The priority it is claimed at: its own while pending, 0 when its lease ran out. */
+  int rank() {
+    return state == JobState.RUNNING ? 0 : priority;
   }
 
   /** Whether its lease ran out on its last attempt: it ends, it is not handed out again. */

@@ -6,6 +6,7 @@ import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.Job;
+import dev.fencing.JobOptions;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.KeyedJob;
@@ -49,20 +50,21 @@ final class MemoryStore {
     this.maxAttempts = maxAttempts;
   }
 
-  List<Long> add(String queue, List<Jsonb.Value> payloads) {
+  List<Long> add(String queue, List<Jsonb.Value> payloads, JobOptions options) {
     return lock.locked(
         () -> {
           Instant now = now();
           List<Long> ids = new ArrayList<>(payloads.size());
           for (Jsonb.Value payload : payloads) {
-            ids.add(insert(queue, payload, null, now));
+            ids.add(insert(queue, payload, null, options, now));
           }
           return ids;
         });
   }
 
-  private long insert(String queue, Jsonb.Value payload, @Nullable String key, Instant now) {
-    MemoryJob job = new MemoryJob(++lastId, queue, maxAttempts, payload, key, now);
+  private long insert(
+      String queue, Jsonb.Value payload, @Nullable String key, JobOptions options, Instant now) {
+    MemoryJob job = new MemoryJob(++lastId, queue, maxAttempts, payload, key, options, now);
     jobs.put(job.id, job);
     unfinished.computeIfAbsent(queue, q -> new TreeMap<>()).put(job.id, job);
     if (key != null) {
@@ -108,7 +110,9 @@ final class MemoryStore {
           Instant now = now();
           for (int i : fresh) {
             String key = keyed.get(i).key();
-            out[i] = new Enqueued(insert(queue, payloads.get(i), key, now), key, true);
+            KeyedJob job = keyed.get(i);
+            out[i] =
+                new Enqueued(insert(queue, payloads.get(i), key, job.options(), now), key, true);
           }
           return List.of(out);
         });
@@ -116,8 +120,8 @@ final class MemoryStore {
 
   /**
    * Claims as PostgreSQL does: up to a batch of expired leases and one of due pending jobs, the
-   * expired leases on their jobs' last attempts ended failed, the rest served oldest ready first;
-   * the jobs come back by id.
+   * expired leases on their jobs' last attempts ended failed, the rest served by priority (an
+   * expired lease at 0), then oldest ready first, then by id; the jobs come back by id.
    */
   List<Job> claim(String queue, String owner, Duration leaseLength, int batchSize) {
     return lock.locked(
@@ -125,7 +129,10 @@ final class MemoryStore {
           Instant now = now();
           TreeMap<Long, MemoryJob> open = unfinished.getOrDefault(queue, new TreeMap<>());
           Comparator<MemoryJob> oldestReady =
-              Comparator.comparing(MemoryJob::readyAt).thenComparingLong(j -> j.id);
+              Comparator.comparingInt(MemoryJob::rank)
+                  .reversed()
+                  .thenComparing(MemoryJob::readyAt)
+                  .thenComparingLong(j -> j.id);
           List<MemoryJob> chosen =
               new ArrayList<>(
                   open.values().stream()

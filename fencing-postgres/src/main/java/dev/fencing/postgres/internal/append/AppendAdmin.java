@@ -219,7 +219,7 @@ final class AppendAdmin extends EngineAdmin {
     if (state.doneStatus() != null) {
       return state.doneStatus();
     }
-    if (state.readyAt() != null) {
+    if (state.readyAt() != null && state.reason() != null) {
       return switch (String.valueOf(state.reason())) {
         case "fail" -> "retry";
         case "release" -> "released";

@@ -6,6 +6,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_WINDOW;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.field;
@@ -111,7 +112,11 @@ final class AppendChanges {
       }
     } else if (state.readyAt() != null) {
       FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
-      if (dsl.deleteFrom(r).where(r.JOB_ID.eq(jobId)).execute() == 0) {
+      // a parked job (a priority) waits in fencing_parked, beside a requeue row after a retry
+      int waiting =
+          dsl.deleteFrom(r).where(r.JOB_ID.eq(jobId)).execute()
+              + dsl.deleteFrom(FENCING_PARKED).where(FENCING_PARKED.JOB_ID.eq(jobId)).execute();
+      if (waiting == 0) {
         return null;
       }
     } else {

@@ -40,16 +40,17 @@ import org.jooq.Query;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The claim of the append-only engine: one transaction per batch, which takes work from three
- * sources and merges them oldest ready first (a fresh job is ready since its enqueue, a given-back
- * or failed job since its {@code requeue} row's time, an expired claim's jobs since its lease ran
- * out), then writes one claim row and one hand-out per job. When only fresh jobs are due, the whole
- * claim is one call of a PL/pgSQL function instead.
+ * The claim of the append-only engine: one transaction per batch, which takes work from four
+ * sources and merges them by priority, then oldest ready first, then by id (a fresh job is ready
+ * since its enqueue, a given-back or failed job since its {@code requeue} row's time, an expired
+ * claim's jobs since its lease ran out, all at priority 0; a parked job, {@link Parked}, at its
+ * priority since its parked row's time), then writes one claim row and one hand-out per job. When
+ * only fresh jobs are due, the whole claim is one call of a PL/pgSQL function instead.
  *
  * <p>Owns the batch: the one-call claim, the merge, the claim row and hand-outs it writes, and the
  * retry after a lost acknowledgement. The sources are {@link AppendWindow} (fresh jobs, under the
- * queue's window lock) and {@link Reclaims} (requeued jobs and expired claims, {@code SKIP
- * LOCKED}).
+ * queue's window lock), {@link Reclaims} (requeued jobs and expired claims, {@code SKIP LOCKED})
+ * and {@link Parked} (jobs with a priority, {@code SKIP LOCKED}).
  *
  * <p>A job's epoch is its previous hand-out's plus one (the first: 1), in the failover generation
  * of the server ({@link Generation}), so a job's tokens only go up.
@@ -59,6 +60,7 @@ final class AppendClaims {
   private final Jdbc jdbc;
   private final AppendWindow window;
   private final Reclaims reclaims;
+  private final Parked parked;
   private final RenderedSql claimSql;
 
   /**
@@ -76,15 +78,16 @@ final class AppendClaims {
   private final boolean asyncClaims;
 
   @Inject
-  AppendClaims(Jdbc jdbc, Config config, AppendWindow window, Reclaims reclaims) {
+  AppendClaims(Jdbc jdbc, Config config, AppendWindow window, Reclaims reclaims, Parked parked) {
     this.jdbc = jdbc;
     this.window = window;
     this.reclaims = reclaims;
+    this.parked = parked;
     DSLContext dsl = jdbc.dsl();
     // the schema passed Validate.identifier; jOOQ quotes it
     this.freshOnlySql =
         "select o_job_id, o_epoch, o_payload, o_lease_micros from "
-            + dsl.render(name(config.schema(), "fencing_append_claim_fresh"))
+            + dsl.render(name(config.schema(), "fencing_append_claim_fresh_v2"))
             + "(?, ?, ?, ?, ?, ?, "
             // the server's generation, read in this statement as every claim reads it; on a
             // standby, where reading it fails ("recovery is in progress", not transient), NULL,
@@ -122,9 +125,11 @@ final class AppendClaims {
   }
 
   /**
-   * The claim when only fresh jobs are due: one call of {@code fencing_append_claim_fresh} (in
-   * {@code schema-append.sql}), which holds the window's lock for that call alone; or null when
-   * requeued or expired work is due, or the queue has no window yet, and {@link #claim} must run.
+   * The claim when only fresh jobs are due: one call of {@code fencing_append_claim_fresh_v2} (in
+   * {@code V2__queue_controls.sql}; V1's {@code fencing_append_claim_fresh} behind a probe of
+   * {@code fencing_parked}), which holds the window's lock for that call alone; or null when
+   * requeued, parked or expired work is due, or the queue has no window yet, and {@link #claim}
+   * must run.
    */
   private @Nullable List<Job> freshOnly(
       Connection connection, String queue, String owner, long micros, int n, UUID token)
@@ -170,17 +175,20 @@ final class AppendClaims {
     // what needs no window first (its rows are locked, skipping those others hold): the window's
     // lock, which every claim of the queue waits for, is then held for fewer round trips
     List<Candidate> requeued = reclaims.requeued(connection, queue, n);
+    List<Candidate> ranked = parked.due(connection, queue, n);
     List<Candidate> expired = new ArrayList<>();
     List<Candidate> spent = new ArrayList<>();
     List<Long> takenOver = reclaims.expired(connection, queue, n, expired, spent);
     AppendWindow.Fresh read = window.read(connection, queue, n);
     List<Candidate> fresh = read.jobs();
 
-    // oldest ready first; each source keeps its own order (the window's is fixed)
+    // by priority (all but parked jobs at 0), then oldest ready first; each source keeps its own
+    // order (the window's is fixed)
     List<Candidate> chosen = new ArrayList<>(n);
     int f = 0;
     int q = 0;
     int e = 0;
+    int k = 0;
     while (chosen.size() < n) {
       Candidate best = null;
       int from = -1;
@@ -196,6 +204,10 @@ final class AppendClaims {
         best = expired.get(e);
         from = 2;
       }
+      if (k < ranked.size() && (best == null || ranked.get(k).earlier(best))) {
+        best = ranked.get(k);
+        from = 3;
+      }
       if (best == null) {
         break;
       }
@@ -203,7 +215,8 @@ final class AppendClaims {
       switch (from) {
         case 0 -> f++;
         case 1 -> q++;
-        default -> e++;
+        case 2 -> e++;
+        default -> k++;
       }
     }
 
@@ -216,6 +229,7 @@ final class AppendClaims {
           jdbc.on(connection), queue, takenOver, spent, expired.subList(e, expired.size()));
     }
     reclaims.unqueue(connection, requeued, q);
+    parked.unpark(connection, ranked, k);
     if (chosen.isEmpty()) {
       return List.of();
     }

@@ -5,6 +5,8 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
+import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.lateral;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.trueCondition;
@@ -19,6 +21,7 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendRequeue;
+import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.HashMap;
@@ -62,6 +65,12 @@ record AppendState(
     @Nullable String claimOwner,
     @Nullable OffsetDateTime leaseExpiresAt) {
 
+  /**
+   * The reason of the {@code requeue} row of a job enqueued to run later (epoch 0, owner {@code
+   * ''}, no attempts): written by the enqueue, not by a hand-out.
+   */
+  static final String SCHEDULED = "scheduled";
+
   JobState state() {
     if (doneStatus != null) {
       return JobState.fromDbName(doneStatus);
@@ -77,7 +86,9 @@ record AppendState(
   }
 
   @Nullable String owner() {
-    return fromNewestRow(doneOwner, requeueOwner, claimOwner);
+    String owner = fromNewestRow(doneOwner, requeueOwner, claimOwner);
+    // a scheduled job's requeue row names no owner
+    return owner == null || owner.isEmpty() ? null : owner;
   }
 
   int attempts() {
@@ -128,6 +139,9 @@ record AppendState(
     FencingAppendJob j = FENCING_APPEND_JOB;
     FencingAppendDone d = FENCING_APPEND_DONE;
     FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
+    // a parked job waits for its parked row's time (its requeue row, if any, at PARKED_RUN_AT)
+    FencingParked p = FENCING_PARKED;
+    Field<OffsetDateTime> readyAt = coalesce(p.READY_AT, r.READY_AT);
     FencingAppendHandout hh = FENCING_APPEND_HANDOUT;
     FencingAppendClaim c = FENCING_APPEND_CLAIM;
     Table<?> h =
@@ -156,7 +170,7 @@ record AppendState(
                 d.ATTEMPTS,
                 d.RESULT,
                 d.LAST_ERROR,
-                r.READY_AT,
+                readyAt,
                 r.EPOCH,
                 r.OWNER,
                 r.ATTEMPTS,
@@ -172,6 +186,8 @@ record AppendState(
             .on(d.JOB_ID.eq(j.ID))
             .leftJoin(r)
             .on(r.JOB_ID.eq(j.ID))
+            .leftJoin(p)
+            .on(p.JOB_ID.eq(j.ID))
             .leftJoin(h)
             .on(trueCondition())
             .leftJoin(c)
@@ -193,7 +209,7 @@ record AppendState(
               orZero(row.get(d.ATTEMPTS)),
               result == null ? null : result.data(),
               row.get(d.LAST_ERROR),
-              row.get(r.READY_AT),
+              row.get(readyAt),
               orZero(row.get(r.EPOCH)),
               row.get(r.OWNER),
               orZero(row.get(r.ATTEMPTS)),

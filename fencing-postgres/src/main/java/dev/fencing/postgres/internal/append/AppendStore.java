@@ -7,6 +7,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_WINDOW;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.field;
@@ -37,6 +38,7 @@ import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.JobStore;
 import dev.fencing.postgres.internal.JsonProbe;
+import dev.fencing.postgres.internal.OptionRows;
 import dev.fencing.postgres.internal.OutboxWrites;
 import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.RetentionBatch;
@@ -58,7 +60,9 @@ import java.util.Optional;
 import java.util.function.IntFunction;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.QueryPart;
 import org.jooq.Record4;
+import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
@@ -67,8 +71,8 @@ import org.jspecify.annotations.Nullable;
  * updated; a claim appends one claim row per batch and one hand-out per job, a commit appends the
  * job's {@code done} row under a compare-and-set on the claim row. The rules are those of {@link
  * dev.fencing.FencedQueue}, as on the other engine: a token per job that only goes up, a
- * compare-and-set on owner and epoch for every write of a lease, oldest ready work first, attempts
- * counted per claim.
+ * compare-and-set on owner and epoch for every write of a lease, work by priority then oldest ready
+ * first, attempts counted per claim.
  */
 public final class AppendStore extends EngineStore {
 
@@ -98,6 +102,30 @@ public final class AppendStore extends EngineStore {
     super(JOBS, jdbc, claims::claimBatch, admin);
     this.writes = writes;
     this.probe = probe;
+  }
+
+  /**
+   * Every job with options gets an operated row at epoch 0, so that the window skips it (V1 and V2
+   * claims alike); one without a priority then waits in a {@code requeue} row (reason {@code
+   * scheduled}, epoch 0, no owner), which V1's claim hands out when due, one with a priority is
+   * parked.
+   */
+  @Override
+  public QueryPart optionRows(Field<String> queue) {
+    return DSL.sql(
+        "o_operated as (insert into {0} (job_id, event, epoch) select o.id, 'requeued', 0 from o),"
+            + " o_requeue as (insert into {1} (job_id, queue, ready_at, epoch, owner, attempts,"
+            + " reason) select o.id, {2}, o.ready, 0, '', 0, {3} from o where o.pr = 0), {4}",
+        FENCING_APPEND_OPERATED,
+        FENCING_APPEND_REQUEUE,
+        queue,
+        inline(AppendState.SCHEDULED),
+        OptionRows.parked(queue));
+  }
+
+  @Override
+  public @Nullable Field<OffsetDateTime> runAt() {
+    return null;
   }
 
   @Override
@@ -258,6 +286,16 @@ public final class AppendStore extends EngineStore {
                   select(count().cast(SQLDataType.BIGINT))
                       .from(FENCING_APPEND_REQUEUE)
                       .where(FENCING_APPEND_REQUEUE.QUEUE.eq(queue)));
+          // a parked job given back waits in requeue as well (at PARKED_RUN_AT): counted there
+          Field<Long> parked =
+              field(
+                  select(count().cast(SQLDataType.BIGINT))
+                      .from(FENCING_PARKED)
+                      .where(FENCING_PARKED.QUEUE.eq(queue))
+                      .andNotExists(
+                          selectOne()
+                              .from(FENCING_APPEND_REQUEUE)
+                              .where(FENCING_APPEND_REQUEUE.JOB_ID.eq(FENCING_PARKED.JOB_ID))));
           Field<Long> running =
               field(
                   select(
@@ -272,8 +310,10 @@ public final class AppendStore extends EngineStore {
                       .from(FENCING_APPEND_DONE)
                       .where(FENCING_APPEND_DONE.QUEUE.eq(queue))
                       .and(FENCING_APPEND_DONE.STATUS.eq(inline(JobState.FAILED.dbName()))));
-          return d.select(fresh, requeued, running, failed)
-              .fetchOne(r -> new QueueDepth(r.value1() + r.value2(), r.value3(), r.value4()));
+          return d.select(fresh, requeued, parked, running, failed)
+              .fetchOne(
+                  r ->
+                      new QueueDepth(r.value1() + r.value2() + r.value3(), r.value4(), r.value5()));
         });
   }
 

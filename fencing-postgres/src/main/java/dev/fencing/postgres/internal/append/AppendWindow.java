@@ -224,7 +224,8 @@ final class AppendWindow {
                 r.getInt(4),
                 r.getLong(2),
                 0,
-                null));
+                null,
+                0));
       }
     }
     return items;

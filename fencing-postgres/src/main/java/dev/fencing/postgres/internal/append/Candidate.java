@@ -1,6 +1,14 @@
 package dev.fencing.postgres.internal.append;
 
+import dev.fencing.postgres.internal.RenderedSql;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,6 +25,7 @@ import org.jspecify.annotations.Nullable;
  * @param xid for a fresh job, the enqueueing transaction's id (the window's order); else 0
  * @param claimId for an expired claim's job, that claim row; else 0
  * @param previousOwner the owner of its last hand-out, null for a fresh job
+ * @param priority its priority: a parked job's ({@link Parked}), 0 for every other
  */
 record Candidate(
     long jobId,
@@ -29,10 +38,49 @@ record Candidate(
     int maxAttempts,
     long xid,
     long claimId,
-    @Nullable String previousOwner) {
+    @Nullable String previousOwner,
+    int priority) {
 
-  /** Whether this one became ready before {@code other} (by job id when at the same time). */
+  /**
+   * Runs {@code sql}, a query of waiting jobs of {@code queue} ({@link Reclaims}' requeue rows,
+   * {@link Parked}'s parked ones) with the parameters {@code queue} and {@code limit}, and reads
+   * its rows: job id, ready time, previous epoch, attempts used, came from, last error, previous
+   * owner, payload, max attempts, and, when {@code ranked}, the priority (else 0).
+   */
+  static List<Candidate> waiting(
+      Connection connection, RenderedSql sql, String queue, int limit, boolean ranked)
+      throws SQLException {
+    List<Candidate> items = new ArrayList<>();
+    try (PreparedStatement s = sql.prepare(connection, Map.of("queue", queue, "limit", limit));
+        ResultSet r = sql.query(s)) {
+      while (r.next()) {
+        items.add(
+            new Candidate(
+                r.getLong(1),
+                r.getObject(2, OffsetDateTime.class),
+                r.getLong(3),
+                r.getInt(4),
+                r.getString(5),
+                r.getString(6),
+                r.getString(8),
+                r.getInt(9),
+                0,
+                0,
+                r.getString(7),
+                ranked ? r.getInt(10) : 0));
+      }
+    }
+    return items;
+  }
+
+  /**
+   * Whether this one goes before {@code other}: a higher priority, else became ready earlier, else
+   * a lower job id.
+   */
   boolean earlier(Candidate other) {
+    if (priority != other.priority) {
+      return priority > other.priority;
+    }
     int byTime = ready.compareTo(other.ready);
     return byTime < 0 || (byTime == 0 && jobId < other.jobId);
   }

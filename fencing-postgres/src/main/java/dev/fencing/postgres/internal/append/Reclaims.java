@@ -71,27 +71,7 @@ final class Reclaims {
 
   /** Due {@code requeue} rows, locked; those another claim holds are skipped. */
   List<Candidate> requeued(Connection connection, String queue, int limit) throws SQLException {
-    List<Candidate> items = new ArrayList<>();
-    try (PreparedStatement s =
-            requeuedSql.prepare(connection, Map.of("queue", queue, "limit", limit));
-        ResultSet r = requeuedSql.query(s)) {
-      while (r.next()) {
-        items.add(
-            new Candidate(
-                r.getLong(1),
-                r.getObject(2, OffsetDateTime.class),
-                r.getLong(3),
-                r.getInt(4),
-                r.getString(5),
-                r.getString(6),
-                r.getString(8),
-                r.getInt(9),
-                0,
-                0,
-                r.getString(7)));
-      }
-    }
-    return items;
+    return Candidate.waiting(connection, requeuedSql, queue, limit, false);
   }
 
   /** Deletes the {@code requeue} rows of the first {@code taken} of {@code requeued}. */
@@ -222,7 +202,8 @@ final class Reclaims {
               row.get(j.MAX_ATTEMPTS),
               0,
               row.get(claimId),
-              row.get(previousOwner));
+              row.get(previousOwner),
+              0);
       (item.attemptsUsed() >= item.maxAttempts() ? spent : open).add(item);
     }
     return claims;

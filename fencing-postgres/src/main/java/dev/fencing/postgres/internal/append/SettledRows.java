@@ -3,37 +3,47 @@ package dev.fencing.postgres.internal.append;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB_OPTION;
+import static org.jooq.impl.DSL.exists;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.table;
+import static org.jooq.impl.DSL.when;
 
 import dev.fencing.Lease;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.Notifier;
+import dev.fencing.postgres.internal.OptionRows;
 import dev.fencing.postgres.internal.OutboxWrites;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendRequeue;
+import dev.fencing.postgres.internal.jooq.tables.FencingJobOption;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.InsertOnDuplicateStep;
 import org.jooq.Query;
 import org.jooq.Record;
+import org.jooq.Record1;
 import org.jooq.Table;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
@@ -232,23 +242,37 @@ final class SettledRows {
         .returning(d.JOB_ID);
   }
 
+  /**
+   * The {@code requeue} rows; a job with a priority ({@code fencing_job_option}) is parked again in
+   * the same statement, ready from its retry time, and its {@code requeue} row (which says its last
+   * hand-out) waits at {@link OptionRows#PARKED_RUN_AT}, so that only the parked row hands it out.
+   */
   private static Query requeueQuery(DSLContext dsl, RenderedSql.Parameters p) {
     FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
-    return insert(
-        dsl,
-        r,
-        p,
-        List.of(
-            r.JOB_ID, r.QUEUE, r.READY_AT, r.EPOCH, r.OWNER, r.ATTEMPTS, r.REASON, r.LAST_ERROR),
-        List.of(
-            u("id", Long.class),
-            u("queue", String.class),
-            LeaseSql.nowPlusMicros(u("micros", Long.class)),
-            u("epoch", Long.class),
-            u("owner", String.class),
-            u("attempts", Integer.class),
-            u("kind", String.class),
-            u("error", String.class)));
+    FencingJobOption o = FENCING_JOB_OPTION;
+    Field<Long> id = u("id", Long.class);
+    Field<OffsetDateTime> ready = LeaseSql.nowPlusMicros(u("micros", Long.class));
+    Condition ranked = o.JOB_ID.eq(id).and(o.PRIORITY.ne(inline((short) 0)));
+    Table<?> given = rows(p);
+    CommonTableExpression<Record1<Long>> parked =
+        OptionRows.parkedAgain(
+            select(id, u("queue", String.class), o.PRIORITY, ready).from(given).join(o).on(ranked));
+    return dsl.with(parked)
+        .insertInto(r)
+        .columns(
+            r.JOB_ID, r.QUEUE, r.READY_AT, r.EPOCH, r.OWNER, r.ATTEMPTS, r.REASON, r.LAST_ERROR)
+        .select(
+            select(
+                    id,
+                    u("queue", String.class),
+                    when(exists(selectOne().from(o).where(ranked)), OptionRows.PARKED_RUN_AT)
+                        .otherwise(ready),
+                    u("epoch", Long.class),
+                    u("owner", String.class),
+                    u("attempts", Integer.class),
+                    u("kind", String.class),
+                    u("error", String.class))
+                .from(given));
   }
 
   /** Inserts into {@code columns} of {@code table} the {@code values} of each of the rows. */

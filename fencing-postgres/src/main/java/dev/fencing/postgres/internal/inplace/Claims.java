@@ -1,7 +1,9 @@
 package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.deleteFrom;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
@@ -16,8 +18,10 @@ import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Generation;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
+import dev.fencing.postgres.internal.OptionRows;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -36,18 +40,22 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
 import org.jooq.Query;
-import org.jooq.Record2;
+import org.jooq.Record1;
 import org.jooq.Record3;
+import org.jooq.Record4;
 import org.jooq.impl.SQLDataType;
 
 /**
  * The claim: one statement per batch.
  *
- * <p>Claimable work is served oldest-ready-first across both kinds: a due pending job is ready
- * since its {@code run_at}, a running job whose lease ran out since its {@code lease_expires_at}.
- * Two scans, each on a partial index that holds only claimable rows of its kind, lock up to a batch
- * each ({@code FOR UPDATE SKIP LOCKED}); the two are merged by ready time and the batch is taken
- * from the front. An OR across both kinds would scan and sort the whole queue on every claim.
+ * <p>Claimable work is served by priority, then oldest-ready-first across all kinds, then by id: a
+ * due pending job is ready since its {@code run_at}, a running job whose lease ran out since its
+ * {@code lease_expires_at} (both at priority 0), a parked job (a priority other than 0, schema V2)
+ * since its {@code fencing_parked.ready_at}. Three scans, each on an index that holds only
+ * claimable rows of its kind, lock up to a batch each ({@code FOR UPDATE SKIP LOCKED}); the three
+ * are merged and the batch is taken from the front. An OR across the kinds would scan and sort the
+ * whole queue on every claim. The parked rows taken are deleted in the same statement, and their
+ * jobs' {@code run_at} set back from {@link OptionRows#PARKED_RUN_AT} to their ready time.
  *
  * <p>Every claim counts an attempt. A lease that ran out on a job whose attempts are used up is not
  * handed out again: the same statement ends that job {@code failed} (epoch unchanged, nothing
@@ -154,11 +162,12 @@ final class Claims {
                     .forUpdate()
                     .skipLocked());
     FencingJob p = FENCING_JOB.as("p");
-    CommonTableExpression<Record3<Long, OffsetDateTime, Boolean>> pending =
+    Field<Integer> priority = field(name("priority"), Integer.class);
+    CommonTableExpression<Record4<Long, OffsetDateTime, Boolean, Integer>> pending =
         name("pending")
-            .fields("id", "ready_at", "spent")
+            .fields("id", "ready_at", "spent", "priority")
             .as(
-                select(p.ID, p.RUN_AT, inline(false))
+                select(p.ID, p.RUN_AT, inline(false), inline(0))
                     .from(p)
                     .where(p.QUEUE.eq(queue))
                     .and(p.STATUS.eq(inline(JobState.PENDING.dbName())))
@@ -167,30 +176,61 @@ final class Claims {
                     .limit(batch)
                     .forUpdate()
                     .skipLocked());
-    // Oldest ready first across both kinds; a spent lease is ended, not served, so it takes no
-    // place in the batch.
-    CommonTableExpression<Record2<Long, Boolean>> chosen =
-        name("chosen")
-            .fields("c_id", "c_spent")
+    // jobs with a priority wait in fencing_parked (their rows at PARKED_RUN_AT, out of pending's
+    // reach): the due ones, highest priority first
+    FencingParked k = FENCING_PARKED;
+    CommonTableExpression<Record4<Long, OffsetDateTime, Boolean, Integer>> parked =
+        name("parked")
+            .fields("id", "ready_at", "spent", "priority")
             .as(
-                select(id, spent)
+                select(k.JOB_ID, k.READY_AT, inline(false), k.PRIORITY.cast(Integer.class))
+                    .from(k)
+                    .where(k.QUEUE.eq(queue))
+                    .and(k.READY_AT.le(currentOffsetDateTime()))
+                    .orderBy(k.PRIORITY.desc(), k.READY_AT, k.JOB_ID)
+                    .limit(batch)
+                    .forUpdate()
+                    .skipLocked());
+    // By priority (an expired lease at 0), then oldest ready, then id, across all three kinds; a
+    // spent lease is ended, not served, so it takes no place in the batch.
+    CommonTableExpression<Record4<Long, Boolean, OffsetDateTime, Integer>> chosen =
+        name("chosen")
+            .fields("c_id", "c_spent", "c_ready", "c_priority")
+            .as(
+                select(id, spent, readyAt, inline(0))
                     .from(expired)
                     .where(spent)
                     .unionAll(
-                        select(id, spent)
+                        select(id, spent, readyAt, priority)
                             .from(
-                                select(id, readyAt, spent)
+                                select(id, readyAt, spent, inline(0).as("priority"))
                                     .from(expired)
                                     .where(spent.isFalse())
-                                    .unionAll(select(id, readyAt, spent).from(pending))
+                                    .unionAll(select(id, readyAt, spent, priority).from(pending))
+                                    .unionAll(select(id, readyAt, spent, priority).from(parked))
                                     .asTable("ready"))
-                            .orderBy(readyAt, id)
+                            .orderBy(priority.desc(), readyAt, id)
                             .limit(batch)));
+    // the parked rows taken leave fencing_parked; their jobs' rows get their ready time back
+    CommonTableExpression<Record1<Long>> unparked =
+        name("unparked")
+            .fields("u_id")
+            .as(
+                deleteFrom(k)
+                    .where(
+                        k.JOB_ID.in(
+                            select(field(name("c_id"), Long.class))
+                                .from(chosen)
+                                .where(field(name("c_priority"), Integer.class).ne(inline(0)))))
+                    .returningResult(k.JOB_ID));
     Condition isSpent = field(name("c_spent"), Boolean.class).isTrue();
     Field<String> exhausted = LeaseSql.leaseRanOut(j.EXPIRIES, j.ATTEMPTS, j.MAX_ATTEMPTS);
+    Condition wasParked = j.RUN_AT.eq(OptionRows.PARKED_RUN_AT);
     return dsl.with(expired)
         .with(pending)
+        .with(parked)
         .with(chosen)
+        .with(unparked)
         .update(j)
         .set(
             j.STATUS,
@@ -212,9 +252,18 @@ final class Claims {
         .set(j.LAST_ERROR, when(isSpent, exhausted).otherwise(j.LAST_ERROR))
         .set(j.LAST_EVENT, when(isSpent, inline("failed")).otherwise(inline("claimed")))
         .set(j.CLAIM_TOKEN, when(isSpent, j.CLAIM_TOKEN).otherwise(token))
+        .set(
+            j.RUN_AT,
+            when(wasParked, field(name("c_ready"), OffsetDateTime.class)).otherwise(j.RUN_AT))
         .set(j.UPDATED_AT, currentOffsetDateTime())
         .from(chosen)
         .where(j.ID.eq(field(name("c_id"), Long.class)))
+        // a parked row hands out only a job still waiting at PARKED_RUN_AT (one an operator
+        // failed since is left as it is, its parked row gone)
+        .and(
+            field(name("c_priority"), Integer.class)
+                .eq(inline(0))
+                .or(j.STATUS.eq(inline(JobState.PENDING.dbName())).and(wasParked)))
         .returning(
             j.ID,
             j.PAYLOAD,

@@ -1,13 +1,18 @@
 package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB_OPTION;
 import static org.jooq.impl.DSL.abs;
 import static org.jooq.impl.DSL.arrayAppend;
 import static org.jooq.impl.DSL.arrayFilter;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.exists;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.update;
 import static org.jooq.impl.DSL.val;
 import static org.jooq.impl.DSL.when;
 
@@ -26,10 +31,12 @@ import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.JsonProbe;
 import dev.fencing.postgres.internal.LeaseArrays;
 import dev.fencing.postgres.internal.LeaseSql;
+import dev.fencing.postgres.internal.OptionRows;
 import dev.fencing.postgres.internal.OutboxWrites;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.Text;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import dev.fencing.postgres.internal.jooq.tables.FencingJobOption;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
 import java.sql.PreparedStatement;
@@ -47,11 +54,14 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.Query;
+import org.jooq.Record1;
+import org.jooq.Record3;
 import org.jooq.Table;
 import org.jooq.UpdateSetFirstStep;
 import org.jooq.UpdateSetMoreStep;
@@ -235,13 +245,13 @@ final class Commits {
     return giveBack(
         lease,
         lease.epoch().value(),
+        nowPlus(retryDelay),
         update ->
             update
                 .set(
                     j.STATUS,
                     when(exhausted, inline(JobState.FAILED.dbName()))
                         .otherwise(inline(JobState.PENDING.dbName())))
-                .set(j.RUN_AT, nowPlus(retryDelay))
                 .set(j.LAST_ERROR, kept)
                 .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
                 .set(
@@ -257,10 +267,10 @@ final class Commits {
     return giveBack(
         lease,
         -lease.epoch().value(),
+        currentOffsetDateTime(),
         update ->
             update
                 .set(j.STATUS, inline(JobState.PENDING.dbName()))
-                .set(j.RUN_AT, currentOffsetDateTime())
                 .set(j.ATTEMPTS, j.ATTEMPTS.minus(inline(1)))
                 .set(j.LEASE_EXPIRES_AT, (OffsetDateTime) null)
                 .set(j.LAST_EVENT, inline("released")),
@@ -269,24 +279,50 @@ final class Commits {
 
   /**
    * A write that gives the job back (fail, release): one compare-and-set that makes {@code sets},
-   * stamps the row and leaves {@code settledMark} in its {@code settled_epochs}.
+   * stamps the row and leaves {@code settledMark} in its {@code settled_epochs}. The job waits
+   * again from {@code ready} on; one with a priority ({@code fencing_job_option}) is parked again
+   * in the same statement, so that it keeps its priority.
    */
   private FencedOutcome.Accepted giveBack(
       Lease lease,
       long settledMark,
+      Field<OffsetDateTime> ready,
       Function<UpdateSetFirstStep<FencingJobRecord>, UpdateSetMoreStep<FencingJobRecord>> sets,
       Supplier<Condition> sameWriteAgain) {
     FencingJob j = FENCING_JOB;
+    FencingJobOption o = FENCING_JOB_OPTION;
+    Condition ranked =
+        exists(selectOne().from(o).where(o.JOB_ID.eq(j.ID)).and(o.PRIORITY.ne(inline((short) 0))));
+    CommonTableExpression<Record3<Long, String, String>> given =
+        name("given")
+            .fields("g_id", "g_queue", "g_status")
+            .as(
+                sets.apply(update(j))
+                    .set(j.RUN_AT, when(ranked, OptionRows.PARKED_RUN_AT).otherwise(ready))
+                    .set(j.UPDATED_AT, currentOffsetDateTime())
+                    .set(j.SETTLED_EPOCHS, settled(lease, settledMark))
+                    .where(owns(lease))
+                    .returningResult(j.ID, j.QUEUE, j.STATUS));
+    Field<Long> givenId = field(name("g_id"), Long.class);
+    CommonTableExpression<Record1<Long>> parked =
+        OptionRows.parkedAgain(
+            select(givenId, field(name("g_queue"), String.class), o.PRIORITY, ready)
+                .from(given)
+                .join(o)
+                .on(o.JOB_ID.eq(givenId))
+                .where(field(name("g_status"), String.class).eq(inline(JobState.PENDING.dbName())))
+                .and(o.PRIORITY.ne(inline((short) 0))));
     return commit(
         lease,
         () ->
             jdbc.run(
                 c ->
-                    sets.apply(jdbc.on(c).update(j))
-                        .set(j.UPDATED_AT, currentOffsetDateTime())
-                        .set(j.SETTLED_EPOCHS, settled(lease, settledMark))
-                        .where(owns(lease))
-                        .execute()),
+                    jdbc.on(c)
+                        .with(given)
+                        .with(parked)
+                        .selectCount()
+                        .from(given)
+                        .fetchOne(0, int.class)),
         sameWriteAgain,
         settledMark);
   }

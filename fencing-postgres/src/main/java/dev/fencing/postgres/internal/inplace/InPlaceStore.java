@@ -17,16 +17,19 @@ import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.JobStore;
 import dev.fencing.postgres.internal.Notifier;
+import dev.fencing.postgres.internal.OptionRows;
 import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.RetentionBatch;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.QueryPart;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
@@ -36,10 +39,10 @@ import org.jspecify.annotations.Nullable;
  * statement per claim (a batch included), one compare-and-set per commit or per batch of commits.
  * Leases are set and judged with {@code now()} of the database.
  *
- * <p>Claimable work is served oldest-ready-first: a pending job is ready since its {@code run_at},
- * a job whose lease ran out since its {@code lease_expires_at}; every claim counts an attempt, and
- * a job whose lease runs out after its last attempt ends {@code failed} instead of being handed out
- * again (see {@link Claims}).
+ * <p>Claimable work is served by priority, then oldest-ready-first: a pending job is ready since
+ * its {@code run_at}, a job whose lease ran out since its {@code lease_expires_at}; every claim
+ * counts an attempt, and a job whose lease runs out after its last attempt ends {@code failed}
+ * instead of being handed out again (see {@link Claims}).
  *
  * <p>Every statement commits on its own, whether or not the data source's connections are in
  * autocommit mode (see {@link Jdbc}).
@@ -74,6 +77,17 @@ public final class InPlaceStore extends EngineStore {
     this.commits = commits;
     this.renewals = renewals;
     this.notifier = notifier;
+  }
+
+  /** A job with a priority is parked; one with a run time only waits on its row's run_at. */
+  @Override
+  public QueryPart optionRows(Field<String> queue) {
+    return OptionRows.parked(queue);
+  }
+
+  @Override
+  public Field<OffsetDateTime> runAt() {
+    return FENCING_JOB.RUN_AT;
   }
 
   @Override
