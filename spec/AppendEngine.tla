@@ -465,6 +465,9 @@ CancelFences(l) == \E x \in cancels : x.job = l.job /\ x.fence > l.epoch
 \* Ghost: l's write landed before its job's cancel.
 LandedBeforeCancel(l) == \E x \in cancels : x.job = l.job /\ l.epoch \in x.landed
 
+\* A landed write of l may be refused Cancelled: a fail or release that landed before the cancel.
+CancelExcuses(l, op) == op \in {"fail", "release"} /\ LandedBeforeCancel(l)
+
 Explain(l, op) ==
     LET repeat == /\ OwnWrite(l, op)
                   /\ \E h \in handouts : /\ h.job = l.job /\ h.epoch = l.epoch
@@ -503,8 +506,7 @@ Write(l, op, first) ==
                                     THEN {"staleAccepted"} ELSE {})
                               \cup (IF /\ l.landed # "no" /\ op = l.op
                                        /\ \/ told = "refused"
-                                          \/ /\ told = "cancelled"
-                                             /\ ~(op \in {"fail", "release"} /\ LandedBeforeCancel(l))
+                                          \/ told = "cancelled" /\ ~CancelExcuses(l, op)
                                     THEN {"landedRefused"} ELSE {})
                               \cup (IF told = "repeat" /\ CancelFences(l)
                                     THEN {"answeredAfterCancel"} ELSE {})

@@ -515,14 +515,15 @@ Failover == /\ gen < MaxFailovers
 (* checked, or answered AlreadyEnded and written all the same).           *)
 (***************************************************************************)
 Cancel(j) ==
-    LET r == job[j] IN
+    LET r == job[j]
+        \* ghost: the claims of j whose write has landed
+        wrote == {l.claim : l \in {m \in leases : m.job = j /\ m.landed \in {"fresh", "stale"}}}
+    IN
     /\ Cardinality({k \in Jobs : cancelled[k].fence > 0}) < MaxCancels
     /\ cancelled[j].fence = 0
     /\ r.status \in {"pending", "running"}
        \/ (Variant = "CancelEndedJob" /\ r.status = "completed")
-    /\ cancelled' = [cancelled EXCEPT ![j].fence = NextEpoch(r.epoch),
-                                      ![j].landed = {l.claim : l \in {l \in leases :
-                                                        l.job = j /\ l.landed \in {"fresh", "stale"}}}]
+    /\ cancelled' = [cancelled EXCEPT ![j].fence = NextEpoch(r.epoch), ![j].landed = wrote]
     /\ IF Variant = "CancelWithoutFence" \/ r.status = "completed"
        THEN UNCHANGED job
        ELSE job' = [job EXCEPT ![j] = [r EXCEPT !.status = "failed", !.left = 0,
