@@ -67,6 +67,15 @@ class MeteredQueueTest {
   }
 
   @Test
+  void jobsEnqueuedWithOptionsAreTimedAndCountedToo() {
+    queue.enqueue(Q, "{}", dev.fencing.JobOptions.ofPriority(2));
+    queue.enqueueAll(Q, List.of("{}", "{}"), dev.fencing.JobOptions.after(LONG));
+
+    assertThat(count("fencing.jobs.enqueued", "queue", Q)).isEqualTo(3);
+    assertThat(timer("fencing.enqueue", "queue", Q, "error", "none").count()).isEqualTo(2);
+  }
+
+  @Test
   void aKeyedJobWhoseKeyWasTakenIsNotCountedAsEnqueuedAgain() {
     queue.enqueue(Q, new dev.fencing.KeyedJob("order-1", "{}"));
     queue.enqueueKeyed(

@@ -7,6 +7,7 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.ForwardingFencedQueue;
 import dev.fencing.Job;
+import dev.fencing.JobOptions;
 import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
@@ -52,6 +53,21 @@ public final class MeteredQueue extends ForwardingFencedQueue {
   @Override
   public List<Long> enqueueAll(String queue, List<String> payloads) {
     List<Long> ids = timed("fencing.enqueue", queue, () -> delegate.enqueueAll(queue, payloads));
+    enqueued(queue, ids.size());
+    return ids;
+  }
+
+  @Override
+  public long enqueue(String queue, String payload, JobOptions options) {
+    long id = timed("fencing.enqueue", queue, () -> delegate.enqueue(queue, payload, options));
+    enqueued(queue, 1);
+    return id;
+  }
+
+  @Override
+  public List<Long> enqueueAll(String queue, List<String> payloads, JobOptions options) {
+    List<Long> ids =
+        timed("fencing.enqueue", queue, () -> delegate.enqueueAll(queue, payloads, options));
     enqueued(queue, ids.size());
     return ids;
   }
