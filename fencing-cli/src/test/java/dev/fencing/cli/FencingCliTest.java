@@ -28,6 +28,9 @@ import org.junit.jupiter.api.Test;
 @FencingDatabase
 class FencingCliTest {
 
+  /** The schema version this build installs. */
+  private static final int LATEST = dev.fencing.postgres.PostgresFencing.schemaVersion();
+
   private static final Duration SHORT = Duration.ofMillis(150);
 
   /** What one run printed and returned. */
@@ -255,18 +258,19 @@ class FencingCliTest {
 
     Run fresh = run(schema, "migrate");
     assertThat(fresh.code()).as(fresh.err()).isZero();
-    assertThat(fresh.out()).startsWith("schema " + schema.name() + ": new to version 1\n");
+    assertThat(fresh.out())
+        .startsWith("schema " + schema.name() + ": new to version " + LATEST + "\n");
     Run status = run(schema, "schema");
     assertThat(status.code()).isZero();
     assertThat(status.out())
         .contains("SCHEMA")
-        .containsPattern(schema.name() + " +1 +1 +APPEND_ONLY +1");
+        .containsPattern(schema.name() + " +" + LATEST + " +1 +APPEND_ONLY +" + LATEST);
 
     // what a build from before schema versions left: the commands refuse it, naming the versions
     execute(schema, "drop table fencing_schema_version");
     Run refused = run(schema, "queues");
     assertThat(refused.code()).isEqualTo(ExitCode.NO_SCHEMA);
-    assertThat(refused.err()).contains("records no version").contains("needs version 1");
+    assertThat(refused.err()).contains("records no version").contains("needs version " + LATEST);
     Run old = run(schema, "schema");
     assertThat(old.code()).isEqualTo(ExitCode.NO_SCHEMA);
     assertThat(old.out()).containsPattern(schema.name() + " +none");
@@ -277,9 +281,11 @@ class FencingCliTest {
         .startsWith(
             "schema "
                 + schema.name()
-                + ": from no version (a build from before versions) to version 1\n");
+                + ": from no version (a build from before versions) to version "
+                + LATEST
+                + "\n");
     assertThat(run(schema, "migrate").out())
-        .startsWith("schema " + schema.name() + " is at version 1 already\n");
+        .startsWith("schema " + schema.name() + " is at version " + LATEST + " already\n");
     assertThat(run(schema, "queues").code()).isZero();
   }
 
