@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * forged lease, an owner's own older lease, batched writes that mix refused and accepted leases,
  * and bad input refused by name with nothing changed.
  */
-abstract class QueueRefusalRules extends QueueContractFixture {
+abstract class QueueRefusalRules extends QueueLimitRules {
 
   @Test
   void anExpiredLeaseIsReclaimedAndTheZombieCommitIsRefused() {
