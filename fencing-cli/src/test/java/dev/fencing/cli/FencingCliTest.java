@@ -8,6 +8,7 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.Lease;
+import dev.fencing.QueueLimits;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.schedule.FencedScheduler;
 import dev.fencing.schedule.Missed;
@@ -327,6 +328,44 @@ class FencingCliTest {
             "Robert'); drop table x;--");
     assertThat(badSchema.code()).isEqualTo(ExitCode.USAGE);
     assertThat(badSchema.err()).startsWith("fencing: schema must be");
+  }
+
+  @Test
+  void limitsPrintsSetsAndClearsAQueuesRunningLimit(TestSchema schema) {
+    FencedQueue queue = queue(schema, 1);
+    String in = " (schema " + schema.name() + "): ";
+
+    Run none = run(schema, "limits", "exports");
+    assertThat(none.code()).as(none.err()).isZero();
+    assertThat(none.out()).isEqualTo("queue exports" + in + "no limits\n");
+    Run set = run(schema, "limits", "exports", "--max-running", "2");
+    assertThat(set.code()).as(set.err()).isZero();
+    assertThat(set.out()).isEqualTo("queue exports" + in + "at most 2 running (was: no limits)\n");
+    assertThat(queue.limits("exports")).isEqualTo(QueueLimits.maxRunning(2));
+    queue.enqueueAll("exports", List.of("{}", "{}", "{}"));
+    assertThat(queue.claimBatch("exports", "w1", Duration.ofMinutes(1), 3)).hasSize(2);
+    assertThat(run(schema, "limits", "exports").out())
+        .isEqualTo("queue exports" + in + "at most 2 running\n");
+
+    Run clear = run(schema, "limits", "exports", "--clear");
+    assertThat(clear.code()).as(clear.err()).isZero();
+    assertThat(clear.out())
+        .isEqualTo("queue exports" + in + "no limits (was: at most 2 running)\n");
+    assertThat(queue.limits("exports")).isEqualTo(QueueLimits.NONE);
+  }
+
+  @Test
+  void limitsRefusesBadArgumentsBeforeReachingTheDatabase() {
+    Run zero = execute("limits", "exports", "--max-running", "0");
+    assertThat(zero.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(zero.err()).startsWith("fencing: maxRunning must be between 1 and 1000000");
+    Run badQueue = execute("limits", "Exports", "--clear");
+    assertThat(badQueue.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(badQueue.err()).startsWith("fencing: queue must be a plain identifier");
+    Run both = execute("limits", "exports", "--clear", "--max-running", "3");
+    assertThat(both.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(both.err()).contains("mutually exclusive");
+    assertThat(execute("limits").code()).isEqualTo(ExitCode.USAGE);
   }
 
   @Test

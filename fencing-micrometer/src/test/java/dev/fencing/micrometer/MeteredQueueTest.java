@@ -13,10 +13,12 @@ import dev.fencing.FencedQueue.Completion;
 import dev.fencing.Job;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
+import dev.fencing.QueueLimits;
 import dev.fencing.Renewal;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
+import dev.fencing.testkit.memory.InMemoryQueue;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.search.RequiredSearch;
@@ -44,6 +46,20 @@ class MeteredQueueTest {
   void build(TestSchema schema) {
     real = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
     queue = FencingMetrics.builder(registry).tags("service", "test").build().queue(real);
+  }
+
+  @Test
+  void limitsAreTheWrappedQueuesAndItsClaimsObeyThem() {
+    InMemoryQueue memory = InMemoryQueue.builder().build();
+    FencedQueue metered = FencingMetrics.builder(registry).build().queue(memory);
+    memory.enqueueAll(Q, List.of("{}", "{}", "{}"));
+
+    assertThat(metered.setLimits(Q, QueueLimits.maxRunning(2))).isEqualTo(QueueLimits.NONE);
+    assertThat(memory.limits(Q)).isEqualTo(QueueLimits.maxRunning(2));
+    assertThat(metered.limits(Q)).isEqualTo(QueueLimits.maxRunning(2));
+    assertThat(metered.claimBatch(Q, "w1", LONG, 3)).hasSize(2);
+    assertThat(metered.claim(Q, "w1", LONG)).isEmpty();
+    assertThat(count("fencing.jobs.claimed", "queue", Q)).isEqualTo(2);
   }
 
   @Test

@@ -24,9 +24,9 @@ import org.jspecify.annotations.Nullable;
  * A {@link FencedQueue} that meters every call and passes it, unchanged, to the queue it wraps (a
  * {@link ForwardingFencedQueue}: each method, the interface's default methods included, calls the
  * same method of the delegate, so the delegate's own batching is kept; those it does not meter,
- * {@code find}, {@code depth} and the wake-ups, it inherits). A refusal is an answer, not an error:
- * it is counted by reason and rethrown. Any other exception is counted in the timer's {@code error}
- * tag and rethrown as it was.
+ * {@code find}, {@code depth}, the wake-ups and the queue limits, it inherits). A refusal is an
+ * answer, not an error: it is counted by reason and rethrown. Any other exception is counted in the
+ * timer's {@code error} tag and rethrown as it was.
  */
 public final class MeteredQueue extends ForwardingFencedQueue {
 
