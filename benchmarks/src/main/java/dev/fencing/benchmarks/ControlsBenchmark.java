@@ -31,14 +31,15 @@ import java.util.Map;
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.fencing.benchmarks.ControlsBenchmark
  *   --baseline EARLIER-BENCHMARKS-JAR [--rounds 3] [--warmup S] [--seconds S]
- *   [--workers 16,64] [--engines update,append] [--quick] [--out FILE] [--doc FILE]
+ *   [--workers 16,64] [--engines update,append] [--variants today,plain,priorities] [--quick]
+ *   [--out FILE] [--doc FILE]
  * </pre>
  */
 public final class ControlsBenchmark {
 
   static final String TITLE = "Queue controls: what they cost on the claim path (issue 36)";
 
-  private static final List<String> VARIANTS = List.of("today", "plain", "priorities");
+  private static final String ALL_VARIANTS = "today,plain,priorities";
 
   private ControlsBenchmark() {}
 
@@ -53,6 +54,7 @@ public final class ControlsBenchmark {
     List<Integer> workers =
         EngineBenchmark.workers(Args.stringArg(args, "--workers", quick ? "4" : "16,64"));
     List<String> engines = List.of(Args.stringArg(args, "--engines", "update,append").split(","));
+    List<String> variants = variants(Args.stringArg(args, "--variants", ALL_VARIANTS));
     String baselineArg = Args.stringArg(args, "--baseline", "");
     if (baselineArg.isEmpty()) {
       throw new IllegalArgumentException(
@@ -68,8 +70,8 @@ public final class ControlsBenchmark {
     for (int round = 1; round <= rounds; round++) {
       for (int n : workers) {
         for (String engine : engines) {
-          for (int k = 0; k < VARIANTS.size(); k++) {
-            String variant = VARIANTS.get((k + turn) % VARIANTS.size());
+          for (int k = 0; k < variants.size(); k++) {
+            String variant = variants.get((k + turn) % variants.size());
             List<String> run = new ArrayList<>(common);
             run.addAll(
                 List.of(
@@ -125,7 +127,7 @@ public final class ControlsBenchmark {
     for (int n : workers) {
       for (String engine : engines) {
         List<EngineResult> today = results.get(key(n, engine, "today"));
-        for (String variant : VARIANTS) {
+        for (String variant : variants) {
           List<EngineResult> runs = results.get(key(n, engine, variant));
           List<Double> ratios = new ArrayList<>();
           List<Double> p99Ratios = new ArrayList<>();
@@ -148,6 +150,27 @@ public final class ControlsBenchmark {
       }
     }
     Args.report(out.toString(), args);
+  }
+
+  /**
+   * Parses {@code --variants}: some of today, plain, priorities, separated by commas; today always
+   * runs (the ratios are to it).
+   *
+   * @throws IllegalArgumentException naming the value when a variant is unknown
+   */
+  static List<String> variants(String list) {
+    List<String> variants = new ArrayList<>(List.of("today"));
+    for (String part : list.split(",")) {
+      String variant = part.strip();
+      if (!List.of(ALL_VARIANTS.split(",")).contains(variant)) {
+        throw new IllegalArgumentException(
+            "--variants must be some of " + ALL_VARIANTS + ", but was '" + list + "'");
+      }
+      if (!variants.contains(variant)) {
+        variants.add(variant);
+      }
+    }
+    return variants;
   }
 
   private static String key(int workers, String engine, String variant) {
