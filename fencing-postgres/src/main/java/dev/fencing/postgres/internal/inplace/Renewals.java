@@ -13,10 +13,13 @@ import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseArrays;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.RenderedSql;
+import dev.fencing.postgres.internal.RunningLimits;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Query;
 import org.jooq.Table;
@@ -40,14 +44,19 @@ final class Renewals {
 
   private final Jdbc jdbc;
   private final InPlaceRefusals refusals;
+  private final RunningLimits limits;
   private final RenderedSql renewAllSql;
+  private final RenderedSql lockedRenewAllSql;
 
   @Inject
-  Renewals(Jdbc jdbc, InPlaceRefusals refusals) {
+  Renewals(Jdbc jdbc, InPlaceRefusals refusals, RunningLimits limits) {
     this.jdbc = jdbc;
     this.refusals = refusals;
+    this.limits = limits;
     this.renewAllSql =
         RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Renewals::renewAllQuery);
+    this.lockedRenewAllSql =
+        RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Renewals::lockedRenewAllQuery);
   }
 
   List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
@@ -72,19 +81,18 @@ final class Renewals {
     }
     Map<String, Object> values = LeaseArrays.of(sorted).values();
     values.put("micros", leaseLength.toNanos() / 1_000);
+    List<Long> ids = RunningLimits.ids(sorted);
+    Instant[] plain =
+        jdbc.runRetried(c -> limits.slotted(c, ids) ? null : renew(c, renewAllSql, values, order));
+    // jobs under a running limit: its lock, then each lease judged as the clock reads then
     Instant[] expiries =
-        jdbc.runRetried(
-            c -> {
-              try (PreparedStatement s = renewAllSql.prepare(c, values);
-                  ResultSet r = renewAllSql.query(s)) {
-                Instant[] renewed = new Instant[n];
-                while (r.next()) {
-                  long micros = r.getLong(2);
-                  renewed[order[(int) r.getLong(1) - 1]] = LeaseSql.instant(micros);
-                }
-                return renewed;
-              }
-            });
+        plain != null
+            ? plain
+            : jdbc.transactionRetried(
+                c -> {
+                  limits.share(c, ids);
+                  return renew(c, lockedRenewAllSql, values, order);
+                });
     // The same lease twice in one batch updates its row once; the copies share its outcome.
     Map<List<Object>, Integer> first = new HashMap<>();
     List<Renewal> renewals = new ArrayList<>(n);
@@ -104,7 +112,30 @@ final class Renewals {
     return renewals;
   }
 
+  private static Instant[] renew(
+      Connection c, RenderedSql sql, Map<String, Object> values, Integer[] order)
+      throws SQLException {
+    try (PreparedStatement s = sql.prepare(c, values);
+        ResultSet r = sql.query(s)) {
+      Instant[] renewed = new Instant[order.length];
+      while (r.next()) {
+        long micros = r.getLong(2);
+        renewed[order[(int) r.getLong(1) - 1]] = LeaseSql.instant(micros);
+      }
+      return renewed;
+    }
+  }
+
   private static Query renewAllQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
+    return renewAllQuery(dsl, parameters, LeaseSql.ownsEach());
+  }
+
+  private static Query lockedRenewAllQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
+    return renewAllQuery(dsl, parameters, LeaseSql.ownsEach(LeaseSql.CLOCK));
+  }
+
+  private static Query renewAllQuery(
+      DSLContext dsl, RenderedSql.Parameters parameters, Condition owns) {
     FencingJob j = FENCING_JOB;
     Table<?> v = LeaseArrays.unnest(parameters, Map.of());
     return dsl.update(j)
@@ -112,7 +143,7 @@ final class Renewals {
         .set(j.LAST_EVENT, inline("renewed"))
         .set(j.UPDATED_AT, currentOffsetDateTime())
         .from(v)
-        .where(LeaseSql.ownsEach())
+        .where(owns)
         .returning(field(name("v_ord"), Long.class), LeaseSql.micros(j.LEASE_EXPIRES_AT));
   }
 }
