@@ -20,6 +20,9 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -132,17 +135,19 @@ class RunningLimitTest {
 
     CompletableFuture<List<Renewal>> renewal;
     CompletableFuture<List<Job>> claim;
-    try (Connection blocker = schema.dataSource().getConnection()) {
+    // threads of their own: the common pool may have one, which the held-up renewal occupies
+    try (ExecutorService threads = Executors.newFixedThreadPool(2);
+        Connection blocker = schema.dataSource().getConnection()) {
       blocker.setAutoCommit(false);
       lockLeaseRow(engine, blocker, schema.name(), slow.id());
       renewal =
           CompletableFuture.supplyAsync(
-              () -> queue.renewAll(List.of(slow.lease()), Duration.ofMinutes(1)));
+              () -> queue.renewAll(List.of(slow.lease()), Duration.ofMinutes(1)), threads);
       awaitWaitingLocks(schema.dataSource(), 1);
       Thread.sleep(Duration.between(Instant.now(), slow.lease().expiresAt()).toMillis() + 300);
       claim =
           CompletableFuture.supplyAsync(
-              () -> queue.claimBatch("q", "next", Duration.ofMinutes(1), 1));
+              () -> queue.claimBatch("q", "next", Duration.ofMinutes(1), 1), threads);
       Thread.sleep(500);
       blocker.commit();
     }
@@ -160,6 +165,80 @@ class RunningLimitTest {
     } else {
       assertThat(claimed).isEmpty();
     }
+  }
+
+  /**
+   * The renewal's other guard: judged at the time it holds the lock, not at its transaction's
+   * start. A claim holds the limit's lock and is slow between taking it and counting (here a
+   * trigger of the test's own makes it wait while it deletes another slot, until the renewed lease
+   * has run out); a renewal that starts meanwhile, before that lease runs out, waits for the lock.
+   * Judged at its start, it was accepted after the claim had counted its lease expired and handed
+   * its slot out: three valid leases under a limit of two.
+   */
+  @ParameterizedTest
+  @EnumSource(PostgresFencing.Engine.class)
+  void aRenewalWaitingForTheLockIsJudgedWhenItHoldsIt(
+      PostgresFencing.Engine engine, TestSchema schema) throws Exception {
+    DataSource pool = schema.pooledDataSource(8);
+    FencedQueue queue = fencing(engine, pool, schema).queue();
+    queue.enqueueAll("q", Collections.nCopies(6, "{}"));
+    queue.setLimits("q", QueueLimits.maxRunning(2));
+    Job first = queue.claim("q", "first", Duration.ofSeconds(2)).orElseThrow();
+    Job renewed = queue.claim("q", "renewer", Duration.ofSeconds(5)).orElseThrow();
+    try (Connection c = schema.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "create function \""
+              + schema.name()
+              + "\".slow_delete() returns trigger language plpgsql as $$ begin"
+              + " if old.job_id = "
+              + first.id()
+              + " then perform pg_sleep_until('"
+              + renewed.lease().expiresAt().plusMillis(300)
+              + "'::timestamptz); end if; return old; end $$");
+      s.execute(
+          "create trigger slow_delete before delete on \""
+              + schema.name()
+              + "\".fencing_limit_slot for each row execute function \""
+              + schema.name()
+              + "\".slow_delete()");
+    }
+    Thread.sleep(Duration.between(Instant.now(), first.lease().expiresAt()).toMillis() + 100);
+
+    try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
+      Future<List<Job>> claim =
+          threads.submit(() -> queue.claimBatch("q", "next", Duration.ofMinutes(1), 2));
+      awaitSleepingClaim(schema.dataSource());
+      assertThat(Instant.now()).isBefore(renewed.lease().expiresAt().minusMillis(500));
+      Future<List<Renewal>> renewal =
+          threads.submit(() -> queue.renewAll(List.of(renewed.lease()), Duration.ofMinutes(1)));
+      List<Job> claimed = claim.get(30, TimeUnit.SECONDS);
+      List<Renewal> renewals = renewal.get(30, TimeUnit.SECONDS);
+
+      assertThat(validLeases(engine, schema.dataSource(), schema.name()))
+          .as("valid leases under a limit of 2: renewal %s, claim %s", renewals, claimed)
+          .isLessThanOrEqualTo(2);
+      assertThat(claimed).hasSize(2);
+      assertThat(renewals.getFirst()).isInstanceOf(Renewal.Lost.class);
+    }
+  }
+
+  private static void awaitSleepingClaim(DataSource dataSource) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement()) {
+      while (System.nanoTime() < deadline) {
+        try (ResultSet r =
+            s.executeQuery("select count(*) from pg_stat_activity where wait_event = 'PgSleep'")) {
+          r.next();
+          if (r.getInt(1) >= 1) {
+            return;
+          }
+        }
+        Thread.sleep(10);
+      }
+    }
+    throw new AssertionError("no claim slowed by the test's trigger");
   }
 
   private static void lockLeaseRow(
