@@ -163,7 +163,15 @@ public final class RunningLimits {
   /** An engine's claim of at most {@code n} jobs, in the transaction of {@link #claim}. */
   @FunctionalInterface
   public interface Claim {
-    List<Job> take(int n) throws SQLException;
+    List<Job> take(Connection connection, int n) throws SQLException;
+  }
+
+  /**
+   * Claims in one transaction at most {@code batchSize} jobs, and when the queue has a running
+   * limit no more than its free slots (see {@link #claim(Connection, String, String, int, Claim)}).
+   */
+  public List<Job> claim(String queue, String valid, int batchSize, Claim claim) {
+    return jdbc.transaction(c -> claim(c, queue, valid, batchSize, claim));
   }
 
   /**
@@ -172,12 +180,12 @@ public final class RunningLimits {
    * the lease of slot {@code s} ({@code s.job_id}, {@code s.epoch}) is valid at {@code
    * clock_timestamp()}.
    */
-  public List<Job> claim(
+  private List<Job> claim(
       Connection connection, String queue, String valid, int batchSize, Claim claim)
       throws SQLException {
     Integer limit = maxRunning(connection, queue);
     if (limit == null) {
-      return claim.take(batchSize);
+      return claim.take(connection, batchSize);
     }
     if (heldBefore(connection, queue, valid) >= limit) {
       // full as far as can be seen without the lock: a claim that finds none leaves the lock to
@@ -187,7 +195,7 @@ public final class RunningLimits {
     lock(connection, queue);
     Integer max = maxRunning(connection, queue); // as it is now: set under the same lock
     if (max == null) {
-      return claim.take(batchSize);
+      return claim.take(connection, batchSize);
     }
     long held;
     try (PreparedStatement s = connection.prepareStatement(countSql.formatted(valid))) {
@@ -202,7 +210,7 @@ public final class RunningLimits {
     if (n == 0) {
       return new ArrayList<>();
     }
-    List<Job> jobs = claim.take(n);
+    List<Job> jobs = claim.take(connection, n);
     if (!jobs.isEmpty()) {
       Long[] ids = new Long[jobs.size()];
       Long[] epochs = new Long[jobs.size()];

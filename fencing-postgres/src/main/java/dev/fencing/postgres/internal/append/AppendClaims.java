@@ -149,14 +149,8 @@ final class AppendClaims {
               if (fresh != null) {
                 return durable(fresh);
               }
-              return jdbc.transaction(
-                  c ->
-                      limits.claim(
-                          c,
-                          queue,
-                          slotValid,
-                          batchSize,
-                          n -> claim(c, queue, owner, micros, n, token)));
+              return limits.claim(
+                  queue, slotValid, batchSize, (c, n) -> claim(c, queue, owner, micros, n, token));
             });
     List<Job> sorted = new ArrayList<>(jobs);
     sorted.sort(Comparator.comparingLong(Job::id));

@@ -121,14 +121,8 @@ final class Claims {
               if (plain != null) {
                 return plain;
               }
-              return jdbc.transaction(
-                  c ->
-                      limits.claim(
-                          c,
-                          queue,
-                          slotValid,
-                          batchSize,
-                          n -> claimOnce(c, queue, owner, values, n)));
+              return limits.claim(
+                  queue, slotValid, batchSize, (c, n) -> claimOnce(c, queue, owner, values, n));
             });
     jobs.sort(Comparator.comparingLong(Job::id));
     return jobs;
