@@ -48,7 +48,8 @@ Variants == {"Correct",
              "NoRepeatForFail",       \* (6) a refused fail or release is never a repeat
              "NoDoneCheck",           \* (7) a write does not ask for no done row
              "CancelWithoutFence",    \* (8) a cancel records the job, leaves its lease valid
-             "CancelForgetsRequeue"}  \* (9) a cancel of a requeued job keeps no trace of why
+             "CancelEndedJob",        \* (9) a cancel of a completed job writes its row too
+             "RepeatBeforeCancel"}    \* (10) a refusal looks for a repeat before the cancel
 
 \* Handouts of one job at most: one per attempt, and one more per release.
 MaxHandouts == MaxAttempts + MaxReleases
@@ -80,7 +81,7 @@ VARIABLES
     recv,      \* recv[j]: the receiver's newest epoch for key j
     released,  \* released[j]: releases of j so far (bounds the model)
     flags,     \* ghost: what went wrong so far (empty while every property holds)
-    cancels    \* the fencing_cancel rows: job, fence epoch, the job's last epoch, what it was
+    cancels    \* the fencing_cancel rows: job, fence epoch, the job's last epoch (and a ghost)
 
 vars == <<enqueued, window, claims, handouts, done, requeue, leases, recv, released, flags,
           cancels>>
@@ -126,6 +127,8 @@ Requeue   == [job : Jobs, wait : 0..MaxDelay, epoch : Epochs, attempts : 0..MaxA
 (*   landedRefused: a write that landed was reported refused              *)
 (*   lateWrite:     a write (renewals too) of a lease of a cancelled job  *)
 (*                  landed after the cancel                               *)
+(*   answeredAfterCancel: a write of a lease below a cancel's fence was   *)
+(*                  told accepted or a repeat after the cancel            *)
 (***************************************************************************)
 LeaseRec == [job : Jobs, owner : Workers, epoch : Epochs, claim : ClaimIds,
              attempt : 1..(MaxAttempts + 1),
@@ -133,11 +136,10 @@ LeaseRec == [job : Jobs, owner : Workers, epoch : Epochs, claim : ClaimIds,
              op : {"none", "complete", "fail", "release"},
              landed : {"no", "fresh", "stale"}]
 
-Flags == {"staleWrite", "staleAccepted", "landedRefused", "lateWrite"}
+Flags == {"staleWrite", "staleAccepted", "landedRefused", "lateWrite", "answeredAfterCancel"}
 
-\* was: running, fresh, or the reason of the requeue row the cancel deleted
-CancelRow == [job : Jobs, fence : FenceEpochs, epoch : Epochs,
-              was : {"running", "fresh", "fail", "release", "expired"}]
+\* landed (ghost): the epochs of the job's leases whose write had landed when the cancel came
+CancelRow == [job : Jobs, fence : FenceEpochs, epoch : Epochs, landed : SUBSET Epochs]
 
 TypeOK == /\ enqueued \subseteq Jobs
           /\ window \in Seq(Jobs)
@@ -440,6 +442,11 @@ Apply(l, op) ==
 (*             (epoch + 1) came from a requeue row of that reason.         *)
 (* The last needs the handout to keep where it came from (from).  Variant  *)
 (* (6) explains only complete, as the first design of the engine did.     *)
+(* Before all that (AppendRefusals.explain), a cancel row refuses every    *)
+(* lease of its job below its fence as Cancelled, the retry of a fail or   *)
+(* release that landed before the cancel included: once the cancel        *)
+(* deleted its requeue row nothing tells that write, and the answer is the *)
+(* same on every backend.  Variant (10) looks for the repeat first.        *)
 (***************************************************************************)
 OwnWrite(l, op) ==
     CASE op = "complete" ->
@@ -451,20 +458,31 @@ OwnWrite(l, op) ==
                                            /\ d.outcome = "failed" /\ d.result = l.claim
            \/ \E q \in requeue : q.job = l.job /\ q.epoch = l.epoch /\ q.reason = op
            \/ \E h \in handouts : h.job = l.job /\ h.epoch = l.epoch + 1 /\ h.from = op
-           \* the requeue row of this write, deleted by a cancel, kept in the cancel row
-           \/ /\ Variant # "CancelForgetsRequeue"
-              /\ \E x \in cancels : x.job = l.job /\ x.epoch = l.epoch /\ x.was = op
+
+\* A cancel of l's job fenced l: its epoch is below the cancel's fence.
+CancelFences(l) == \E x \in cancels : x.job = l.job /\ x.fence > l.epoch
+
+\* Ghost: l's write landed before its job's cancel.
+LandedBeforeCancel(l) == \E x \in cancels : x.job = l.job /\ l.epoch \in x.landed
+
+\* A landed write of l may be refused Cancelled: a fail or release that landed before the cancel.
+CancelExcuses(l, op) == op \in {"fail", "release"} /\ LandedBeforeCancel(l)
 
 Explain(l, op) ==
-    IF /\ OwnWrite(l, op)
-       /\ \E h \in handouts : h.job = l.job /\ h.epoch = l.epoch /\ claims[h.claim].owner = l.owner
-    THEN "repeat" ELSE "refused"
+    LET repeat == /\ OwnWrite(l, op)
+                  /\ \E h \in handouts : /\ h.job = l.job /\ h.epoch = l.epoch
+                                        /\ claims[h.claim].owner = l.owner
+    IN CASE CancelFences(l) /\ Variant # "RepeatBeforeCancel" -> "cancelled"
+         [] repeat                                             -> "repeat"
+         [] CancelFences(l)                                    -> "cancelled"
+         [] OTHER                                              -> "refused"
 
 \* A write that lands and is acknowledged leaves the lease settled if the worker may write
-\* again under it (Again), else dropped. A lease told refused or repeat is dropped: what went
-\* wrong is in flags. landed and op of a settled lease are its accepted write's: a late write
-\* of another op that is refused is no landed write refused, and one told repeat is told so
-\* for a write it never made.
+\* again under it (Again), else dropped. A lease told refused, cancelled or repeat is dropped:
+\* what went wrong is in flags. landed and op of a settled lease are its accepted write's: a
+\* late write of another op that is refused is no landed write refused, and one told repeat is
+\* told so for a write it never made. Cancelled is no landed write refused only for a fail or
+\* release that landed before the cancel (a complete that landed: the job was never cancelled).
 Write(l, op, first) ==
     /\ ~(CommitCheck(l) /\ NoDoneRow(l, op) /\ GivesBack(l, op) /\ HasRequeue(l.job))
     /\ IF CommitCheck(l) /\ NoDoneRow(l, op)
@@ -480,12 +498,18 @@ Write(l, op, first) ==
                  /\ flags' = flags \cup (IF landed = "stale" THEN {"staleWrite"} ELSE {})
                                    \cup (IF landed = "stale" /\ ack THEN {"staleAccepted"} ELSE {})
                                    \cup LateFlag(l.job)
+                                   \cup (IF ack /\ CancelFences(l) THEN {"answeredAfterCancel"}
+                                                                   ELSE {})
        ELSE LET told == Explain(l, op) IN
             /\ Drop(l)
             /\ flags' = flags \cup (IF told = "repeat" /\ (l.landed # "fresh" \/ op # l.op)
                                     THEN {"staleAccepted"} ELSE {})
-                              \cup (IF told = "refused" /\ l.landed # "no" /\ op = l.op
+                              \cup (IF /\ l.landed # "no" /\ op = l.op
+                                       /\ \/ told = "refused"
+                                          \/ told = "cancelled" /\ ~CancelExcuses(l, op)
                                     THEN {"landedRefused"} ELSE {})
+                              \cup (IF told = "repeat" /\ CancelFences(l)
+                                    THEN {"answeredAfterCancel"} ELSE {})
             /\ UNCHANGED <<done, requeue, claims, released>>
     /\ UNCHANGED <<enqueued, window, handouts, recv, cancels>>
 
@@ -506,10 +530,11 @@ Retry(l)    == l.phase = "unknown" /\ Write(l, l.op, FALSE)
 (* row, failed, and is counted off its claim row into given_back; a       *)
 (* requeued one loses its requeue row and gets a done row; a fresh one    *)
 (* gets a done row and leaves the window (the operated row makes the      *)
-(* window skip it).  The cancel row keeps what the job was: for a         *)
-(* requeued job the reason of the requeue row it deleted, so that a       *)
-(* retried fail or release whose write that row was is still a repeat.    *)
-(* CancelWithoutFence writes the cancel row only.                          *)
+(* window skip it).  A job with a done row is left as it is              *)
+(* (AlreadyEnded): nothing is written.  The cancel row refuses every      *)
+(* lease of the job below its fence (Explain).  CancelWithoutFence writes *)
+(* the cancel row only; CancelEndedJob writes it for a completed job too  *)
+(* (and nothing else).                                                    *)
 (***************************************************************************)
 Cancel(j) ==
     LET hs     == {h \in handouts : h.job = j}
@@ -517,14 +542,14 @@ Cancel(j) ==
                   ELSE (CHOOSE h \in hs : \A g \in hs : g.epoch <= h.epoch).epoch
         held   == {c \in 1..Len(claims) : claims[c].live /\ j \in OpenJobs(c)}
         queued == {q \in requeue : q.job = j}
-        was    == CASE held # {}   -> "running"
-                    [] queued # {} -> (CHOOSE q \in queued : TRUE).reason
-                    [] OTHER       -> "fresh"
+        landed == {l.epoch : l \in {l \in leases : l.job = j /\ l.landed # "no"}}
     IN
     /\ Cardinality(cancels) < MaxCancels
-    /\ j \in enqueued /\ ~HasDone(j) /\ ~Cancelled(j)
-    /\ cancels' = cancels \cup {[job |-> j, fence |-> last + 1, epoch |-> last, was |-> was]}
-    /\ IF Variant = "CancelWithoutFence"
+    /\ j \in enqueued /\ ~Cancelled(j)
+    /\ ~HasDone(j)
+       \/ (Variant = "CancelEndedJob" /\ \E d \in done : d.job = j /\ d.outcome = "completed")
+    /\ cancels' = cancels \cup {[job |-> j, fence |-> last + 1, epoch |-> last, landed |-> landed]}
+    /\ IF Variant = "CancelWithoutFence" \/ HasDone(j)
        THEN UNCHANGED <<window, claims, done, requeue>>
        ELSE /\ done' = done \cup {[job |-> j, epoch |-> last, outcome |-> "failed",
                                    result |-> 0]}
@@ -586,6 +611,11 @@ OneTokenOneOwner ==
 \* Issue 36: no write of a lease of a cancelled job lands after the cancel.
 NoWriteAcceptedAfterCancel == "lateWrite" \notin flags
 
+\* Issue 36, the answer as every backend gives it: after a cancel, no write of a lease of the job
+\* below the fence is told accepted or a repeat: each is refused Cancelled, the retry of a fail
+\* or release that landed before the cancel included.
+CancelRefusesEveryLease == "answeredAfterCancel" \notin flags
+
 \* Once the fence reached the receiver, it takes nothing more for the key.
 ReceiverRefusesCancelled ==
     [][\A x \in cancels : recv[x.job] >= x.fence => recv'[x.job] = recv[x.job]]_vars
@@ -615,7 +645,11 @@ NoStaleCommitAccepted == "staleWrite" \notin flags
 NoStaleAcceptReported == "staleAccepted" \notin flags
 
 \* A write (complete, fail, release) that landed is never reported refused: its retry after a
-\* lost reply is accepted as a repeat, also after the job was handed out again.
+\* lost reply is accepted as a repeat, also after the job was handed out again, as long as the
+\* job was not cancelled since. A fail or release that landed leaves the job requeued, so a cancel
+\* may end it afterwards; the retry after the cancel is then refused Cancelled
+\* (CancelRefusesEveryLease), the only refusal such a write may get. A complete that landed is
+\* never refused, Cancelled included: the cancel finds the job done and writes nothing.
 LandedWriteNotRefused == "landedRefused" \notin flags
 
 \* Every enqueued job is in exactly one place: fresh in the window, in requeue, open in a live

@@ -37,8 +37,8 @@ CONSTANTS
 
 Variants == {"Correct", "NoCompareAndSet", "NoReceiverEpochCheck",
              "NoIncrementOnClaim", "NoEpochInCompareAndSet", "NoSettledEpochs",
-             "NoGeneration", "CancelWithoutFence", "CancelledBeforeSettled",
-             "LimitRenewWithoutLock", "LimitNoCount"}
+             "NoGeneration", "CancelWithoutFence", "CancelEndedJob",
+             "SettledBeforeCancel", "LimitRenewWithoutLock", "LimitNoCount"}
 
 \* Claims of one job at most: MaxAttempts per generation, since a failover may set attempts back.
 MaxClaims == MaxAttempts * (MaxFailovers + 1)
@@ -64,8 +64,9 @@ VARIABLES
     recv,     \* recv[j]: the receiver's newest receipt for key j (in another database)
     replica,  \* replica[j]: the row as the standby has applied it
     gen,      \* the primary's generation (its timeline less one): the failovers so far
-    cancelled \* cancelled[j] (ghost): the fence epoch of j's cancel (0: none), and whether a
-              \* write of a lease of j landed after it (late)
+    cancelled \* cancelled[j] (ghost): the fence epoch of j's cancel (0: none), whether a write
+              \* of a lease of j landed after it (late), and the claims of j whose write had
+              \* landed when it came (landed)
 
 vars == <<job, leases, recv, replica, gen, cancelled>>
 
@@ -101,7 +102,8 @@ Row == [status : Statuses, owner : Workers \cup {NoOwner}, epoch : Epochs,
 (*   landed: no | fresh (its write changed the row while it was the       *)
 (*           current, unexpired claim) | stale (while it was not) | lost  *)
 (*           (it landed fresh, and a failover lost it)                    *)
-(*   told:   what the queue reported for its write                        *)
+(*   told:   what the queue reported for its write: accepted, a repeat,   *)
+(*           refused, or cancelled (the refusal FencedOutcome.Cancelled)  *)
 (*   renew:  a heartbeat of a job under a limit in flight (two steps):    *)
 (*           none | locked (it holds the limit's lock FOR SHARE) | live,  *)
 (*           dead (LimitRenewWithoutLock: its transaction started, and    *)
@@ -112,12 +114,12 @@ LeaseRec == [job : Jobs, owner : Workers, epoch : Epochs, claim : Claims,
              phase : {"working", "delivered", "unknown", "done"},
              op : {"none", "complete", "fail"},
              landed : {"no", "fresh", "stale", "lost"},
-             told : {"none", "accepted", "repeat", "refused"}]
+             told : {"none", "accepted", "repeat", "refused", "cancelled"}]
 
 \* A receipt's claim is the claim that delivered it; a fence's is the claim that would take its epoch.
 Receipt == [epoch : FenceEpochs, claim : 0..(MaxClaims + 1)]
 
-CancelRec == [fence : FenceEpochs, late : BOOLEAN]
+CancelRec == [fence : FenceEpochs, late : BOOLEAN, landed : SUBSET Claims]
 
 TypeOK == /\ job \in [Jobs -> Row]
           /\ leases \subseteq LeaseRec
@@ -136,7 +138,7 @@ Init == /\ job = Enqueued
         /\ recv = [j \in Jobs |-> [epoch |-> 0, claim |-> 0]]
         /\ replica = Enqueued
         /\ gen = 0
-        /\ cancelled = [j \in Jobs |-> [fence |-> 0, late |-> FALSE]]
+        /\ cancelled = [j \in Jobs |-> [fence |-> 0, late |-> FALSE, landed |-> {}]]
 
 Max(a, b) == IF a >= b THEN a ELSE b
 
@@ -193,7 +195,10 @@ Failed(r, l) ==
 (* of the row r (Refusals.classify): AlreadyFinished is the only refusal  *)
 (* with the lease's own epoch and owner on a job no longer running; then  *)
 (* Refusals.isRepeat asks whether the row holds this very write, and if   *)
-(* so the write is reported accepted as a repeat.                          *)
+(* so the write is reported accepted as a repeat.  Before all that, a     *)
+(* cancelled job's fencing_cancel row refuses every lease below its fence *)
+(* as Cancelled (InPlaceRefusals.refusal, Cancels.Mark.refusal): a fail   *)
+(* that landed before the cancel included, whose retry is then no repeat. *)
 (***************************************************************************)
 AlreadyFinished(l, r) == r.epoch = l.epoch /\ r.owner = l.owner /\ r.status # "running"
 
@@ -205,18 +210,23 @@ SameWriteAgain(l, r) ==
 \* A fail whose job was claimed again since (Superseded) is found in settled_epochs
 \* (Refusals.wasSettled): the lease's own fail landed before the reclaim.
 \* NoSettledEpochs is the code before that check: such a retry was refused.
-\* A fail that landed before its job was cancelled (the job was pending again, then cancelled)
-\* is found there too: the cancel keeps settled_epochs (issue 36). CancelledBeforeSettled names
-\* a refused write of a cancelled job Cancelled without asking settled_epochs first.
+\* SettledBeforeCancel asks settled_epochs before the cancel (the order this model demanded
+\* before the code's choice): a fail that landed before the cancel (the job pending again, then
+\* cancelled, or claimed again and then cancelled) is found there, as the cancel keeps
+\* settled_epochs, and its retry after the cancel is reported a repeat.
 SettledBefore(l, r) ==
     /\ Variant # "NoSettledEpochs"
     /\ l.op = "fail" /\ l.epoch \in r.settled
-    /\ \/ r.epoch > l.epoch
-       \/ r.lastEvent = "cancelled" /\ Variant # "CancelledBeforeSettled"
+    /\ r.epoch > l.epoch \/ r.lastEvent = "cancelled"
+
+\* The job's cancel fenced this lease: its epoch is below the fence (0 if never cancelled).
+CancelFences(l) == cancelled[l.job].fence > l.epoch
 
 Explain(l, r) ==
-    IF (AlreadyFinished(l, r) /\ SameWriteAgain(l, r)) \/ SettledBefore(l, r)
-    THEN "repeat" ELSE "refused"
+    CASE CancelFences(l) /\ Variant # "SettledBeforeCancel"                     -> "cancelled"
+      [] (AlreadyFinished(l, r) /\ SameWriteAgain(l, r)) \/ SettledBefore(l, r) -> "repeat"
+      [] CancelFences(l)                                                        -> "cancelled"
+      [] OTHER                                                                  -> "refused"
 
 Replace(l, l2) == leases' = (leases \ {l}) \cup {l2}
 
@@ -498,16 +508,23 @@ Failover == /\ gen < MaxFailovers
 (* transaction, the fencing_cancel row with fence_epoch =                  *)
 (* Generation.next(epoch): the epoch the next claim would take, above     *)
 (* every lease's.  The holder's compare-and-set can no longer match.      *)
+(* A job that ended is left as it is (AlreadyEnded): nothing is written.  *)
 (* CancelWithoutFence records the cancel and leaves the row as it is: its *)
-(* lease stays valid.                                                      *)
+(* lease stays valid.  CancelEndedJob also records the cancel of a        *)
+(* completed job (the fencing_cancel row written before the state is      *)
+(* checked, or answered AlreadyEnded and written all the same).           *)
 (***************************************************************************)
 Cancel(j) ==
-    LET r == job[j] IN
+    LET r == job[j]
+        \* ghost: the claims of j whose write has landed
+        wrote == {l.claim : l \in {m \in leases : m.job = j /\ m.landed \in {"fresh", "stale"}}}
+    IN
     /\ Cardinality({k \in Jobs : cancelled[k].fence > 0}) < MaxCancels
     /\ cancelled[j].fence = 0
     /\ r.status \in {"pending", "running"}
-    /\ cancelled' = [cancelled EXCEPT ![j].fence = NextEpoch(r.epoch)]
-    /\ IF Variant = "CancelWithoutFence"
+       \/ (Variant = "CancelEndedJob" /\ r.status = "completed")
+    /\ cancelled' = [cancelled EXCEPT ![j].fence = NextEpoch(r.epoch), ![j].landed = wrote]
+    /\ IF Variant = "CancelWithoutFence" \/ r.status = "completed"
        THEN UNCHANGED job
        ELSE job' = [job EXCEPT ![j] = [r EXCEPT !.status = "failed", !.left = 0,
                                                 !.lastEvent = "cancelled"]]
@@ -574,16 +591,24 @@ NoStaleCommitAccepted == \A l \in leases : l.landed # "stale"
 NoStaleAcceptReported ==
     \A l \in leases : l.told \in {"accepted", "repeat"} => l.landed \in {"fresh", "lost"}
 
-\* A complete that landed (and was not lost in a failover) is never reported refused: after a
-\* lost reply the retry with the same lease and result is accepted (as a repeat).
+\* A complete that landed (and was not lost in a failover) is never reported refused, Cancelled
+\* included: after a lost reply the retry with the same lease and result is accepted (as a
+\* repeat). A cancel finds the job completed and writes nothing (AlreadyEnded).
 LandedCompleteNotRefused ==
-    \A l \in leases : l.op = "complete" /\ l.landed \in {"fresh", "stale"} => l.told # "refused"
+    \A l \in leases : l.op = "complete" /\ l.landed \in {"fresh", "stale"}
+                      => l.told \notin {"refused", "cancelled"}
 
-\* The same for fail. Fail puts the job back to pending, so a retry after a lost reply can find
-\* it claimed again (Superseded); settled_epochs tells that the fail had landed. Without it
-\* (before the fix) TLC found a 5-state counterexample.
+\* The same for fail, as long as the job was not cancelled since the fail landed. Fail puts the
+\* job back to pending, so a retry after a lost reply can find it claimed again (Superseded);
+\* settled_epochs tells that the fail had landed. Without it (before the fix) TLC found a
+\* 5-state counterexample. Issue 36: a fail that landed leaves the job pending, so a cancel may
+\* end it afterwards; the retry after the cancel is then refused Cancelled, like every write of
+\* the job's leases below the fence (nothing is written: CancelRefusesEveryLease). Cancelled is
+\* the only refusal a landed fail may get, and only if it landed before the job's cancel.
 LandedFailNotRefused ==
-    \A l \in leases : l.op = "fail" /\ l.landed \in {"fresh", "stale"} => l.told # "refused"
+    \A l \in leases : l.op = "fail" /\ l.landed \in {"fresh", "stale"}
+                      => /\ l.told # "refused"
+                         /\ l.told = "cancelled" => l.claim \in cancelled[l.job].landed
 
 \* A step that promotes the standby: it sets the rows back to the standby's copy.
 Promotes == gen' # gen
@@ -630,9 +655,20 @@ AttemptsBounded == \A j \in Jobs : job[j].attempts <= MaxAttempts
 
 \* Issue 36: no write of a lease of a cancelled job lands after the cancel (complete, fail,
 \* their retries, a batched complete, a heartbeat): the holder's compare-and-set never matches
-\* again. (Release is not modelled.) A write that landed before the cancel may still be reported
-\* accepted as a repeat: it is in the row.
+\* again. (Release is not modelled.) A fail that landed before the cancel is in the row; its
+\* retry after the cancel is refused Cancelled all the same (CancelRefusesEveryLease).
 NoWriteAcceptedAfterCancel == \A j \in Jobs : ~cancelled[j].late
+
+\* Issue 36, the answer as every backend gives it: after a cancel, every write of every lease of
+\* the job below the fence that is answered is answered Cancelled, never accepted, never a
+\* repeat (the retry of a fail that landed before the cancel included: the append-only engine
+\* cannot tell it once the cancel replaced its requeue row). A complete that landed before is
+\* not concerned: then the job was completed, and the cancel wrote no fence.
+CancelRefusesEveryLease ==
+    [][\A l \in leases, m \in leases' :
+         /\ m.job = l.job /\ m.claim = l.claim /\ m.told # l.told
+         /\ CancelFences(l)
+         => m.told = "cancelled"]_vars
 
 \* The receiver has been fenced for the cancelled job j: its epoch reached the cancel's fence.
 Fenced(j) == cancelled[j].fence > 0 /\ recv[j].epoch >= cancelled[j].fence

@@ -139,6 +139,9 @@ class ForwardingFencedQueueTest {
     if (type == JobOptions.class) {
       return JobOptions.ofPriority(4);
     }
+    if (type == QueueLimits.class) {
+      return QueueLimits.maxRunning(5);
+    }
     if (type == CancelResult.class) {
       return new CancelResult.NotFound(5);
     }
@@ -153,6 +156,9 @@ class ForwardingFencedQueueTest {
     }
     if (type == JobOptions.class) {
       return JobOptions.ofPriority(3).withDelay(Duration.ofMinutes(1));
+    }
+    if (type == QueueLimits.class) {
+      return QueueLimits.maxRunning(9);
     }
     if (type == CancelResult.class) {
       return new CancelResult.NotFound(9);

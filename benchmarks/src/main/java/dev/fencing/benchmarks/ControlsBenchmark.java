@@ -107,7 +107,7 @@ public final class ControlsBenchmark {
     out.append(
         String.format(
             Locale.ROOT,
-            "Run %s on %s (%s): `ControlsBenchmark %s`; %d rounds, each run %d s warm-up then"
+            "Run %s; %s (%s); `ControlsBenchmark %s`; %d rounds, each run %d s warm-up then"
                 + " %d s measured in %d s windows; %.0f min in all.%n%n",
             LocalDate.now(ZoneOffset.UTC),
             BenchDatabase.machine(db.dataSource()).strip(),

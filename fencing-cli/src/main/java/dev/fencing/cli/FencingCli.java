@@ -5,6 +5,7 @@ import dev.fencing.cli.internal.CliException;
 import dev.fencing.cli.internal.Durations;
 import dev.fencing.cli.internal.FailCommand;
 import dev.fencing.cli.internal.JobCommand;
+import dev.fencing.cli.internal.LimitsCommand;
 import dev.fencing.cli.internal.MigrateCommand;
 import dev.fencing.cli.internal.PurgeCommand;
 import dev.fencing.cli.internal.QueuesCommand;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Command;
  * java -jar fencing-cli.jar job 42
  * java -jar fencing-cli.jar requeue 42
  * java -jar fencing-cli.jar cancel 42 --reason "not needed"
+ * java -jar fencing-cli.jar limits exports --max-running 5
  * java -jar fencing-cli.jar schedules --next 3
  * java -jar fencing-cli.jar schema
  * java -jar fencing-cli.jar migrate
@@ -44,6 +46,7 @@ import picocli.CommandLine.Command;
       FailCommand.class,
       CancelCommand.class,
       PurgeCommand.class,
+      LimitsCommand.class,
       SchedulesCommand.class,
       SchemaCommand.class,
       MigrateCommand.class,

@@ -8,6 +8,7 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.Lease;
+import dev.fencing.QueueLimits;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.schedule.FencedScheduler;
 import dev.fencing.schedule.Missed;
@@ -27,6 +28,9 @@ import org.junit.jupiter.api.Test;
 /** Every command and every error of the CLI, in this JVM, on a real PostgreSQL. */
 @FencingDatabase
 class FencingCliTest {
+
+  /** The schema version this build installs. */
+  private static final int LATEST = dev.fencing.postgres.PostgresFencing.schemaVersion();
 
   private static final Duration SHORT = Duration.ofMillis(150);
 
@@ -255,18 +259,19 @@ class FencingCliTest {
 
     Run fresh = run(schema, "migrate");
     assertThat(fresh.code()).as(fresh.err()).isZero();
-    assertThat(fresh.out()).startsWith("schema " + schema.name() + ": new to version 1\n");
+    assertThat(fresh.out())
+        .startsWith("schema " + schema.name() + ": new to version " + LATEST + "\n");
     Run status = run(schema, "schema");
     assertThat(status.code()).isZero();
     assertThat(status.out())
         .contains("SCHEMA")
-        .containsPattern(schema.name() + " +1 +1 +APPEND_ONLY +1");
+        .containsPattern(schema.name() + " +" + LATEST + " +1 +APPEND_ONLY +" + LATEST);
 
     // what a build from before schema versions left: the commands refuse it, naming the versions
     execute(schema, "drop table fencing_schema_version");
     Run refused = run(schema, "queues");
     assertThat(refused.code()).isEqualTo(ExitCode.NO_SCHEMA);
-    assertThat(refused.err()).contains("records no version").contains("needs version 1");
+    assertThat(refused.err()).contains("records no version").contains("needs version " + LATEST);
     Run old = run(schema, "schema");
     assertThat(old.code()).isEqualTo(ExitCode.NO_SCHEMA);
     assertThat(old.out()).containsPattern(schema.name() + " +none");
@@ -277,9 +282,11 @@ class FencingCliTest {
         .startsWith(
             "schema "
                 + schema.name()
-                + ": from no version (a build from before versions) to version 1\n");
+                + ": from no version (a build from before versions) to version "
+                + LATEST
+                + "\n");
     assertThat(run(schema, "migrate").out())
-        .startsWith("schema " + schema.name() + " is at version 1 already\n");
+        .startsWith("schema " + schema.name() + " is at version " + LATEST + " already\n");
     assertThat(run(schema, "queues").code()).isZero();
   }
 
@@ -321,6 +328,44 @@ class FencingCliTest {
             "Robert'); drop table x;--");
     assertThat(badSchema.code()).isEqualTo(ExitCode.USAGE);
     assertThat(badSchema.err()).startsWith("fencing: schema must be");
+  }
+
+  @Test
+  void limitsPrintsSetsAndClearsAQueuesRunningLimit(TestSchema schema) {
+    FencedQueue queue = queue(schema, 1);
+    String in = " (schema " + schema.name() + "): ";
+
+    Run none = run(schema, "limits", "exports");
+    assertThat(none.code()).as(none.err()).isZero();
+    assertThat(none.out()).isEqualTo("queue exports" + in + "no limits\n");
+    Run set = run(schema, "limits", "exports", "--max-running", "2");
+    assertThat(set.code()).as(set.err()).isZero();
+    assertThat(set.out()).isEqualTo("queue exports" + in + "at most 2 running (was: no limits)\n");
+    assertThat(queue.limits("exports")).isEqualTo(QueueLimits.maxRunning(2));
+    queue.enqueueAll("exports", List.of("{}", "{}", "{}"));
+    assertThat(queue.claimBatch("exports", "w1", Duration.ofMinutes(1), 3)).hasSize(2);
+    assertThat(run(schema, "limits", "exports").out())
+        .isEqualTo("queue exports" + in + "at most 2 running\n");
+
+    Run clear = run(schema, "limits", "exports", "--clear");
+    assertThat(clear.code()).as(clear.err()).isZero();
+    assertThat(clear.out())
+        .isEqualTo("queue exports" + in + "no limits (was: at most 2 running)\n");
+    assertThat(queue.limits("exports")).isEqualTo(QueueLimits.NONE);
+  }
+
+  @Test
+  void limitsRefusesBadArgumentsBeforeReachingTheDatabase() {
+    Run zero = execute("limits", "exports", "--max-running", "0");
+    assertThat(zero.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(zero.err()).startsWith("fencing: maxRunning must be between 1 and 1000000");
+    Run badQueue = execute("limits", "Exports", "--clear");
+    assertThat(badQueue.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(badQueue.err()).startsWith("fencing: queue must be a plain identifier");
+    Run both = execute("limits", "exports", "--clear", "--max-running", "3");
+    assertThat(both.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(both.err()).contains("mutually exclusive");
+    assertThat(execute("limits").code()).isEqualTo(ExitCode.USAGE);
   }
 
   @Test

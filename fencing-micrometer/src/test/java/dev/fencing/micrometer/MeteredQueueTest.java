@@ -13,10 +13,12 @@ import dev.fencing.FencedQueue.Completion;
 import dev.fencing.Job;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
+import dev.fencing.QueueLimits;
 import dev.fencing.Renewal;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
+import dev.fencing.testkit.memory.InMemoryQueue;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.search.RequiredSearch;
@@ -47,6 +49,20 @@ class MeteredQueueTest {
   }
 
   @Test
+  void limitsAreTheWrappedQueuesAndItsClaimsObeyThem() {
+    InMemoryQueue memory = InMemoryQueue.builder().build();
+    FencedQueue metered = FencingMetrics.builder(registry).build().queue(memory);
+    memory.enqueueAll(Q, List.of("{}", "{}", "{}"));
+
+    assertThat(metered.setLimits(Q, QueueLimits.maxRunning(2))).isEqualTo(QueueLimits.NONE);
+    assertThat(memory.limits(Q)).isEqualTo(QueueLimits.maxRunning(2));
+    assertThat(metered.limits(Q)).isEqualTo(QueueLimits.maxRunning(2));
+    assertThat(metered.claimBatch(Q, "w1", LONG, 3)).hasSize(2);
+    assertThat(metered.claim(Q, "w1", LONG)).isEmpty();
+    assertThat(count("fencing.jobs.claimed", "queue", Q)).isEqualTo(2);
+  }
+
+  @Test
   void claimsAndCommitsAreTimedAndCounted() {
     queue.enqueueAll(Q, List.of("{}", "{}", "{}"));
     Job one = queue.claim(Q, "w1", LONG).orElseThrow();
@@ -64,6 +80,15 @@ class MeteredQueueTest {
     assertThat(registry.find("fencing.fenced.off").counters()).isEmpty();
     assertThat(registry.get("fencing.commits").counter().getId().getTag("service"))
         .isEqualTo("test");
+  }
+
+  @Test
+  void jobsEnqueuedWithOptionsAreTimedAndCountedToo() {
+    queue.enqueue(Q, "{}", dev.fencing.JobOptions.ofPriority(2));
+    queue.enqueueAll(Q, List.of("{}", "{}"), dev.fencing.JobOptions.after(LONG));
+
+    assertThat(count("fencing.jobs.enqueued", "queue", Q)).isEqualTo(3);
+    assertThat(timer("fencing.enqueue", "queue", Q, "error", "none").count()).isEqualTo(2);
   }
 
   @Test

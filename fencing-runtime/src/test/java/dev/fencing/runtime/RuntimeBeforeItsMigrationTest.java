@@ -85,7 +85,7 @@ class RuntimeBeforeItsMigrationTest {
             .first()
             .asString()
             .contains("SchemaVersionException")
-            .contains("needs version 1");
+            .contains("needs version " + PostgresFencing.schemaVersion());
       }
 
       PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();

@@ -1,5 +1,6 @@
 package dev.fencing.spring;
 
+import dev.fencing.QueueLimits;
 import dev.fencing.internal.Validate;
 import dev.fencing.postgres.PostgresFencing;
 import java.time.Duration;
@@ -43,7 +44,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param queues the settings of each queue by name, the keys of fencing.queue-defaults:
  *     fencing.queues.(name).concurrency, .lease, .heartbeat, .batch-size, .prefetch, .retry-delay
  *     and .min-lease-left; each unset takes fencing.queue-defaults, then the runtime's default.
- *     Spring drops underscores from map keys: write a queue named order_events as
+ *     Besides, the queue's own limits, .limits.max-running and .limits.apply (not defaults). Spring
+ *     drops underscores from map keys: write a queue named order_events as
  *     fencing.queues[order_events].concurrency
  * @param maintenance retention of finished jobs and storage upkeep, run by the workers with or
  *     without queues
@@ -102,6 +104,11 @@ public record FencingProperties(
       receiver = null;
     }
     queueDefaults.check("fencing.queue-defaults.");
+    if (queueDefaults.limits() != null) {
+      throw new IllegalArgumentException(
+          "fencing.queue-defaults.limits is not a setting: limits are per queue, set"
+              + " fencing.queues.(name).limits.max-running");
+    }
     Map<String, Queue> merged = new TreeMap<>();
     if (queues != null) {
       for (Map.Entry<String, Queue> e : queues.entrySet()) {
@@ -156,6 +163,9 @@ public record FencingProperties(
    *     10 s
    * @param minLeaseLeft the least lease a job must have left to be handed to a handler, less than
    *     the lease; default a third of the lease
+   * @param limits the limits the store keeps for the queue, for every process that claims from it:
+   *     fencing.queues.(name).limits.max-running and .apply. Per queue only: not a setting of
+   *     fencing.queue-defaults
    */
   public record Queue(
       @Nullable Integer concurrency,
@@ -164,9 +174,13 @@ public record FencingProperties(
       @Nullable Integer batchSize,
       @Nullable Integer prefetch,
       @Nullable Duration retryDelay,
-      @Nullable Duration minLeaseLeft) {
+      @Nullable Duration minLeaseLeft,
+      @Nullable Limits limits) {
 
-    /** Returns these settings, each unset one taken from {@code defaults}. */
+    /**
+     * Returns these settings, each unset one taken from {@code defaults}, but the limits, which are
+     * the queue's own.
+     */
     Queue orElse(Queue defaults) {
       return new Queue(
           concurrency != null ? concurrency : defaults.concurrency,
@@ -175,7 +189,8 @@ public record FencingProperties(
           batchSize != null ? batchSize : defaults.batchSize,
           prefetch != null ? prefetch : defaults.prefetch,
           retryDelay != null ? retryDelay : defaults.retryDelay,
-          minLeaseLeft != null ? minLeaseLeft : defaults.minLeaseLeft);
+          minLeaseLeft != null ? minLeaseLeft : defaults.minLeaseLeft,
+          limits);
     }
 
     /** Returns the lease: {@link #lease()} or the runtime's default, 30 s. */
@@ -218,6 +233,29 @@ public record FencingProperties(
                 + "), but was "
                 + minLeaseLeft);
       }
+      if (limits != null && limits.maxRunning != null) {
+        Validate.between(
+            prefix + "limits.max-running", limits.maxRunning, 1, QueueLimits.MAX_RUNNING);
+      }
+    }
+  }
+
+  /**
+   * A queue's limits as properties. The store keeps a queue's limits, shared by every process that
+   * claims from it; these properties change them only with apply.
+   *
+   * @param maxRunning at most this many jobs of the queue running under valid leases, 1 to
+   *     1,000,000; unset for no running limit
+   * @param apply whether the application sets the queue's limits to these at start (logged at
+   *     INFO), replacing what the store kept: with apply and no max-running, the queue's running
+   *     limit is removed; default false: the limits the store keeps rule (set by another process,
+   *     the fencing limits command or FencedQueue.setLimits), and these are not written
+   */
+  public record Limits(@Nullable Integer maxRunning, @DefaultValue("false") boolean apply) {
+
+    /** The limits these properties name. */
+    public QueueLimits queueLimits() {
+      return maxRunning == null ? QueueLimits.NONE : QueueLimits.maxRunning(maxRunning);
     }
   }
 

@@ -109,11 +109,20 @@ class AppendEngineModelTest {
   }
 
   /**
-   * (9) A cancel that deletes a requeue row and keeps no trace of it: the retry of the fail that
-   * wrote the row, after a lost reply, is refused although it landed.
+   * (9) A cancel that writes its fencing_cancel row for a completed job too: the retry of the
+   * complete that landed before it, after a lost reply, is refused as cancelled.
    */
   @Test
-  void aCancelThatForgetsTheRequeueRowRefusesAFailThatLanded() throws Exception {
-    violates(SPEC, "AppendCancelForgetsRequeue.cfg", "LandedWriteNotRefused");
+  void aCancelOfACompletedJobThatWritesItsRowRefusesTheCommitsRetry() throws Exception {
+    violates(SPEC, "AppendCancelEndedJob.cfg", "LandedWriteNotRefused");
+  }
+
+  /**
+   * (10) A refusal that looks for a repeat before it asks fencing_cancel: the retry of a fail whose
+   * requeue row was claimed before the cancel is reported a repeat after the cancel.
+   */
+  @Test
+  void aRefusalThatLooksForARepeatBeforeTheCancelAnswersARetryOtherwise() throws Exception {
+    violates(SPEC, "AppendRepeatBeforeCancel.cfg", "CancelRefusesEveryLease");
   }
 }

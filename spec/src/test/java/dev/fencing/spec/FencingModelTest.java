@@ -95,12 +95,23 @@ class FencingModelTest {
   }
 
   /**
-   * A refusal that names the cancel before asking settled_epochs reports refused a fail that landed
-   * before the cancel (its reply lost): the refusal must look for the lease's own fail first.
+   * A cancel that writes its fence for a completed job too refuses as cancelled the retry of the
+   * complete that landed before it (its reply lost): a commit's retry stays a repeat only because
+   * the cancel of an ended job writes nothing.
    */
   @Test
-  void aFailThatLandedBeforeTheCancelIsNotReportedRefused() throws Exception {
-    violates("CancelledBeforeSettled.cfg", "LandedFailNotRefused");
+  void aCancelOfACompletedJobThatWritesItsFenceRefusesTheCommitsRetry() throws Exception {
+    violates("CancelEndedJob.cfg", "LandedCompleteNotRefused");
+  }
+
+  /**
+   * A refusal that asks settled_epochs before the cancel reports a repeat, after the cancel, for a
+   * fail that landed before it: every backend answers Cancelled, so the cancel's refusal comes
+   * first.
+   */
+  @Test
+  void aRefusalThatLooksForARepeatBeforeTheCancelAnswersARetryOtherwise() throws Exception {
+    violates("SettledBeforeCancel.cfg", "CancelRefusesEveryLease");
   }
 
   /** The fence is what a receiver without the epoch check lacks: a zombie's delivery is taken. */

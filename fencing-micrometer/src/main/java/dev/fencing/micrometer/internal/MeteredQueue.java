@@ -7,6 +7,7 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.ForwardingFencedQueue;
 import dev.fencing.Job;
+import dev.fencing.JobOptions;
 import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
@@ -23,9 +24,9 @@ import org.jspecify.annotations.Nullable;
  * A {@link FencedQueue} that meters every call and passes it, unchanged, to the queue it wraps (a
  * {@link ForwardingFencedQueue}: each method, the interface's default methods included, calls the
  * same method of the delegate, so the delegate's own batching is kept; those it does not meter,
- * {@code find}, {@code depth} and the wake-ups, it inherits). A refusal is an answer, not an error:
- * it is counted by reason and rethrown. Any other exception is counted in the timer's {@code error}
- * tag and rethrown as it was.
+ * {@code find}, {@code depth}, the wake-ups and the queue limits, it inherits). A refusal is an
+ * answer, not an error: it is counted by reason and rethrown. Any other exception is counted in the
+ * timer's {@code error} tag and rethrown as it was.
  */
 public final class MeteredQueue extends ForwardingFencedQueue {
 
@@ -52,6 +53,21 @@ public final class MeteredQueue extends ForwardingFencedQueue {
   @Override
   public List<Long> enqueueAll(String queue, List<String> payloads) {
     List<Long> ids = timed("fencing.enqueue", queue, () -> delegate.enqueueAll(queue, payloads));
+    enqueued(queue, ids.size());
+    return ids;
+  }
+
+  @Override
+  public long enqueue(String queue, String payload, JobOptions options) {
+    long id = timed("fencing.enqueue", queue, () -> delegate.enqueue(queue, payload, options));
+    enqueued(queue, 1);
+    return id;
+  }
+
+  @Override
+  public List<Long> enqueueAll(String queue, List<String> payloads, JobOptions options) {
+    List<Long> ids =
+        timed("fencing.enqueue", queue, () -> delegate.enqueueAll(queue, payloads, options));
     enqueued(queue, ids.size());
     return ids;
   }

@@ -90,6 +90,12 @@ public class FencingAutoConfiguration {
     return meters.queue(fencing.queue());
   }
 
+  /** Sets the limits of the queues whose properties apply them, before the workers start. */
+  @Bean
+  QueueLimitsAtStart fencingQueueLimits(FencedQueue queue, FencingProperties properties) {
+    return new QueueLimitsAtStart(queue, properties);
+  }
+
   @Bean
   @ConditionalOnMissingBean(FencedWorkers.class)
   Workers fencedWorkers(

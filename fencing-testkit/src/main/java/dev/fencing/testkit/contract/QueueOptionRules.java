@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * also after a retry; options reach each job of a batch and of a keyed batch, and bad options are
  * refused by name.
  */
-abstract class QueueOptionRules extends QueueContractFixture {
+abstract class QueueOptionRules extends QueueLimitRules {
 
   private static final Instant LONG_AGO = Instant.parse("2000-01-01T00:00:00Z");
 

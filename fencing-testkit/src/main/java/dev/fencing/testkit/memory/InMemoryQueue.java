@@ -15,6 +15,7 @@ import dev.fencing.Lease;
 import dev.fencing.Maintenance;
 import dev.fencing.OutboxMessage;
 import dev.fencing.QueueDepth;
+import dev.fencing.QueueLimits;
 import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import java.time.Clock;
@@ -33,8 +34,9 @@ import org.jspecify.annotations.Nullable;
  * zombie's late commit is refused, and says why), a repeated write is accepted as a repeat,
  * attempts are counted and a lease run out on the last one ends the job failed, retry delays and
  * leases run on the queue's clock, keyed enqueues find their job, jobs enqueued with {@link
- * JobOptions} wait for their run time and are claimed by priority (then ready time, then id), and
- * commits write outbox messages that {@link #outbox()} relays.
+ * JobOptions} wait for their run time and are claimed by priority (then ready time, then id), a
+ * queue's running limit ({@link #setLimits}) holds, and commits write outbox messages that {@link
+ * #outbox()} relays.
  *
  * <pre>{@code
  * ManualClock clock = ManualClock.startingNow();
@@ -151,6 +153,26 @@ public final class InMemoryQueue implements FencedQueue {
   public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
     Validate.claim(queue, owner, leaseLength, batchSize);
     return store.claim(queue, owner, leaseLength, batchSize);
+  }
+
+  @Override
+  public QueueLimits limits(String queue) {
+    Validate.identifier("queue", queue);
+    return store.limits(queue);
+  }
+
+  /**
+   * Sets the queue's limits, kept as long as this queue lives. A running limit counts the queue's
+   * running jobs whose leases have not run out on the queue's clock, as the PostgreSQL queue counts
+   * them on the database's: a takeover counts as any claim, a zombie whose lease ran out does not.
+   */
+  @Override
+  public QueueLimits setLimits(String queue, QueueLimits limits) {
+    Validate.identifier("queue", queue);
+    if (limits == null) {
+      throw new IllegalArgumentException("limits must not be null; use QueueLimits.NONE");
+    }
+    return store.setLimits(queue, limits);
   }
 
   @Override

@@ -14,18 +14,21 @@ import dev.fencing.Lease;
 import dev.fencing.Maintenance;
 import dev.fencing.OutboxMessage;
 import dev.fencing.QueueDepth;
+import dev.fencing.QueueLimits;
 import dev.fencing.internal.Validate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -42,6 +45,7 @@ final class MemoryStore {
   private final TreeMap<Long, MemoryJob> jobs = new TreeMap<>();
   private final Map<String, TreeMap<Long, MemoryJob>> unfinished = new HashMap<>();
   private final Map<String, Map<String, Long>> keys = new HashMap<>();
+  private final Map<String, QueueLimits> limits = new HashMap<>();
   final MemoryOutbox outbox = new MemoryOutbox(lock);
   private long lastId;
 
@@ -118,16 +122,35 @@ final class MemoryStore {
         });
   }
 
+  QueueLimits limits(String queue) {
+    return lock.locked(() -> limits.getOrDefault(queue, QueueLimits.NONE));
+  }
+
+  /** Sets the queue's limits and returns those it had. */
+  QueueLimits setLimits(String queue, QueueLimits next) {
+    return lock.locked(
+        () -> {
+          QueueLimits before = next.isNone() ? limits.remove(queue) : limits.put(queue, next);
+          return before == null ? QueueLimits.NONE : before;
+        });
+  }
+
   /**
    * Claims as PostgreSQL does: up to a batch of expired leases and one of due pending jobs, the
    * expired leases on their jobs' last attempts ended failed, the rest served by priority (an
-   * expired lease at 0), then oldest ready first, then by id; the jobs come back by id.
+   * expired lease at 0), then oldest ready first, then by id; the jobs come back by id. Under a
+   * running limit, at most as many as the limit leaves room for beside the queue's valid leases,
+   * none when it leaves none.
    */
-  List<Job> claim(String queue, String owner, Duration leaseLength, int batchSize) {
+  List<Job> claim(String queue, String owner, Duration leaseLength, int wanted) {
     return lock.locked(
         () -> {
           Instant now = now();
           TreeMap<Long, MemoryJob> open = unfinished.getOrDefault(queue, new TreeMap<>());
+          int batchSize = Math.min(wanted, room(queue, open.values(), now));
+          if (batchSize <= 0) {
+            return List.of();
+          }
           Comparator<MemoryJob> oldestReady =
               Comparator.comparingInt(MemoryJob::rank)
                   .reversed()
@@ -162,6 +185,20 @@ final class MemoryStore {
           claimed.sort(Comparator.comparingLong(Job::id));
           return claimed;
         });
+  }
+
+  /**
+   * How many more leases the queue's running limit allows beside its valid ones (a running job
+   * whose lease has not run out); {@link Integer#MAX_VALUE} without a limit.
+   */
+  private int room(String queue, Collection<MemoryJob> open, Instant now) {
+    OptionalInt limit = limits.getOrDefault(queue, QueueLimits.NONE).runningLimit();
+    if (limit.isEmpty()) {
+      return Integer.MAX_VALUE;
+    }
+    long valid =
+        open.stream().filter(j -> j.state() == JobState.RUNNING && !j.expired(now)).count();
+    return (int) Math.max(0, limit.getAsInt() - valid);
   }
 
   /**
