@@ -1,10 +1,15 @@
 package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_LIMIT_SLOT;
+import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.exists;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
 
 import dev.fencing.Lease;
 import dev.fencing.Renewal;
@@ -29,10 +34,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Query;
+import org.jooq.Record2;
 import org.jooq.Table;
+import org.jooq.UpdateResultStep;
 
 /**
  * Heartbeats: {@code renewAll}, a batch of leases in one statement ({@code renew} is a batch of
@@ -41,6 +50,9 @@ import org.jooq.Table;
  * position.
  */
 final class Renewals {
+
+  /** The answer of the unlocked renewal when a job holds a running limit's slot. */
+  private static final long SLOTTED = -1;
 
   private final Jdbc jdbc;
   private final InPlaceRefusals refusals;
@@ -82,8 +94,10 @@ final class Renewals {
     Map<String, Object> values = LeaseArrays.of(sorted).values();
     values.put("micros", leaseLength.toNanos() / 1_000);
     List<Long> ids = RunningLimits.ids(sorted);
-    Instant[] plain =
-        jdbc.runRetried(c -> limits.slotted(c, ids) ? null : renew(c, renewAllSql, values, order));
+    Map<String, Object> probed = new HashMap<>(values);
+    probed.put("slotIds", ids.toArray(Long[]::new));
+    // one statement, which renews nothing when a job holds a running limit's slot
+    Instant[] plain = jdbc.runRetried(c -> renew(c, renewAllSql, probed, order));
     // jobs under a running limit: its lock, then each lease judged as the clock reads then
     Instant[] expiries =
         plain != null
@@ -119,6 +133,9 @@ final class Renewals {
         ResultSet r = sql.query(s)) {
       Instant[] renewed = new Instant[order.length];
       while (r.next()) {
+        if (r.getLong(1) == SLOTTED) {
+          return null;
+        }
         long micros = r.getLong(2);
         renewed[order[(int) r.getLong(1) - 1]] = LeaseSql.instant(micros);
       }
@@ -126,15 +143,33 @@ final class Renewals {
     }
   }
 
+  /**
+   * The renewal of jobs none of which holds a running limit's slot: it renews nothing, and answers
+   * one row {@link #SLOTTED}, when one does (one probe of {@code fencing_limit_slot_job_ix}).
+   */
   private static Query renewAllQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
-    return renewAllQuery(dsl, parameters, LeaseSql.ownsEach());
+    Field<Boolean> slotted =
+        field(
+            exists(
+                selectOne()
+                    .from(FENCING_LIMIT_SLOT)
+                    .where(FENCING_LIMIT_SLOT.JOB_ID.eq(any(parameters.bigints("slotIds"))))));
+    CommonTableExpression<?> renewed =
+        name("renewed")
+            .fields("r_ord", "r_micros")
+            .as(renewAll(dsl, parameters, LeaseSql.ownsEach().andNot(slotted)));
+    return dsl.with(renewed)
+        .select(field(name("r_ord"), Long.class), field(name("r_micros"), Long.class))
+        .from(renewed)
+        .unionAll(select(inline(SLOTTED), inline(0L)).where(slotted));
   }
 
+  /** The renewal of jobs under a running limit, judged as the clock reads under its lock. */
   private static Query lockedRenewAllQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
-    return renewAllQuery(dsl, parameters, LeaseSql.ownsEach(LeaseSql.CLOCK));
+    return renewAll(dsl, parameters, LeaseSql.ownsEach(LeaseSql.CLOCK));
   }
 
-  private static Query renewAllQuery(
+  private static UpdateResultStep<Record2<Long, Long>> renewAll(
       DSLContext dsl, RenderedSql.Parameters parameters, Condition owns) {
     FencingJob j = FENCING_JOB;
     Table<?> v = LeaseArrays.unnest(parameters, Map.of());
@@ -144,6 +179,6 @@ final class Renewals {
         .set(j.UPDATED_AT, currentOffsetDateTime())
         .from(v)
         .where(owns)
-        .returning(field(name("v_ord"), Long.class), LeaseSql.micros(j.LEASE_EXPIRES_AT));
+        .returningResult(field(name("v_ord"), Long.class), LeaseSql.micros(j.LEASE_EXPIRES_AT));
   }
 }
