@@ -19,17 +19,21 @@ import org.jspecify.annotations.Nullable;
 /**
  * A queue's running limit ({@link QueueLimits}), on either engine: at every moment the jobs of the
  * queue whose leases are valid never outnumber {@code max_running} (docs/design/ISSUE-36.md,
- * section 3; checked in TLA+ as {@code spec/Limit.tla}).
+ * section 3; checked in TLA+: {@code spec/Limit.cfg}, and {@code LimitRenewWithoutLock.cfg} for the
+ * renewal without the lock, which breaks it).
  *
- * <p>Each claim under the limit holds the queue's {@code fencing_limit_state} row {@code FOR NO KEY
- * UPDATE} for its whole transaction: after the lock, in a new statement (a new snapshot in READ
- * COMMITTED, the isolation every transaction of the library runs in), it deletes the slots whose
- * lease is no longer valid at {@code clock_timestamp()}, claims at most as many jobs as there are
- * free slots, and inserts a slot per job it hands out. A renewal of a slotted job takes the same
- * row {@code FOR SHARE} and judges its lease at {@code clock_timestamp()} after the lock: a renewal
- * that began before the lease ran out cannot make it valid again after a claim counted it expired
- * (the transaction's {@code now()} would let it). Commits and fails take no lock: they only end
- * leases, and a lease ended frees its slot for the next claim, which finds it invalid.
+ * <p>A claim under the limit first counts the valid slots without a lock, and answers nothing when
+ * they fill the limit (safe: it hands nothing out), so that a full queue's idle claimers do not
+ * keep the lock from the renewals and claims that need it. Otherwise it holds the queue's {@code
+ * fencing_limit_state} row {@code FOR NO KEY UPDATE} for its whole transaction: after the lock, in
+ * a new statement (a new snapshot in READ COMMITTED, the isolation every transaction of the library
+ * runs in), it deletes the slots whose lease is no longer valid at {@code clock_timestamp()},
+ * claims at most as many jobs as there are free slots, and inserts a slot per job it hands out. A
+ * renewal of a slotted job takes the same row {@code FOR SHARE} and judges its lease at {@code
+ * clock_timestamp()} after the lock: a renewal that began before the lease ran out cannot make it
+ * valid again after a claim counted it expired (the transaction's {@code now()} would let it).
+ * Commits and fails take no lock: they only end leases, and a lease ended frees its slot for the
+ * next claim, which finds it invalid.
  */
 public final class RunningLimits {
 
