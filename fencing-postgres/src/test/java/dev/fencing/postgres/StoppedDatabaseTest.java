@@ -16,6 +16,7 @@ import dev.fencing.Maintenance;
 import dev.fencing.OutboxMessage;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
+import dev.fencing.QueueLimits;
 import dev.fencing.ResourceOwnership;
 import dev.fencing.ScheduleStore;
 import dev.fencing.StoreUnavailableException;
@@ -249,6 +250,9 @@ class StoppedDatabaseTest {
       }
       if (raw == JobOptions.class) {
         return JobOptions.ofPriority(1).withDelay(Duration.ofSeconds(1));
+      }
+      if (raw == QueueLimits.class) {
+        return QueueLimits.maxRunning(1);
       }
       if (raw == OutboxMessage.class) {
         return new OutboxMessage("true", "true", "true");

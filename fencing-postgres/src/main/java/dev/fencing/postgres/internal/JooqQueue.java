@@ -13,6 +13,7 @@ import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
 import dev.fencing.OutcomeUnknownException;
 import dev.fencing.QueueDepth;
+import dev.fencing.QueueLimits;
 import dev.fencing.Renewal;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.internal.Batches;
@@ -53,6 +54,7 @@ public final class JooqQueue implements FencedQueue {
   private final KeyedEnqueues keyed;
   private final Notifier notifier;
   private final Listener listener;
+  private final RunningLimits limits;
 
   @Inject
   JooqQueue(
@@ -61,7 +63,9 @@ public final class JooqQueue implements FencedQueue {
       JsonProbe probe,
       KeyedEnqueues keyed,
       Notifier notifier,
-      Listener listener) {
+      Listener listener,
+      RunningLimits limits) {
+    this.limits = limits;
     this.jdbc = jdbc;
     this.store = store;
     this.probe = probe;
@@ -302,6 +306,16 @@ public final class JooqQueue implements FencedQueue {
   public CancelResult cancel(long jobId, @Nullable String reason) {
     Validate.jobId(jobId);
     return store.admin().cancel(jobId, reason);
+  }
+
+  @Override
+  public QueueLimits limits(String queue) {
+    return limits.limits(queue);
+  }
+
+  @Override
+  public QueueLimits setLimits(String queue, QueueLimits limits) {
+    return this.limits.setLimits(queue, limits);
   }
 
   @Override

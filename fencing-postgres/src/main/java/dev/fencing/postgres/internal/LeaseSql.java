@@ -50,13 +50,22 @@ public final class LeaseSql {
 
   private static Condition owns(
       Field<Long> id, Field<String> owner, Field<Long> epoch, Condition running) {
+    return owns(id, owner, epoch, running, currentOffsetDateTime());
+  }
+
+  private static Condition owns(
+      Field<Long> id,
+      Field<String> owner,
+      Field<Long> epoch,
+      Condition running,
+      Field<OffsetDateTime> at) {
     FencingJob j = FENCING_JOB;
     return j.ID
         .eq(id)
         .and(j.OWNER.eq(owner))
         .and(j.EPOCH.eq(epoch))
         .and(running)
-        .and(j.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
+        .and(j.LEASE_EXPIRES_AT.gt(at));
   }
 
   /**
@@ -71,12 +80,25 @@ public final class LeaseSql {
    * the array and matched every row against the whole batch, 4.2 ms a batch of 100.)
    */
   public static Condition ownsEach() {
+    return ownsEach(currentOffsetDateTime());
+  }
+
+  /**
+   * {@link #ownsEach()} with the lease judged at {@code at}: {@link #CLOCK} for a renewal under a
+   * running limit's lock, which must judge at the time it holds the lock, not at its start.
+   */
+  public static Condition ownsEach(Field<OffsetDateTime> at) {
     return owns(
         field(name("v_id"), Long.class),
         field(name("v_owner"), String.class),
         field(name("v_epoch"), Long.class),
-        FENCING_JOB.STATUS.isNotDistinctFrom(inline(JobState.RUNNING.dbName())));
+        FENCING_JOB.STATUS.isNotDistinctFrom(inline(JobState.RUNNING.dbName())),
+        at);
   }
+
+  /** The database's clock as it reads at the moment, not at the transaction's start. */
+  public static final Field<OffsetDateTime> CLOCK =
+      field("clock_timestamp()", SQLDataType.TIMESTAMPWITHTIMEZONE(6));
 
   /** How the last error of a job failed by its lease running out on its last attempt starts. */
   public static final String LEASE_RAN_OUT = "lease ran out";

@@ -16,6 +16,7 @@ import dev.fencing.postgres.internal.Generation;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.RenderedSql;
+import dev.fencing.postgres.internal.RunningLimits;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
@@ -57,7 +58,20 @@ import org.jspecify.annotations.Nullable;
  */
 final class AppendClaims {
 
+  /**
+   * Whether the lease of the running-limit slot {@code s} is valid at {@code clock_timestamp()}, as
+   * {@link OwnedLeases} tests a lease without its owner: the hand-out's claim row is live and its
+   * lease has not run out, the job was not given back, and it has no end.
+   */
+  private static final String SLOT_VALID =
+      "exists (select 1 from %1$s h join %2$s c on c.id = h.claim_id"
+          + " where h.job_id = s.job_id and h.epoch = s.epoch and c.live"
+          + " and c.lease_expires_at > clock_timestamp() and not (s.job_id = any(c.given_back)))"
+          + " and not exists (select 1 from %3$s d where d.job_id = s.job_id)";
+
   private final Jdbc jdbc;
+  private final RunningLimits limits;
+  private final String slotValid;
   private final AppendWindow window;
   private final Reclaims reclaims;
   private final Parked parked;
@@ -78,8 +92,20 @@ final class AppendClaims {
   private final boolean asyncClaims;
 
   @Inject
-  AppendClaims(Jdbc jdbc, Config config, AppendWindow window, Reclaims reclaims, Parked parked) {
+  AppendClaims(
+      Jdbc jdbc,
+      Config config,
+      RunningLimits limits,
+      AppendWindow window,
+      Reclaims reclaims,
+      Parked parked) {
     this.jdbc = jdbc;
+    this.limits = limits;
+    this.slotValid =
+        SLOT_VALID.formatted(
+            limits.table("fencing_append_handout"),
+            limits.table("fencing_append_claim"),
+            limits.table("fencing_append_done"));
     this.window = window;
     this.reclaims = reclaims;
     this.parked = parked;
@@ -113,11 +139,18 @@ final class AppendClaims {
                 }
               }
               long micros = leaseLength.toNanos() / 1_000;
-              List<Job> fresh = jdbc.run(c -> freshOnly(c, queue, owner, micros, batchSize, token));
+              // a limited queue's claims all count their slots: never the fresh claim's function
+              List<Job> fresh =
+                  jdbc.run(
+                      c ->
+                          limits.maxRunning(c, queue) == null
+                              ? freshOnly(c, queue, owner, micros, batchSize, token)
+                              : null);
               if (fresh != null) {
                 return durable(fresh);
               }
-              return jdbc.transaction(c -> claim(c, queue, owner, micros, batchSize, token));
+              return limits.claim(
+                  queue, slotValid, batchSize, (c, n) -> claim(c, queue, owner, micros, n, token));
             });
     List<Job> sorted = new ArrayList<>(jobs);
     sorted.sort(Comparator.comparingLong(Job::id));

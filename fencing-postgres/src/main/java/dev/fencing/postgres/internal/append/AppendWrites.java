@@ -13,6 +13,7 @@ import dev.fencing.postgres.internal.LeaseArrays;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.OutboxWrites;
 import dev.fencing.postgres.internal.RenderedSql;
+import dev.fencing.postgres.internal.RunningLimits;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import jakarta.inject.Inject;
@@ -49,13 +50,20 @@ final class AppendWrites {
   private final OwnedLeases owned;
   private final SettledRows rows;
   private final AppendRefusals refusals;
+  private final RunningLimits limits;
   private final RenderedSql renewSql;
   private final String completeSql;
 
   @Inject
   AppendWrites(
-      Jdbc jdbc, OwnedLeases owned, SettledRows rows, AppendRefusals refusals, Config config) {
+      Jdbc jdbc,
+      OwnedLeases owned,
+      SettledRows rows,
+      AppendRefusals refusals,
+      RunningLimits limits,
+      Config config) {
     this.jdbc = jdbc;
+    this.limits = limits;
     this.owned = owned;
     this.rows = rows;
     this.refusals = refusals;
@@ -132,7 +140,19 @@ final class AppendWrites {
       Connection connection, List<LeaseWrite> ops, LeaseWrite.Outcome[] outcomes)
       throws SQLException {
     int n = ops.size();
-    OwnedLeases.Owned[] owned = this.owned.lock(connection, ops);
+    // renewals of jobs under a running limit: its lock, then each lease judged as the clock reads
+    // then (RunningLimits)
+    List<Long> renewed = new ArrayList<>();
+    for (LeaseWrite op : ops) {
+      if (op.kind() == LeaseWrite.Kind.RENEW) {
+        renewed.add(op.lease().jobId());
+      }
+    }
+    boolean limited = !renewed.isEmpty() && limits.slotted(connection, renewed);
+    if (limited) {
+      limits.share(connection, renewed);
+    }
+    OwnedLeases.Owned[] owned = this.owned.lock(connection, ops, limited);
     Map<Long, Integer> maxAttempts = maxAttempts(connection, ops, owned);
 
     Set<Long> settled = new HashSet<>();

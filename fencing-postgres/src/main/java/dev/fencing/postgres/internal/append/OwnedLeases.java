@@ -16,6 +16,7 @@ import static org.jooq.impl.DSL.table;
 
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseArrays;
+import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
@@ -24,6 +25,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
@@ -50,12 +52,17 @@ final class OwnedLeases {
 
   private final RenderedSql lockSql;
   private final RenderedSql ownedSql;
+  private final RenderedSql ownedNowSql;
 
   @Inject
   OwnedLeases(Jdbc jdbc) {
     DSLContext dsl = jdbc.dsl();
     this.lockSql = RenderedSql.of(dsl, RenderedSql.Plan.INDEXED, OwnedLeases::lockQuery);
-    this.ownedSql = RenderedSql.of(dsl, RenderedSql.Plan.INDEXED, OwnedLeases::ownedQuery);
+    this.ownedSql =
+        RenderedSql.of(
+            dsl, RenderedSql.Plan.INDEXED, (d, p) -> ownedQuery(d, p, currentOffsetDateTime()));
+    this.ownedNowSql =
+        RenderedSql.of(dsl, RenderedSql.Plan.INDEXED, (d, p) -> ownedQuery(d, p, LeaseSql.CLOCK));
   }
 
   /** A lease's job, which the lease owns. */
@@ -66,6 +73,17 @@ final class OwnedLeases {
    * position: what it owns, or null where it owns nothing.
    */
   @Nullable Owned[] lock(Connection connection, List<LeaseWrite> ops) throws SQLException {
+    return lock(connection, ops, false);
+  }
+
+  /**
+   * As {@link #lock(Connection, List)}; with {@code clockNow}, each lease judged at {@code
+   * clock_timestamp()} instead of the transaction's start: a renewal under a running limit's lock
+   * (see {@link dev.fencing.postgres.internal.RunningLimits}).
+   */
+  @Nullable Owned[] lock(Connection connection, List<LeaseWrite> ops, boolean clockNow)
+      throws SQLException {
+    RenderedSql ownedSql = clockNow ? ownedNowSql : this.ownedSql;
     Map<String, Object> leases =
         LeaseArrays.of(ops.stream().map(LeaseWrite::lease).toList()).values();
     try (PreparedStatement s = lockSql.prepare(connection, leases);
@@ -121,7 +139,8 @@ final class OwnedLeases {
    * batch of 100), then as subqueries (which PostgreSQL turned into hashed subplans reading whole
    * tables before the first ANALYZE).
    */
-  private static Query ownedQuery(DSLContext dsl, RenderedSql.Parameters p) {
+  private static Query ownedQuery(
+      DSLContext dsl, RenderedSql.Parameters p, Field<OffsetDateTime> at) {
     FencingAppendClaim c = FENCING_APPEND_CLAIM;
     FencingAppendHandout h = FENCING_APPEND_HANDOUT;
     // OFFSET 0 keeps the lateral subquery from being flattened into a join: each lease is two
@@ -141,7 +160,7 @@ final class OwnedLeases {
                                 c.OWNER
                                     .eq(X_OWNER)
                                     .and(c.LIVE)
-                                    .and(c.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()))
+                                    .and(c.LEASE_EXPIRES_AT.gt(at))
                                     .and(not(X_JOB.eq(any(c.GIVEN_BACK))))
                                     .andNotExists(
                                         selectOne()

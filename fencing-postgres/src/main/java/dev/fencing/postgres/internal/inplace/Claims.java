@@ -20,9 +20,11 @@ import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.OptionRows;
 import dev.fencing.postgres.internal.RenderedSql;
+import dev.fencing.postgres.internal.RunningLimits;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import jakarta.inject.Inject;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,6 +32,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -70,12 +73,24 @@ final class Claims {
   /** How many past owners a job's row keeps, newest last. */
   static final int OWNERS_KEPT = 16;
 
+  /**
+   * Whether the lease of the running-limit slot {@code s} is valid at {@code clock_timestamp()}:
+   * its job still runs under the slot's epoch and its lease has not run out.
+   */
+  private static final String SLOT_VALID =
+      "exists (select 1 from %s j where j.id = s.job_id and j.status = 'running'"
+          + " and j.epoch = s.epoch and j.lease_expires_at > clock_timestamp())";
+
   private final Jdbc jdbc;
+  private final RunningLimits limits;
+  private final String slotValid;
   private final RenderedSql claimSql;
 
   @Inject
-  Claims(Jdbc jdbc) {
+  Claims(Jdbc jdbc, RunningLimits limits) {
     this.jdbc = jdbc;
+    this.limits = limits;
+    this.slotValid = SLOT_VALID.formatted(limits.table("fencing_job"));
     this.claimSql = RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Claims::claimQuery);
   }
 
@@ -97,22 +112,38 @@ final class Claims {
                   return taken;
                 }
               }
-              return jdbc.run(
-                  c -> {
-                    try (PreparedStatement s = claimSql.prepare(c, values);
-                        ResultSet r = claimSql.query(s)) {
-                      List<Job> claimed = new ArrayList<>(batchSize);
-                      while (r.next()) {
-                        if (r.getBoolean(6)) {
-                          claimed.add(job(r, queue, owner));
-                        }
-                      }
-                      return claimed;
-                    }
-                  });
+              List<Job> plain =
+                  jdbc.run(
+                      c ->
+                          limits.maxRunning(c, queue) == null
+                              ? claimOnce(c, queue, owner, values, batchSize)
+                              : null);
+              if (plain != null) {
+                return plain;
+              }
+              return limits.claim(
+                  queue, slotValid, batchSize, (c, n) -> claimOnce(c, queue, owner, values, n));
             });
     jobs.sort(Comparator.comparingLong(Job::id));
     return jobs;
+  }
+
+  /** One claim statement, of at most {@code n} jobs. */
+  private List<Job> claimOnce(
+      Connection c, String queue, String owner, Map<String, Object> values, int n)
+      throws SQLException {
+    Map<String, Object> batch = new HashMap<>(values);
+    batch.put("batch", n);
+    try (PreparedStatement s = claimSql.prepare(c, batch);
+        ResultSet r = claimSql.query(s)) {
+      List<Job> claimed = new ArrayList<>(n);
+      while (r.next()) {
+        if (r.getBoolean(6)) {
+          claimed.add(job(r, queue, owner));
+        }
+      }
+      return claimed;
+    }
   }
 
   /** The jobs an earlier try of this very call claimed, if it landed. */

@@ -1,10 +1,15 @@
 package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_LIMIT_SLOT;
+import static org.jooq.impl.DSL.any;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.exists;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectOne;
 
 import dev.fencing.Lease;
 import dev.fencing.Renewal;
@@ -13,10 +18,13 @@ import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseArrays;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.RenderedSql;
+import dev.fencing.postgres.internal.RunningLimits;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,9 +34,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Query;
+import org.jooq.Record2;
 import org.jooq.Table;
+import org.jooq.UpdateResultStep;
 
 /**
  * Heartbeats: {@code renewAll}, a batch of leases in one statement ({@code renew} is a batch of
@@ -38,16 +51,24 @@ import org.jooq.Table;
  */
 final class Renewals {
 
+  /** The answer of the unlocked renewal when a job holds a running limit's slot. */
+  private static final long SLOTTED = -1;
+
   private final Jdbc jdbc;
   private final InPlaceRefusals refusals;
+  private final RunningLimits limits;
   private final RenderedSql renewAllSql;
+  private final RenderedSql lockedRenewAllSql;
 
   @Inject
-  Renewals(Jdbc jdbc, InPlaceRefusals refusals) {
+  Renewals(Jdbc jdbc, InPlaceRefusals refusals, RunningLimits limits) {
     this.jdbc = jdbc;
     this.refusals = refusals;
+    this.limits = limits;
     this.renewAllSql =
         RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Renewals::renewAllQuery);
+    this.lockedRenewAllSql =
+        RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Renewals::lockedRenewAllQuery);
   }
 
   List<Renewal> renewAll(List<Lease> leases, Duration leaseLength) {
@@ -72,19 +93,20 @@ final class Renewals {
     }
     Map<String, Object> values = LeaseArrays.of(sorted).values();
     values.put("micros", leaseLength.toNanos() / 1_000);
+    List<Long> ids = RunningLimits.ids(sorted);
+    Map<String, Object> probed = new HashMap<>(values);
+    probed.put("slotIds", ids.toArray(Long[]::new));
+    // one statement, which renews nothing when a job holds a running limit's slot
+    Instant[] plain = jdbc.runRetried(c -> renew(c, renewAllSql, probed, order));
+    // jobs under a running limit: its lock, then each lease judged as the clock reads then
     Instant[] expiries =
-        jdbc.runRetried(
-            c -> {
-              try (PreparedStatement s = renewAllSql.prepare(c, values);
-                  ResultSet r = renewAllSql.query(s)) {
-                Instant[] renewed = new Instant[n];
-                while (r.next()) {
-                  long micros = r.getLong(2);
-                  renewed[order[(int) r.getLong(1) - 1]] = LeaseSql.instant(micros);
-                }
-                return renewed;
-              }
-            });
+        plain != null
+            ? plain
+            : jdbc.transactionRetried(
+                c -> {
+                  limits.share(c, ids);
+                  return renew(c, lockedRenewAllSql, values, order);
+                });
     // The same lease twice in one batch updates its row once; the copies share its outcome.
     Map<List<Object>, Integer> first = new HashMap<>();
     List<Renewal> renewals = new ArrayList<>(n);
@@ -104,7 +126,51 @@ final class Renewals {
     return renewals;
   }
 
+  private static Instant[] renew(
+      Connection c, RenderedSql sql, Map<String, Object> values, Integer[] order)
+      throws SQLException {
+    try (PreparedStatement s = sql.prepare(c, values);
+        ResultSet r = sql.query(s)) {
+      Instant[] renewed = new Instant[order.length];
+      while (r.next()) {
+        if (r.getLong(1) == SLOTTED) {
+          return null;
+        }
+        long micros = r.getLong(2);
+        renewed[order[(int) r.getLong(1) - 1]] = LeaseSql.instant(micros);
+      }
+      return renewed;
+    }
+  }
+
+  /**
+   * The renewal of jobs none of which holds a running limit's slot: it renews nothing, and answers
+   * one row {@link #SLOTTED}, when one does (one probe of {@code fencing_limit_slot_job_ix}).
+   */
   private static Query renewAllQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
+    Field<Boolean> slotted =
+        field(
+            exists(
+                selectOne()
+                    .from(FENCING_LIMIT_SLOT)
+                    .where(FENCING_LIMIT_SLOT.JOB_ID.eq(any(parameters.bigints("slotIds"))))));
+    CommonTableExpression<?> renewed =
+        name("renewed")
+            .fields("r_ord", "r_micros")
+            .as(renewAll(dsl, parameters, LeaseSql.ownsEach().andNot(slotted)));
+    return dsl.with(renewed)
+        .select(field(name("r_ord"), Long.class), field(name("r_micros"), Long.class))
+        .from(renewed)
+        .unionAll(select(inline(SLOTTED), inline(0L)).where(slotted));
+  }
+
+  /** The renewal of jobs under a running limit, judged as the clock reads under its lock. */
+  private static Query lockedRenewAllQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
+    return renewAll(dsl, parameters, LeaseSql.ownsEach(LeaseSql.CLOCK));
+  }
+
+  private static UpdateResultStep<Record2<Long, Long>> renewAll(
+      DSLContext dsl, RenderedSql.Parameters parameters, Condition owns) {
     FencingJob j = FENCING_JOB;
     Table<?> v = LeaseArrays.unnest(parameters, Map.of());
     return dsl.update(j)
@@ -112,7 +178,7 @@ final class Renewals {
         .set(j.LAST_EVENT, inline("renewed"))
         .set(j.UPDATED_AT, currentOffsetDateTime())
         .from(v)
-        .where(LeaseSql.ownsEach())
-        .returning(field(name("v_ord"), Long.class), LeaseSql.micros(j.LEASE_EXPIRES_AT));
+        .where(owns)
+        .returningResult(field(name("v_ord"), Long.class), LeaseSql.micros(j.LEASE_EXPIRES_AT));
   }
 }
