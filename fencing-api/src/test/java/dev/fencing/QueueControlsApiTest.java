@@ -271,4 +271,61 @@ class QueueControlsApiTest {
         .isInstanceOf(UnsupportedOperationException.class)
         .hasMessageEndingWith(" cannot fence a key without a delivery");
   }
+
+  @Test
+  void noLimitIsTheStartAndARunningLimitIsKeptWithinItsBounds() {
+    assertThat(QueueLimits.NONE.isNone()).isTrue();
+    assertThat(QueueLimits.NONE.runningLimit()).isEmpty();
+    assertThat(QueueLimits.NONE).hasToString("QueueLimits[none]");
+
+    QueueLimits one = QueueLimits.maxRunning(1);
+    assertThat(one.isNone()).isFalse();
+    assertThat(one.runningLimit()).hasValue(1);
+    assertThat(one).hasToString("QueueLimits[maxRunning=1]");
+    assertThat(QueueLimits.maxRunning(QueueLimits.MAX_RUNNING).runningLimit()).hasValue(1_000_000);
+    assertThat(one.withMaxRunning(7).runningLimit()).hasValue(7);
+    assertThat(one.withoutMaxRunning()).isEqualTo(QueueLimits.NONE);
+    assertThat(one.withoutMaxRunning().isNone()).isTrue();
+
+    assertThatThrownBy(() -> QueueLimits.maxRunning(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxRunning must be between 1 and 1000000, but was 0");
+    assertThatThrownBy(() -> QueueLimits.maxRunning(1_000_001))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("1000001");
+  }
+
+  @Test
+  void limitsAreEqualExactlyWhenTheirRunningLimitsAre() {
+    assertThat(QueueLimits.maxRunning(5))
+        .isEqualTo(QueueLimits.maxRunning(5))
+        .hasSameHashCodeAs(QueueLimits.maxRunning(5))
+        .isNotEqualTo(QueueLimits.maxRunning(6))
+        .isNotEqualTo(QueueLimits.NONE)
+        .isNotEqualTo("QueueLimits[maxRunning=5]");
+    assertThat(QueueLimits.maxRunning(5).hashCode())
+        .isNotEqualTo(QueueLimits.maxRunning(6).hashCode());
+  }
+
+  @Test
+  void aBackendWithoutLimitsSaysSoAfterCheckingTheArguments() {
+    FencedQueue queue = queue();
+
+    assertThatThrownBy(() -> queue.limits("q"))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageEndingWith(" has no queue limits");
+    assertThatThrownBy(() -> queue.setLimits("q", QueueLimits.maxRunning(2)))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageEndingWith(" has no queue limits");
+    assertThatThrownBy(() -> queue.limits("bad queue"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("queue must");
+    assertThatThrownBy(() -> queue.setLimits("bad queue", QueueLimits.NONE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("queue must");
+    assertThatThrownBy(() -> queue.setLimits("q", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("limits must not be null; use QueueLimits.NONE");
+    assertThat(calls).isEmpty();
+  }
 }
