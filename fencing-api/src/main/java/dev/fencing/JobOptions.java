@@ -45,16 +45,19 @@ public final class JobOptions {
   public static final Instant MAX_RUN_AT = Instant.parse("9999-12-31T23:59:59Z");
 
   /** Claimable at once, priority 0: what a job enqueued without options gets. */
-  public static final JobOptions DEFAULT = new JobOptions(null, null, 0);
+  public static final JobOptions DEFAULT = new JobOptions(null, null, 0, null);
 
   private final @Nullable Instant runAt;
   private final @Nullable Duration delay;
   private final int priority;
+  private final @Nullable String group;
 
-  private JobOptions(@Nullable Instant runAt, @Nullable Duration delay, int priority) {
+  private JobOptions(
+      @Nullable Instant runAt, @Nullable Duration delay, int priority, @Nullable String group) {
     this.runAt = runAt;
     this.delay = delay;
     this.priority = priority;
+    this.group = group;
   }
 
   /**
@@ -96,7 +99,7 @@ public final class JobOptions {
       throw new IllegalArgumentException(
           "runAt must be between " + MIN_RUN_AT + " and " + MAX_RUN_AT + ", but was " + runAt);
     }
-    return new JobOptions(runAt, null, priority);
+    return new JobOptions(runAt, null, priority, group);
   }
 
   /**
@@ -106,7 +109,7 @@ public final class JobOptions {
    */
   public JobOptions withDelay(Duration delay) {
     return new JobOptions(
-        null, Validate.between("delay", delay, Duration.ZERO, MAX_DELAY), priority);
+        null, Validate.between("delay", delay, Duration.ZERO, MAX_DELAY), priority, group);
   }
 
   /**
@@ -116,7 +119,39 @@ public final class JobOptions {
    */
   public JobOptions withPriority(int priority) {
     return new JobOptions(
-        runAt, delay, Validate.between("priority", priority, MIN_PRIORITY, MAX_PRIORITY));
+        runAt, delay, Validate.between("priority", priority, MIN_PRIORITY, MAX_PRIORITY), group);
+  }
+
+  /**
+   * Options for a job of group {@code group}: see {@link #withGroup(String)}.
+   *
+   * @throws IllegalArgumentException as {@link #withGroup(String)}
+   */
+  public static JobOptions inGroup(String group) {
+    return DEFAULT.withGroup(group);
+  }
+
+  /**
+   * A copy in which the job belongs to {@code group} ("customer-42"), which its queue's {@link
+   * QueueLimits group limits} count (at most N under way per group, FIFO per group, a rate per
+   * group). A job with a group waits, like one with a priority, where only a V2 library claims it.
+   * Not an idempotency key: a group has many jobs.
+   *
+   * @throws IllegalArgumentException if {@code group} is null, blank, longer than 200 characters or
+   *     not well-formed text
+   */
+  public JobOptions withGroup(String group) {
+    return new JobOptions(runAt, delay, priority, Validate.group(group));
+  }
+
+  /** A copy without a group. */
+  public JobOptions withoutGroup() {
+    return new JobOptions(runAt, delay, priority, null);
+  }
+
+  /** The job's group, if it has one. */
+  public Optional<String> group() {
+    return Optional.ofNullable(group);
   }
 
   /** The instant the job becomes claimable, if one was set. */
@@ -136,7 +171,7 @@ public final class JobOptions {
 
   /** Whether these are the options of a job enqueued without any: claimable at once, priority 0. */
   public boolean isDefault() {
-    return runAt == null && delay == null && priority == 0;
+    return runAt == null && delay == null && priority == 0 && group == null;
   }
 
   @Override
@@ -144,12 +179,13 @@ public final class JobOptions {
     return o instanceof JobOptions other
         && Objects.equals(runAt, other.runAt)
         && Objects.equals(delay, other.delay)
-        && priority == other.priority;
+        && priority == other.priority
+        && Objects.equals(group, other.group);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(runAt, delay, priority);
+    return Objects.hash(runAt, delay, priority, group);
   }
 
   @Override
@@ -161,6 +197,10 @@ public final class JobOptions {
     if (delay != null) {
       text.append("delay=").append(delay).append(", ");
     }
-    return text.append("priority=").append(priority).append(']').toString();
+    text.append("priority=").append(priority);
+    if (group != null) {
+      text.append(", group=").append(Validate.quote(group));
+    }
+    return text.append(']').toString();
   }
 }

@@ -1,34 +1,110 @@
 package dev.fencing;
 
 import dev.fencing.internal.Validate;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A queue's limits, kept by the store so that every process claiming from the queue obeys the same
- * ones (see {@link FencedQueue#setLimits}). Immutable; start from {@link #NONE} or {@link
- * #maxRunning(int)}.
+ * ones (see {@link FencedQueue#setLimits}). Immutable; start from {@link #NONE} or one of the
+ * factories, and combine with the withers.
  *
- * <p><b>Running limit.</b> At most {@code maxRunning} jobs of the queue hold a <em>valid</em> lease
- * at any moment, across every process: a lease counts while it has not run out and its job still
- * runs under it. A worker that stalls past its lease (a zombie) stops counting when its lease runs
- * out, so a healthy worker may take its place, and the zombie's late writes are refused as always.
- * The limit holds whatever stalls, dies or fails over, because claims count and renewals extend
- * leases under one lock per queue in the store; it is never counted in the worker.
+ * <p><b>Running limit</b> ({@link #maxRunning(int)}). At most {@code maxRunning} jobs of the queue
+ * hold a <em>valid</em> lease at any moment, across every process: a lease counts while it has not
+ * run out and its job still runs under it. A worker that stalls past its lease (a zombie) stops
+ * counting when its lease runs out, so a healthy worker may take its place, and the zombie's late
+ * writes are refused as always. The limit holds whatever stalls, dies or fails over, because claims
+ * count and renewals extend leases under one lock per queue in the store; it is never counted in
+ * the worker.
+ *
+ * <p><b>Group limits</b> ({@link #withMaxRunningPerGroup(int)}, {@link #withFifoPerGroup()}). A job
+ * enqueued with {@link JobOptions#withGroup(String) a group} ("customer 42") counts against its
+ * group from its claim until it <em>ends or is given back</em> (completed, failed for good,
+ * cancelled, released, or failed to wait for a retry): a job whose lease ran out still holds its
+ * group's place, and is taken over before any other job of its group starts. So a group limit is
+ * never exceeded by the group's jobs under way, valid leases or not, and so never by valid leases
+ * either. With FIFO, each group's jobs start in the order they were enqueued: only the group's
+ * oldest waiting job (its head) may start, and a head waiting for its retry time holds its group
+ * back. "One at a time per customer, in order" is {@code
+ * QueueLimits.NONE.withMaxRunningPerGroup(1).withFifoPerGroup()}.
+ *
+ * <p><b>Rate limits</b> ({@link #withRate(int, Duration)}, {@link #withRatePerGroup(int,
+ * Duration)}). At most {@code starts} hand-outs per {@code per}, as a token bucket kept in the
+ * store: it holds at most {@code starts} tokens, refills evenly over {@code per} (by the store's
+ * clock), and every job a claim hands out takes one (a takeover of an expired lease too). The
+ * queue's rate counts every hand-out; a group's counts its jobs' starts from waiting. A claim that
+ * finds no token answers fewer jobs or none, and the workers' next poll tries again.
+ *
+ * <p>Limits change while the queue runs: the next claim obeys them, and lowering one ends no lease.
  */
 public final class QueueLimits {
 
-  /** The largest running limit. */
+  /** The largest running limit, of a queue or of a group. */
   public static final int MAX_RUNNING = 1_000_000;
 
+  /** The largest number of starts of a rate. */
+  public static final int MAX_STARTS = 1_000_000;
+
+  /** The shortest window of a rate. */
+  public static final Duration MIN_PER = Duration.ofMillis(1);
+
+  /** The longest window of a rate. */
+  public static final Duration MAX_PER = Duration.ofDays(1);
+
   /** No limit. */
-  public static final QueueLimits NONE = new QueueLimits(0);
+  public static final QueueLimits NONE = new QueueLimits(0, null, 0, null, false);
+
+  /**
+   * At most {@code starts} hand-outs per {@code per}.
+   *
+   * @param starts 1 .. {@value QueueLimits#MAX_STARTS}
+   * @param per {@link QueueLimits#MIN_PER} .. {@link QueueLimits#MAX_PER}, to the microsecond
+   */
+  public record Rate(int starts, Duration per) {
+
+    /**
+     * @throws IllegalArgumentException naming the parameter and value when one is out of range
+     */
+    public Rate {
+      Validate.between("starts", starts, 1, MAX_STARTS);
+      Validate.between("per", per, MIN_PER, MAX_PER);
+      if (per.toNanos() % 1_000 != 0) {
+        throw new IllegalArgumentException(
+            "per must be a whole number of microseconds, but was " + per);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return starts + "/" + per;
+    }
+  }
 
   /** 0 = none. */
   private final int maxRunning;
 
-  private QueueLimits(int maxRunning) {
+  private final @Nullable Rate rate;
+
+  /** 0 = none. */
+  private final int maxRunningPerGroup;
+
+  private final @Nullable Rate ratePerGroup;
+  private final boolean fifoPerGroup;
+
+  private QueueLimits(
+      int maxRunning,
+      @Nullable Rate rate,
+      int maxRunningPerGroup,
+      @Nullable Rate ratePerGroup,
+      boolean fifoPerGroup) {
     this.maxRunning = maxRunning;
+    this.rate = rate;
+    this.maxRunningPerGroup = maxRunningPerGroup;
+    this.ratePerGroup = ratePerGroup;
+    this.fifoPerGroup = fifoPerGroup;
   }
 
   /**
@@ -46,12 +122,77 @@ public final class QueueLimits {
    * @throws IllegalArgumentException as {@link #maxRunning(int)}
    */
   public QueueLimits withMaxRunning(int maxRunning) {
-    return new QueueLimits(Validate.between("maxRunning", maxRunning, 1, MAX_RUNNING));
+    return new QueueLimits(
+        Validate.between("maxRunning", maxRunning, 1, MAX_RUNNING),
+        rate,
+        maxRunningPerGroup,
+        ratePerGroup,
+        fifoPerGroup);
   }
 
   /** A copy without a running limit. */
   public QueueLimits withoutMaxRunning() {
-    return new QueueLimits(0);
+    return new QueueLimits(0, rate, maxRunningPerGroup, ratePerGroup, fifoPerGroup);
+  }
+
+  /**
+   * A copy in which the queue hands out at most {@code starts} jobs per {@code per}.
+   *
+   * @throws IllegalArgumentException as {@link Rate}
+   */
+  public QueueLimits withRate(int starts, Duration per) {
+    return new QueueLimits(
+        maxRunning, new Rate(starts, per), maxRunningPerGroup, ratePerGroup, fifoPerGroup);
+  }
+
+  /** A copy without a rate for the queue. */
+  public QueueLimits withoutRate() {
+    return new QueueLimits(maxRunning, null, maxRunningPerGroup, ratePerGroup, fifoPerGroup);
+  }
+
+  /**
+   * A copy in which at most {@code maxRunning} jobs of each group are under way at once.
+   *
+   * @throws IllegalArgumentException if {@code maxRunningPerGroup} is outside 1 .. {@value
+   *     #MAX_RUNNING}
+   */
+  public QueueLimits withMaxRunningPerGroup(int maxRunningPerGroup) {
+    return new QueueLimits(
+        maxRunning,
+        rate,
+        Validate.between("maxRunningPerGroup", maxRunningPerGroup, 1, MAX_RUNNING),
+        ratePerGroup,
+        fifoPerGroup);
+  }
+
+  /** A copy without a running limit per group. */
+  public QueueLimits withoutMaxRunningPerGroup() {
+    return new QueueLimits(maxRunning, rate, 0, ratePerGroup, fifoPerGroup);
+  }
+
+  /**
+   * A copy in which each group starts at most {@code starts} jobs per {@code per}.
+   *
+   * @throws IllegalArgumentException as {@link Rate}
+   */
+  public QueueLimits withRatePerGroup(int starts, Duration per) {
+    return new QueueLimits(
+        maxRunning, rate, maxRunningPerGroup, new Rate(starts, per), fifoPerGroup);
+  }
+
+  /** A copy without a rate per group. */
+  public QueueLimits withoutRatePerGroup() {
+    return new QueueLimits(maxRunning, rate, maxRunningPerGroup, null, fifoPerGroup);
+  }
+
+  /** A copy in which each group's jobs start in the order they were enqueued. */
+  public QueueLimits withFifoPerGroup() {
+    return new QueueLimits(maxRunning, rate, maxRunningPerGroup, ratePerGroup, true);
+  }
+
+  /** A copy in which a group's jobs start by priority, run time and age, as the queue's. */
+  public QueueLimits withoutFifoPerGroup() {
+    return new QueueLimits(maxRunning, rate, maxRunningPerGroup, ratePerGroup, false);
   }
 
   /** The running limit, if one is set. */
@@ -59,23 +200,73 @@ public final class QueueLimits {
     return maxRunning == 0 ? OptionalInt.empty() : OptionalInt.of(maxRunning);
   }
 
+  /** The queue's rate, if one is set. */
+  public Optional<Rate> rate() {
+    return Optional.ofNullable(rate);
+  }
+
+  /** The running limit of each group, if one is set. */
+  public OptionalInt runningLimitPerGroup() {
+    return maxRunningPerGroup == 0 ? OptionalInt.empty() : OptionalInt.of(maxRunningPerGroup);
+  }
+
+  /** The rate of each group, if one is set. */
+  public Optional<Rate> ratePerGroup() {
+    return Optional.ofNullable(ratePerGroup);
+  }
+
+  /** Whether each group's jobs start in the order they were enqueued. */
+  public boolean fifoPerGroup() {
+    return fifoPerGroup;
+  }
+
+  /** Whether any limit of a group is set. */
+  public boolean limitsGroups() {
+    return maxRunningPerGroup != 0 || ratePerGroup != null || fifoPerGroup;
+  }
+
   /** Whether no limit is set. */
   public boolean isNone() {
-    return maxRunning == 0;
+    return maxRunning == 0 && rate == null && !limitsGroups();
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof QueueLimits other && maxRunning == other.maxRunning;
+    return o instanceof QueueLimits other
+        && maxRunning == other.maxRunning
+        && Objects.equals(rate, other.rate)
+        && maxRunningPerGroup == other.maxRunningPerGroup
+        && Objects.equals(ratePerGroup, other.ratePerGroup)
+        && fifoPerGroup == other.fifoPerGroup;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(maxRunning);
+    return Objects.hash(maxRunning, rate, maxRunningPerGroup, ratePerGroup, fifoPerGroup);
   }
 
   @Override
   public String toString() {
-    return isNone() ? "QueueLimits[none]" : "QueueLimits[maxRunning=" + maxRunning + "]";
+    if (isNone()) {
+      return "QueueLimits[none]";
+    }
+    StringBuilder text = new StringBuilder("QueueLimits[");
+    if (maxRunning != 0) {
+      text.append("maxRunning=").append(maxRunning).append(", ");
+    }
+    if (rate != null) {
+      text.append("rate=").append(rate).append(", ");
+    }
+    if (maxRunningPerGroup != 0) {
+      text.append("maxRunningPerGroup=").append(maxRunningPerGroup).append(", ");
+    }
+    if (ratePerGroup != null) {
+      text.append("ratePerGroup=").append(ratePerGroup).append(", ");
+    }
+    if (fifoPerGroup) {
+      text.append("fifoPerGroup, ");
+    }
+    text.setLength(text.length() - 2);
+    return text.append(']').toString();
   }
 }

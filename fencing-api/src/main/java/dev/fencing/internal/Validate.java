@@ -87,6 +87,17 @@ public final class Validate {
     return text(parameter, key, MAX_IDEMPOTENCY_KEY_LENGTH);
   }
 
+  /** The longest group name of a job ({@code JobOptions.withGroup}). */
+  public static final int MAX_GROUP_LENGTH = 200;
+
+  /**
+   * Returns {@code group} if it can name a job's group: neither null nor blank, at most {@value
+   * #MAX_GROUP_LENGTH} characters, well-formed text.
+   */
+  public static String group(@Nullable String group) {
+    return text("group", group, MAX_GROUP_LENGTH);
+  }
+
   /**
    * Returns {@code value} if it is neither null nor blank, at most {@code maxLength} characters,
    * and well-formed text; a value too long is shown with its length.

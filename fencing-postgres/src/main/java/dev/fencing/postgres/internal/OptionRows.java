@@ -16,7 +16,7 @@ import org.jooq.Field;
 import org.jooq.Name;
 import org.jooq.QueryPart;
 import org.jooq.Record1;
-import org.jooq.Record4;
+import org.jooq.Record5;
 import org.jooq.ResultQuery;
 import org.jooq.Select;
 import org.jooq.impl.DSL;
@@ -44,7 +44,10 @@ public final class OptionRows {
       DSL.field("timestamptz '9999-01-01 00:00:00+00'", SQLDataType.TIMESTAMPWITHTIMEZONE(6));
 
   private static final String WITH_OPTIONS =
-      " where r.pr <> 0 or r.ra is not null or r.dl is not null";
+      " where r.pr <> 0 or r.ra is not null or r.dl is not null or r.gr is not null";
+
+  /** Which jobs of {@code o} wait in {@code fencing_parked}: those with a priority or a group. */
+  public static final String PARKS = "o.pr <> 0 or o.gr is not null";
 
   private OptionRows() {}
 
@@ -74,7 +77,7 @@ public final class OptionRows {
         payloads,
         options,
         " ins as (insert into {3} ({4}) select {5} from r order by r.n returning {6}),"
-            + " o as (select i.id, r.pr, r.ready from (select {6} as id, row_number() over (order"
+            + " o as (select i.id, r.pr, r.ready, r.gr from (select {6} as id, row_number() over (order"
             + " by {6}) as n from ins) i join r on r.n = i.n"
             + WITH_OPTIONS
             + "), {7} select {6} from ins order by {6}");
@@ -104,7 +107,7 @@ public final class OptionRows {
         options,
         " ins as (insert into {3} ({4}) select {5} from r order by r.n"
             + " on conflict ({8}, {9}) where {9} is not null do nothing returning {6}, {9}),"
-            + " o as (select ins.{6} as id, r.pr, r.ready from ins join r on r.k = ins.{9}"
+            + " o as (select ins.{6} as id, r.pr, r.ready, r.gr from ins join r on r.k = ins.{9}"
             + WITH_OPTIONS
             + "), {7} select {6}, {9} from ins");
   }
@@ -141,13 +144,16 @@ public final class OptionRows {
     Field<OffsetDateTime> runAt = store.runAt();
     if (runAt != null) {
       columns.add(name(runAt));
-      values.add(DSL.field("case when r.pr <> 0 then {0} else r.ready end", PARKED_RUN_AT));
+      values.add(
+          DSL.field(
+              "case when r.pr <> 0 or r.gr is not null then {0} else r.ready end", PARKED_RUN_AT));
     }
     t.stamps().forEach(f -> columns.add(name(f)));
     values.addAll(t.stampValues());
     return d.resultQuery(
         "with g as (select * from unnest({0}::text[], {1}::text[], {2}::smallint[],"
-            + " {10}::timestamptz[], {11}::bigint[]) with ordinality as g(k, p, pr, ra, dl, n)),"
+            + " {10}::timestamptz[], {11}::bigint[], {12}::text[]) with ordinality"
+            + " as g(k, p, pr, ra, dl, gr, n)),"
             + " r as (select g.*, coalesce(g.ra, now() + coalesce(g.dl, 0) * interval"
             + " '1 microsecond') as ready from g),"
             + tail,
@@ -174,7 +180,8 @@ public final class OptionRows {
         DSL.val(
             options.stream()
                 .map(o -> o.delay().map(l -> l.toNanos() / 1_000).orElse(null))
-                .toArray(Long[]::new)));
+                .toArray(Long[]::new)),
+        DSL.val(options.stream().map(o -> o.group().orElse(null)).toArray(String[]::new)));
   }
 
   /**
@@ -184,24 +191,30 @@ public final class OptionRows {
    */
   public static QueryPart parked(Field<String> queue) {
     return DSL.sql(
-        "o_parked as (insert into {0} (job_id, queue, priority, ready_at)"
-            + " select o.id, {1}, o.pr, o.ready from o where o.pr <> 0),"
-            + " o_option as (insert into {2} (job_id, queue, priority)"
-            + " select o.id, {1}, o.pr from o where o.pr <> 0)",
-        Tables.FENCING_PARKED, queue, Tables.FENCING_JOB_OPTION);
+        "o_parked as (insert into {0} (job_id, queue, priority, ready_at, grp)"
+            + " select o.id, {1}, o.pr, o.ready, o.gr from o where "
+            + PARKS
+            + "), o_option as (insert into {2} (job_id, queue, priority, grp)"
+            + " select o.id, {1}, o.pr, o.gr from o where "
+            + PARKS
+            + ")",
+        Tables.FENCING_PARKED,
+        queue,
+        Tables.FENCING_JOB_OPTION);
   }
 
   /**
    * A CTE {@code parked(p_id)} that parks again the jobs {@code rows} names, {@code (job_id, queue,
-   * priority, ready_at)}: a failure's retry or a release of a job with a priority, which keeps it.
+   * priority, ready_at, grp)}: a failure's retry or a release of a job with a priority, which keeps
+   * it.
    */
   public static CommonTableExpression<Record1<Long>> parkedAgain(
-      Select<? extends Record4<Long, String, Short, OffsetDateTime>> rows) {
+      Select<? extends Record5<Long, String, Short, OffsetDateTime, String>> rows) {
     FencingParked k = Tables.FENCING_PARKED;
     return DSL.name("parked")
         .fields("p_id")
         .as(
-            DSL.insertInto(k, k.JOB_ID, k.QUEUE, k.PRIORITY, k.READY_AT)
+            DSL.insertInto(k, k.JOB_ID, k.QUEUE, k.PRIORITY, k.READY_AT, k.GRP)
                 .select(rows)
                 // plain names: the render mapping would put the user's schema in front
                 .onConflict(k.JOB_ID)

@@ -12,8 +12,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,10 +42,14 @@ import org.jspecify.annotations.Nullable;
 public final class RunningLimits {
 
   /** The queue's own limit; a group's carries the group's key. */
-  private static final String QUEUE_OWN = "";
+  public static final String QUEUE_OWN = "";
+
+  /** What a claim needs of its engine to count slots. */
+  public record SlotTests(String valid, String underWay) {}
 
   private final Jdbc jdbc;
   private final Config config;
+  private final GroupLimits groups;
   private final String probeSql;
   private final String lockSql;
   private final String stateSql;
@@ -53,14 +61,19 @@ public final class RunningLimits {
   private final String heldSql;
 
   @Inject
-  RunningLimits(Jdbc jdbc, Config config) {
+  RunningLimits(Jdbc jdbc, Config config, GroupLimits groups) {
     this.jdbc = jdbc;
     this.config = config;
+    this.groups = groups;
     // the schema passed Validate.identifier; jOOQ quotes it
     String limit = table(jdbc, config, "fencing_queue_limit");
     String state = table(jdbc, config, "fencing_limit_state");
     String slot = table(jdbc, config, "fencing_limit_slot");
-    this.probeSql = "select max_running from " + limit + " where queue = ?";
+    this.probeSql =
+        "select max_running, rate_starts, rate_per_us, group_max_running, group_rate_starts,"
+            + " group_rate_per_us, fifo_per_group from "
+            + limit
+            + " where queue = ?";
     this.lockSql =
         "select 1 from "
             + state
@@ -76,8 +89,16 @@ public final class RunningLimits {
     this.setSql =
         "insert into "
             + limit
-            + " as l (queue, max_running) values (?, ?) on conflict (queue) do update"
-            + " set max_running = excluded.max_running, revision = l.revision + 1,"
+            + " as l (queue, max_running, rate_starts, rate_per_us, rate_burst, group_max_running,"
+            + " group_rate_starts, group_rate_per_us, group_rate_burst, fifo_per_group)"
+            + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (queue) do update"
+            + " set max_running = excluded.max_running, rate_starts = excluded.rate_starts,"
+            + " rate_per_us = excluded.rate_per_us, rate_burst = excluded.rate_burst,"
+            + " group_max_running = excluded.group_max_running,"
+            + " group_rate_starts = excluded.group_rate_starts,"
+            + " group_rate_per_us = excluded.group_rate_per_us,"
+            + " group_rate_burst = excluded.group_rate_burst,"
+            + " fifo_per_group = excluded.fifo_per_group, revision = l.revision + 1,"
             + " updated_at = now()";
     this.slotSql =
         "insert into "
@@ -86,13 +107,16 @@ public final class RunningLimits {
             + QUEUE_OWN
             + "', s.j, s.e from unnest(?::bigint[], ?::bigint[]) as s(j, e)"
             + " on conflict (queue, grp, job_id) do update set epoch = excluded.epoch";
-    this.slottedSql = "select 1 from " + slot + " where job_id = any(?) limit 1";
+    this.slottedSql =
+        "select 1 from " + slot + " where job_id = any(?) and grp = '" + QUEUE_OWN + "' limit 1";
     this.shareSql =
         "select 1 from "
             + state
             + " t where (t.queue, t.grp) in (select s.queue, s.grp from "
             + slot
-            + " s where s.job_id = any(?)) order by t.queue, t.grp for share";
+            + " s where s.job_id = any(?) and s.grp = '"
+            + QUEUE_OWN
+            + "') order by t.queue, t.grp for share";
     this.heldSql =
         "select count(*) from "
             + slot
@@ -125,8 +149,7 @@ public final class RunningLimits {
   /** The queue's limits as stored. */
   public QueueLimits limits(String queue) {
     Validate.identifier("queue", queue);
-    Integer max = jdbc.runRetried(c -> maxRunning(c, queue));
-    return max == null ? QueueLimits.NONE : QueueLimits.maxRunning(max);
+    return jdbc.runRetried(c -> read(c, queue));
   }
 
   /**
@@ -138,98 +161,168 @@ public final class RunningLimits {
     if (limits == null) {
       throw new IllegalArgumentException("limits must not be null; use QueueLimits.NONE");
     }
-    Integer max = limits.runningLimit().isPresent() ? limits.runningLimit().getAsInt() : null;
-    Integer before =
-        jdbc.transactionRetried(
-            c -> {
-              lock(c, queue);
-              Integer previous = maxRunning(c, queue);
-              try (PreparedStatement s = c.prepareStatement(setSql)) {
-                s.setString(1, queue);
-                s.setObject(2, max, java.sql.Types.INTEGER);
-                s.executeUpdate();
-              }
-              return previous;
-            });
-    return before == null ? QueueLimits.NONE : QueueLimits.maxRunning(before);
+    return jdbc.transactionRetried(
+        c -> {
+          lock(c, queue);
+          QueueLimits previous = read(c, queue);
+          try (PreparedStatement s = c.prepareStatement(setSql)) {
+            s.setString(1, queue);
+            setInt(s, 2, limits.runningLimit());
+            setRate(s, 3, limits.rate().orElse(null));
+            setInt(s, 6, limits.runningLimitPerGroup());
+            setRate(s, 7, limits.ratePerGroup().orElse(null));
+            s.setBoolean(10, limits.fifoPerGroup());
+            s.executeUpdate();
+          }
+          return previous;
+        });
   }
 
-  /** The queue's running limit, one look-up by key; null when it has none. */
-  public @Nullable Integer maxRunning(Connection connection, String queue) throws SQLException {
+  private static void setInt(PreparedStatement s, int at, OptionalInt value) throws SQLException {
+    s.setObject(at, value.isPresent() ? value.getAsInt() : null, Types.INTEGER);
+  }
+
+  /** A rate as its three columns: starts, window in microseconds, burst (= starts). */
+  private static void setRate(PreparedStatement s, int at, QueueLimits.@Nullable Rate rate)
+      throws SQLException {
+    s.setObject(at, rate == null ? null : rate.starts(), Types.INTEGER);
+    s.setObject(at + 1, rate == null ? null : rate.per().toNanos() / 1_000, Types.BIGINT);
+    s.setObject(at + 2, rate == null ? null : rate.starts(), Types.INTEGER);
+  }
+
+  /** The queue's limits, one look-up by key; {@link QueueLimits#NONE} when it has none. */
+  public QueueLimits read(Connection connection, String queue) throws SQLException {
     try (PreparedStatement s = connection.prepareStatement(probeSql)) {
       s.setString(1, queue);
       try (ResultSet r = s.executeQuery()) {
-        return r.next() ? (Integer) r.getObject(1) : null;
+        if (!r.next()) {
+          return QueueLimits.NONE;
+        }
+        QueueLimits limits = QueueLimits.NONE;
+        if (r.getObject(1) != null) {
+          limits = limits.withMaxRunning(r.getInt(1));
+        }
+        if (r.getObject(2) != null) {
+          limits = limits.withRate(r.getInt(2), Duration.ofNanos(r.getLong(3) * 1_000));
+        }
+        if (r.getObject(4) != null) {
+          limits = limits.withMaxRunningPerGroup(r.getInt(4));
+        }
+        if (r.getObject(5) != null) {
+          limits = limits.withRatePerGroup(r.getInt(5), Duration.ofNanos(r.getLong(6) * 1_000));
+        }
+        return r.getBoolean(7) ? limits.withFifoPerGroup() : limits;
       }
     }
   }
 
-  /** An engine's claim of at most {@code n} jobs, in the transaction of {@link #claim}. */
-  @FunctionalInterface
-  public interface Claim {
-    List<Job> take(Connection connection, int n) throws SQLException;
+  /** Whether the queue has a limit: its claims then go through {@link #claim}. */
+  public boolean limited(Connection connection, String queue) throws SQLException {
+    return !read(connection, queue).isNone();
   }
 
   /**
-   * Claims in one transaction at most {@code batchSize} jobs, and when the queue has a running
-   * limit no more than its free slots (see {@link #claim(Connection, String, String, int, Claim)}).
+   * An engine's claim of at most {@code n} jobs, in the transaction of {@link #claim}: of the
+   * parked jobs of a group, only those of {@code startable} (all when null).
    */
-  public List<Job> claim(String queue, String valid, int batchSize, Claim claim) {
-    return jdbc.transaction(c -> claim(c, queue, valid, batchSize, claim));
+  @FunctionalInterface
+  public interface Claim {
+    List<Job> take(Connection connection, int n, Long @Nullable [] startable) throws SQLException;
+  }
+
+  /**
+   * Claims in one transaction at most {@code batchSize} jobs, and when the queue has limits no more
+   * than they allow (see {@link #claim(Connection, String, SlotTests, int, Claim)}).
+   */
+  public List<Job> claim(String queue, SlotTests tests, int batchSize, Claim claim) {
+    return jdbc.transaction(c -> claim(c, queue, tests, batchSize, claim));
   }
 
   /**
    * Claims, in the transaction of {@code connection}, at most {@code batchSize} jobs, and when the
-   * queue has a running limit no more than its free slots: {@code valid} is the engine's test that
-   * the lease of slot {@code s} ({@code s.job_id}, {@code s.epoch}) is valid at {@code
-   * clock_timestamp()}.
+   * queue has limits no more than they allow: no more than its running limit's free slots ({@code
+   * tests.valid()} is the engine's test that the lease of slot {@code s} ({@code s.job_id}, {@code
+   * s.epoch}) is valid at {@code clock_timestamp()}), than its bucket's tokens, and of a group's
+   * parked jobs only those {@link GroupLimits#startable} names.
    */
   private List<Job> claim(
-      Connection connection, String queue, String valid, int batchSize, Claim claim)
+      Connection connection, String queue, SlotTests tests, int batchSize, Claim claim)
       throws SQLException {
-    Integer limit = maxRunning(connection, queue);
-    if (limit == null) {
-      return claim.take(connection, batchSize);
+    QueueLimits limits = read(connection, queue);
+    if (limits.isNone()) {
+      return claim.take(connection, batchSize, null);
     }
-    if (heldBefore(connection, queue, valid) >= limit) {
+    OptionalInt max = limits.runningLimit();
+    if (max.isPresent() && heldBefore(connection, queue, tests.valid()) >= max.getAsInt()) {
       // full as far as can be seen without the lock: a claim that finds none leaves the lock to
       // those that free a slot (renewals wait for it too), and answers nothing, which is safe
       return new ArrayList<>();
     }
     lock(connection, queue);
-    Integer max = maxRunning(connection, queue); // as it is now: set under the same lock
-    if (max == null) {
-      return claim.take(connection, batchSize);
+    limits = read(connection, queue); // as they are now: set under the same lock
+    if (limits.isNone()) {
+      return claim.take(connection, batchSize, null);
     }
-    long held;
+    max = limits.runningLimit();
+    int n = batchSize;
+    if (max.isPresent()) {
+      n = (int) Math.min(n, Math.max(0, max.getAsInt() - held(connection, queue, tests.valid())));
+    }
+    QueueLimits.Rate rate = limits.rate().orElse(null);
+    if (rate != null) {
+      n = (int) Math.min(n, Math.floor(groups.tokens(connection, queue, QUEUE_OWN, rate)));
+    }
+    if (n <= 0) {
+      return new ArrayList<>();
+    }
+    Map<Long, String> startable =
+        limits.limitsGroups()
+            ? groups.startable(connection, queue, limits, tests.underWay())
+            : null;
+    List<Job> jobs =
+        claim.take(
+            connection, n, startable == null ? null : startable.keySet().toArray(Long[]::new));
+    if (jobs.isEmpty()) {
+      return jobs;
+    }
+    if (max.isPresent()) {
+      insertSlots(connection, queue, jobs);
+    }
+    if (rate != null) {
+      groups.spend(connection, queue, rate, Map.of(QUEUE_OWN, jobs.size()));
+    }
+    if (startable != null) {
+      groups.started(connection, queue, limits, startable, jobs);
+    }
+    return jobs;
+  }
+
+  /** The queue's own slots left after deleting those not valid at {@code clock_timestamp()}. */
+  private long held(Connection connection, String queue, String valid) throws SQLException {
     try (PreparedStatement s = connection.prepareStatement(countSql.formatted(valid))) {
       s.setString(1, queue);
       s.setString(2, queue);
       try (ResultSet r = s.executeQuery()) {
         r.next();
-        held = r.getLong(1);
+        return r.getLong(1);
       }
     }
-    int n = (int) Math.min(batchSize, Math.max(0, max - held));
-    if (n == 0) {
-      return new ArrayList<>();
+  }
+
+  private void insertSlots(Connection connection, String queue, List<Job> jobs)
+      throws SQLException {
+    Long[] ids = new Long[jobs.size()];
+    Long[] epochs = new Long[jobs.size()];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = jobs.get(i).id();
+      epochs[i] = jobs.get(i).lease().epoch().value();
     }
-    List<Job> jobs = claim.take(connection, n);
-    if (!jobs.isEmpty()) {
-      Long[] ids = new Long[jobs.size()];
-      Long[] epochs = new Long[jobs.size()];
-      for (int i = 0; i < ids.length; i++) {
-        ids[i] = jobs.get(i).id();
-        epochs[i] = jobs.get(i).lease().epoch().value();
-      }
-      try (PreparedStatement s = connection.prepareStatement(slotSql)) {
-        s.setString(1, queue);
-        s.setArray(2, connection.createArrayOf("bigint", ids));
-        s.setArray(3, connection.createArrayOf("bigint", epochs));
-        s.executeUpdate();
-      }
+    try (PreparedStatement s = connection.prepareStatement(slotSql)) {
+      s.setString(1, queue);
+      s.setArray(2, connection.createArrayOf("bigint", ids));
+      s.setArray(3, connection.createArrayOf("bigint", epochs));
+      s.executeUpdate();
     }
-    return jobs;
   }
 
   /** The queue's slots whose leases are valid, as committed before this statement: no lock. */

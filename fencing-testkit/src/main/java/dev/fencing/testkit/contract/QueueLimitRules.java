@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * of the limits binds the next claim and ends no lease; limits are kept per queue, read back, and
  * bad ones refused by name.
  */
-abstract class QueueLimitRules extends QueueContractFixture {
+abstract class QueueLimitRules extends QueueGroupLimitRules {
 
   /** A lease that a renewal right after the claim surely reaches before it runs out. */
   private static final Duration SECOND = Duration.ofSeconds(1);

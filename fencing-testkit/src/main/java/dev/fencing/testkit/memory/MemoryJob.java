@@ -51,6 +51,9 @@ final class MemoryJob {
   /** Its priority, for its whole life: a retry and a release keep it. */
   final int priority;
 
+  /** Its group, which its queue's group limits count; null for none. */
+  final @Nullable String group;
+
   private JobState state = JobState.PENDING;
   private @Nullable String owner;
   private long epoch;
@@ -82,6 +85,7 @@ final class MemoryJob {
     this.key = key;
     this.createdAt = now;
     this.priority = options.priority();
+    this.group = options.group().orElse(null);
     this.runAt =
         options
             .runAt()

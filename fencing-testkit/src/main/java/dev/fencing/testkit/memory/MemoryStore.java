@@ -24,11 +24,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -46,6 +48,7 @@ final class MemoryStore {
   private final Map<String, TreeMap<Long, MemoryJob>> unfinished = new HashMap<>();
   private final Map<String, Map<String, Long>> keys = new HashMap<>();
   private final Map<String, QueueLimits> limits = new HashMap<>();
+  private final Map<List<String>, Bucket> buckets = new HashMap<>();
   final MemoryOutbox outbox = new MemoryOutbox(lock);
   private long lastId;
 
@@ -139,15 +142,21 @@ final class MemoryStore {
    * Claims as PostgreSQL does: up to a batch of expired leases and one of due pending jobs, the
    * expired leases on their jobs' last attempts ended failed, the rest served by priority (an
    * expired lease at 0), then oldest ready first, then by id; the jobs come back by id. Under a
-   * running limit, at most as many as the limit leaves room for beside the queue's valid leases,
-   * none when it leaves none.
+   * running limit, at most as many as the limit leaves room for beside the queue's valid leases;
+   * under a rate, at most as many as its bucket holds tokens; a pending job of a group only if its
+   * group's limits let it start ({@link #startable}).
    */
   List<Job> claim(String queue, String owner, Duration leaseLength, int wanted) {
     return lock.locked(
         () -> {
           Instant now = now();
+          QueueLimits limit = limits.getOrDefault(queue, QueueLimits.NONE);
           TreeMap<Long, MemoryJob> open = unfinished.getOrDefault(queue, new TreeMap<>());
-          int batchSize = Math.min(wanted, room(queue, open.values(), now));
+          int batchSize = Math.min(wanted, room(limit, open.values(), now));
+          Bucket bucket = limit.rate().map(r -> bucket(queue, "", r, now)).orElse(null);
+          if (bucket != null) {
+            batchSize = Math.min(batchSize, bucket.whole());
+          }
           if (batchSize <= 0) {
             return List.of();
           }
@@ -156,10 +165,12 @@ final class MemoryStore {
                   .reversed()
                   .thenComparing(MemoryJob::readyAt)
                   .thenComparingLong(j -> j.id);
+          Set<Long> startable = startable(queue, limit, open.values(), oldestReady, now);
           List<MemoryJob> chosen =
               new ArrayList<>(
                   open.values().stream()
                       .filter(j -> j.state() == JobState.PENDING && j.claimable(now))
+                      .filter(j -> j.group == null || startable.contains(j.id))
                       .sorted(oldestReady)
                       .limit(batchSize)
                       .toList());
@@ -180,7 +191,13 @@ final class MemoryStore {
           chosen.sort(oldestReady);
           List<Job> claimed = new ArrayList<>();
           for (MemoryJob job : chosen.subList(0, Math.min(batchSize, chosen.size()))) {
+            if (startable.contains(job.id)) {
+              limit.ratePerGroup().ifPresent(r -> bucket(queue, job.group, r, now).take(1));
+            }
             claimed.add(job.claim(owner, leaseLength, now));
+          }
+          if (bucket != null) {
+            bucket.take(claimed.size());
           }
           claimed.sort(Comparator.comparingLong(Job::id));
           return claimed;
@@ -191,14 +208,102 @@ final class MemoryStore {
    * How many more leases the queue's running limit allows beside its valid ones (a running job
    * whose lease has not run out); {@link Integer#MAX_VALUE} without a limit.
    */
-  private int room(String queue, Collection<MemoryJob> open, Instant now) {
-    OptionalInt limit = limits.getOrDefault(queue, QueueLimits.NONE).runningLimit();
-    if (limit.isEmpty()) {
+  private static int room(QueueLimits limit, Collection<MemoryJob> open, Instant now) {
+    OptionalInt max = limit.runningLimit();
+    if (max.isEmpty()) {
       return Integer.MAX_VALUE;
     }
     long valid =
         open.stream().filter(j -> j.state() == JobState.RUNNING && !j.expired(now)).count();
-    return (int) Math.max(0, limit.getAsInt() - valid);
+    return (int) Math.max(0, max.getAsInt() - valid);
+  }
+
+  /**
+   * The pending jobs of a group that its group's limits let start now: of each group, as many as
+   * its running limit leaves room for beside its jobs under way (running, lease valid or not) and
+   * its bucket holds tokens; with FIFO, its oldest waiting jobs only, up to the first that is not
+   * due. Every pending grouped job when the queue limits no group.
+   */
+  private Set<Long> startable(
+      String queue,
+      QueueLimits limit,
+      Collection<MemoryJob> open,
+      Comparator<MemoryJob> order,
+      Instant now) {
+    Map<String, List<MemoryJob>> waiting = new TreeMap<>();
+    Map<String, Integer> underWay = new HashMap<>();
+    for (MemoryJob job : open) {
+      if (job.group == null) {
+        continue;
+      }
+      if (job.state() == JobState.RUNNING) {
+        underWay.merge(job.group, 1, Integer::sum);
+      } else if (job.state() == JobState.PENDING) {
+        waiting.computeIfAbsent(job.group, g -> new ArrayList<>()).add(job);
+      }
+    }
+    Set<Long> startable = new HashSet<>();
+    for (Map.Entry<String, List<MemoryJob>> group : waiting.entrySet()) {
+      List<MemoryJob> jobs = group.getValue();
+      long room = Integer.MAX_VALUE;
+      if (limit.runningLimitPerGroup().isPresent()) {
+        room = limit.runningLimitPerGroup().getAsInt() - underWay.getOrDefault(group.getKey(), 0);
+      }
+      if (limit.ratePerGroup().isPresent()) {
+        room =
+            Math.min(room, bucket(queue, group.getKey(), limit.ratePerGroup().get(), now).whole());
+      }
+      if (limit.fifoPerGroup()) {
+        jobs.sort(Comparator.comparingLong(j -> j.id));
+      } else {
+        jobs.removeIf(j -> !j.claimable(now));
+        jobs.sort(order);
+      }
+      for (MemoryJob job : jobs) {
+        if (room <= 0 || !job.claimable(now)) {
+          break;
+        }
+        startable.add(job.id);
+        room--;
+      }
+    }
+    return startable;
+  }
+
+  /**
+   * The token bucket of a rate of {@code queue} ({@code group} "" for the queue's own), refilled.
+   */
+  private Bucket bucket(String queue, String group, QueueLimits.Rate rate, Instant now) {
+    Bucket bucket =
+        buckets.computeIfAbsent(List.of(queue, group), k -> new Bucket(rate.starts(), now));
+    bucket.refill(rate, now);
+    return bucket;
+  }
+
+  /** Tokens of a rate: at most its starts, refilled evenly over its window. */
+  private static final class Bucket {
+    private double tokens;
+    private Instant refilledAt;
+
+    Bucket(double tokens, Instant refilledAt) {
+      this.tokens = tokens;
+      this.refilledAt = refilledAt;
+    }
+
+    void refill(QueueLimits.Rate rate, Instant now) {
+      long micros = Math.max(0, ChronoUnit.MICROS.between(refilledAt, now));
+      double perMicros = rate.per().toNanos() / 1_000.0;
+      tokens = Math.min(rate.starts(), tokens + micros * rate.starts() / perMicros);
+      refilledAt = now;
+    }
+
+    int whole() {
+      return (int) Math.floor(tokens + 1e-9);
+    }
+
+    void take(int n) {
+      tokens -= n;
+    }
   }
 
   /**

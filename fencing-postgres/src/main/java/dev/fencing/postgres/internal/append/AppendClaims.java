@@ -69,9 +69,17 @@ final class AppendClaims {
           + " and c.lease_expires_at > clock_timestamp() and not (s.job_id = any(c.given_back)))"
           + " and not exists (select 1 from %3$s d where d.job_id = s.job_id)";
 
+  /**
+   * A group's slot holds until its job ends or is given back (parked again), whatever its lease: an
+   * expired job of a group keeps its place.
+   */
+  private static final String UNDER_WAY =
+      "not exists (select 1 from %1$s d where d.job_id = s.job_id)"
+          + " and not exists (select 1 from %2$s k where k.job_id = s.job_id)";
+
   private final Jdbc jdbc;
   private final RunningLimits limits;
-  private final String slotValid;
+  private final RunningLimits.SlotTests slotTests;
   private final AppendWindow window;
   private final Reclaims reclaims;
   private final Parked parked;
@@ -101,11 +109,12 @@ final class AppendClaims {
       Parked parked) {
     this.jdbc = jdbc;
     this.limits = limits;
-    this.slotValid =
-        SLOT_VALID.formatted(
-            limits.table("fencing_append_handout"),
-            limits.table("fencing_append_claim"),
-            limits.table("fencing_append_done"));
+    String done = limits.table("fencing_append_done");
+    this.slotTests =
+        new RunningLimits.SlotTests(
+            SLOT_VALID.formatted(
+                limits.table("fencing_append_handout"), limits.table("fencing_append_claim"), done),
+            UNDER_WAY.formatted(done, limits.table("fencing_parked")));
     this.window = window;
     this.reclaims = reclaims;
     this.parked = parked;
@@ -143,14 +152,17 @@ final class AppendClaims {
               List<Job> fresh =
                   jdbc.run(
                       c ->
-                          limits.maxRunning(c, queue) == null
-                              ? freshOnly(c, queue, owner, micros, batchSize, token)
-                              : null);
+                          limits.limited(c, queue)
+                              ? null
+                              : freshOnly(c, queue, owner, micros, batchSize, token));
               if (fresh != null) {
                 return durable(fresh);
               }
               return limits.claim(
-                  queue, slotValid, batchSize, (c, n) -> claim(c, queue, owner, micros, n, token));
+                  queue,
+                  slotTests,
+                  batchSize,
+                  (c, n, startable) -> claim(c, queue, owner, micros, n, token, startable));
             });
     List<Job> sorted = new ArrayList<>(jobs);
     sorted.sort(Comparator.comparingLong(Job::id));
@@ -203,12 +215,18 @@ final class AppendClaims {
   }
 
   private List<Job> claim(
-      Connection connection, String queue, String owner, long micros, int n, UUID token)
+      Connection connection,
+      String queue,
+      String owner,
+      long micros,
+      int n,
+      UUID token,
+      Long @Nullable [] startable)
       throws SQLException {
     // what needs no window first (its rows are locked, skipping those others hold): the window's
     // lock, which every claim of the queue waits for, is then held for fewer round trips
     List<Candidate> requeued = reclaims.requeued(connection, queue, n);
-    List<Candidate> ranked = parked.due(connection, queue, n);
+    List<Candidate> ranked = parked.due(connection, queue, n, startable);
     List<Candidate> expired = new ArrayList<>();
     List<Candidate> spent = new ArrayList<>();
     List<Long> takenOver = reclaims.expired(connection, queue, n, expired, spent);

@@ -115,7 +115,9 @@ public final class AppendStore extends EngineStore {
     return DSL.sql(
         "o_operated as (insert into {0} (job_id, event, epoch) select o.id, 'requeued', 0 from o),"
             + " o_requeue as (insert into {1} (job_id, queue, ready_at, epoch, owner, attempts,"
-            + " reason) select o.id, {2}, o.ready, 0, '', 0, {3} from o where o.pr = 0), {4}",
+            + " reason) select o.id, {2}, o.ready, 0, '', 0, {3} from o where not ("
+            + OptionRows.PARKS
+            + ")), {4}",
         FENCING_APPEND_OPERATED,
         FENCING_APPEND_REQUEUE,
         queue,

@@ -50,8 +50,15 @@ record Candidate(
   static List<Candidate> waiting(
       Connection connection, RenderedSql sql, String queue, int limit, boolean ranked)
       throws SQLException {
+    return waiting(connection, sql, Map.of("queue", queue, "limit", limit), ranked);
+  }
+
+  /** As above, with the statement's parameters {@code values}. */
+  static List<Candidate> waiting(
+      Connection connection, RenderedSql sql, Map<String, Object> values, boolean ranked)
+      throws SQLException {
     List<Candidate> items = new ArrayList<>();
-    try (PreparedStatement s = sql.prepare(connection, Map.of("queue", queue, "limit", limit));
+    try (PreparedStatement s = sql.prepare(connection, values);
         ResultSet r = sql.query(s)) {
       while (r.next()) {
         items.add(

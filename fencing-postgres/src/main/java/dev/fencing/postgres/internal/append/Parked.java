@@ -11,6 +11,7 @@ import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.nullif;
 import static org.jooq.impl.DSL.selectOne;
 
+import dev.fencing.postgres.internal.GroupLimits;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
@@ -20,10 +21,12 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.Query;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The jobs with a priority a claim of the append-only engine takes ({@code fencing_parked}, schema
@@ -45,9 +48,17 @@ final class Parked {
     this.unparkSql = RenderedSql.of(dsl, RenderedSql.Plan.INDEXED, Parked::unparkQuery);
   }
 
-  /** Due parked jobs, by priority, ready time and id, locked; those another claim holds skipped. */
-  List<Candidate> due(Connection connection, String queue, int limit) throws SQLException {
-    return Candidate.waiting(connection, parkedSql, queue, limit, true);
+  /**
+   * Due parked jobs, by priority, ready time and id, locked; those another claim holds skipped; of
+   * a group's, only {@code startable} ({@link GroupLimits}; all when null).
+   */
+  List<Candidate> due(Connection connection, String queue, int limit, Long @Nullable [] startable)
+      throws SQLException {
+    return Candidate.waiting(
+        connection,
+        parkedSql,
+        GroupLimits.bind(new HashMap<>(Map.of("queue", queue, "limit", limit)), startable),
+        true);
   }
 
   /** Deletes the parked and {@code requeue} rows of the first {@code taken} of {@code parked}. */
@@ -86,6 +97,7 @@ final class Parked {
         .on(r.JOB_ID.eq(k.JOB_ID))
         .where(k.QUEUE.eq(p.varchar("queue")))
         .and(k.READY_AT.le(currentOffsetDateTime()))
+        .and(GroupLimits.startableOnly(k, p))
         // a job an operator ended since it was parked stays ended
         .andNotExists(
             selectOne().from(FENCING_APPEND_DONE).where(FENCING_APPEND_DONE.JOB_ID.eq(k.JOB_ID)))

@@ -252,11 +252,14 @@ final class SettledRows {
     FencingJobOption o = FENCING_JOB_OPTION;
     Field<Long> id = u("id", Long.class);
     Field<OffsetDateTime> ready = LeaseSql.nowPlusMicros(u("micros", Long.class));
-    Condition ranked = o.JOB_ID.eq(id).and(o.PRIORITY.ne(inline((short) 0)));
+    Condition ranked = o.JOB_ID.eq(id);
     Table<?> given = rows(p);
     CommonTableExpression<Record1<Long>> parked =
         OptionRows.parkedAgain(
-            select(id, u("queue", String.class), o.PRIORITY, ready).from(given).join(o).on(ranked));
+            select(id, u("queue", String.class), o.PRIORITY, ready, o.GRP)
+                .from(given)
+                .join(o)
+                .on(ranked));
     return dsl.with(parked)
         .insertInto(r)
         .columns(

@@ -16,6 +16,7 @@ import dev.fencing.JobState;
 import dev.fencing.Lease;
 import dev.fencing.postgres.internal.EngineStore;
 import dev.fencing.postgres.internal.Generation;
+import dev.fencing.postgres.internal.GroupLimits;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.OptionRows;
@@ -46,7 +47,9 @@ import org.jooq.Query;
 import org.jooq.Record1;
 import org.jooq.Record3;
 import org.jooq.Record4;
+import org.jooq.Record5;
 import org.jooq.impl.SQLDataType;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The claim: one statement per batch.
@@ -81,16 +84,22 @@ final class Claims {
       "exists (select 1 from %s j where j.id = s.job_id and j.status = 'running'"
           + " and j.epoch = s.epoch and j.lease_expires_at > clock_timestamp())";
 
+  /** A group's slot holds while its job runs, whatever its lease (a pending job is given back). */
+  private static final String UNDER_WAY =
+      "exists (select 1 from %s j where j.id = s.job_id and j.status = 'running')";
+
   private final Jdbc jdbc;
   private final RunningLimits limits;
-  private final String slotValid;
+  private final RunningLimits.SlotTests slotTests;
   private final RenderedSql claimSql;
 
   @Inject
   Claims(Jdbc jdbc, RunningLimits limits) {
     this.jdbc = jdbc;
     this.limits = limits;
-    this.slotValid = SLOT_VALID.formatted(limits.table("fencing_job"));
+    String jobs = limits.table("fencing_job");
+    this.slotTests =
+        new RunningLimits.SlotTests(SLOT_VALID.formatted(jobs), UNDER_WAY.formatted(jobs));
     this.claimSql = RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Claims::claimQuery);
   }
 
@@ -115,24 +124,32 @@ final class Claims {
               List<Job> plain =
                   jdbc.run(
                       c ->
-                          limits.maxRunning(c, queue) == null
-                              ? claimOnce(c, queue, owner, values, batchSize)
-                              : null);
+                          limits.limited(c, queue)
+                              ? null
+                              : claimOnce(c, queue, owner, values, batchSize, null));
               if (plain != null) {
                 return plain;
               }
               return limits.claim(
-                  queue, slotValid, batchSize, (c, n) -> claimOnce(c, queue, owner, values, n));
+                  queue,
+                  slotTests,
+                  batchSize,
+                  (c, n, startable) -> claimOnce(c, queue, owner, values, n, startable));
             });
     jobs.sort(Comparator.comparingLong(Job::id));
     return jobs;
   }
 
-  /** One claim statement, of at most {@code n} jobs. */
+  /** One claim statement, of at most {@code n} jobs; of a group's, only {@code startable}. */
   private List<Job> claimOnce(
-      Connection c, String queue, String owner, Map<String, Object> values, int n)
+      Connection c,
+      String queue,
+      String owner,
+      Map<String, Object> values,
+      int n,
+      Long @Nullable [] startable)
       throws SQLException {
-    Map<String, Object> batch = new HashMap<>(values);
+    Map<String, Object> batch = GroupLimits.bind(new HashMap<>(values), startable);
     batch.put("batch", n);
     try (PreparedStatement s = claimSql.prepare(c, batch);
         ResultSet r = claimSql.query(s)) {
@@ -194,11 +211,12 @@ final class Claims {
                     .skipLocked());
     FencingJob p = FENCING_JOB.as("p");
     Field<Integer> priority = field(name("priority"), Integer.class);
-    CommonTableExpression<Record4<Long, OffsetDateTime, Boolean, Integer>> pending =
+    Field<Boolean> fromParked = field(name("from_parked"), Boolean.class);
+    CommonTableExpression<Record5<Long, OffsetDateTime, Boolean, Integer, Boolean>> pending =
         name("pending")
-            .fields("id", "ready_at", "spent", "priority")
+            .fields("id", "ready_at", "spent", "priority", "from_parked")
             .as(
-                select(p.ID, p.RUN_AT, inline(false), inline(0))
+                select(p.ID, p.RUN_AT, inline(false), inline(0), inline(false))
                     .from(p)
                     .where(p.QUEUE.eq(queue))
                     .and(p.STATUS.eq(inline(JobState.PENDING.dbName())))
@@ -210,35 +228,50 @@ final class Claims {
     // jobs with a priority wait in fencing_parked (their rows at PARKED_RUN_AT, out of pending's
     // reach): the due ones, highest priority first
     FencingParked k = FENCING_PARKED;
-    CommonTableExpression<Record4<Long, OffsetDateTime, Boolean, Integer>> parked =
+    CommonTableExpression<Record5<Long, OffsetDateTime, Boolean, Integer, Boolean>> parked =
         name("parked")
-            .fields("id", "ready_at", "spent", "priority")
+            .fields("id", "ready_at", "spent", "priority", "from_parked")
             .as(
-                select(k.JOB_ID, k.READY_AT, inline(false), k.PRIORITY.cast(Integer.class))
+                select(
+                        k.JOB_ID,
+                        k.READY_AT,
+                        inline(false),
+                        k.PRIORITY.cast(Integer.class),
+                        inline(true))
                     .from(k)
                     .where(k.QUEUE.eq(queue))
                     .and(k.READY_AT.le(currentOffsetDateTime()))
+                    .and(GroupLimits.startableOnly(k, parameters))
                     .orderBy(k.PRIORITY.desc(), k.READY_AT, k.JOB_ID)
                     .limit(batch)
                     .forUpdate()
                     .skipLocked());
     // By priority (an expired lease at 0), then oldest ready, then id, across all three kinds; a
     // spent lease is ended, not served, so it takes no place in the batch.
-    CommonTableExpression<Record4<Long, Boolean, OffsetDateTime, Integer>> chosen =
+    CommonTableExpression<Record4<Long, Boolean, OffsetDateTime, Boolean>> chosen =
         name("chosen")
-            .fields("c_id", "c_spent", "c_ready", "c_priority")
+            .fields("c_id", "c_spent", "c_ready", "c_parked")
             .as(
-                select(id, spent, readyAt, inline(0))
+                select(id, spent, readyAt, inline(false))
                     .from(expired)
                     .where(spent)
                     .unionAll(
-                        select(id, spent, readyAt, priority)
+                        select(id, spent, readyAt, fromParked)
                             .from(
-                                select(id, readyAt, spent, inline(0).as("priority"))
+                                select(
+                                        id,
+                                        readyAt,
+                                        spent,
+                                        inline(0).as("priority"),
+                                        inline(false).as("from_parked"))
                                     .from(expired)
                                     .where(spent.isFalse())
-                                    .unionAll(select(id, readyAt, spent, priority).from(pending))
-                                    .unionAll(select(id, readyAt, spent, priority).from(parked))
+                                    .unionAll(
+                                        select(id, readyAt, spent, priority, fromParked)
+                                            .from(pending))
+                                    .unionAll(
+                                        select(id, readyAt, spent, priority, fromParked)
+                                            .from(parked))
                                     .asTable("ready"))
                             .orderBy(priority.desc(), readyAt, id)
                             .limit(batch)));
@@ -252,7 +285,7 @@ final class Claims {
                         k.JOB_ID.in(
                             select(field(name("c_id"), Long.class))
                                 .from(chosen)
-                                .where(field(name("c_priority"), Integer.class).ne(inline(0)))))
+                                .where(field(name("c_parked"), Boolean.class))))
                     .returningResult(k.JOB_ID));
     Condition isSpent = field(name("c_spent"), Boolean.class).isTrue();
     Field<String> exhausted = LeaseSql.leaseRanOut(j.EXPIRIES, j.ATTEMPTS, j.MAX_ATTEMPTS);
@@ -292,8 +325,8 @@ final class Claims {
         // a parked row hands out only a job still waiting at PARKED_RUN_AT (one an operator
         // failed since is left as it is, its parked row gone)
         .and(
-            field(name("c_priority"), Integer.class)
-                .eq(inline(0))
+            field(name("c_parked"), Boolean.class)
+                .isFalse()
                 .or(j.STATUS.eq(inline(JobState.PENDING.dbName())).and(wasParked)))
         .returning(
             j.ID,

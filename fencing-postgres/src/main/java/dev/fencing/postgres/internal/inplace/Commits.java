@@ -291,8 +291,7 @@ final class Commits {
       Supplier<Condition> sameWriteAgain) {
     FencingJob j = FENCING_JOB;
     FencingJobOption o = FENCING_JOB_OPTION;
-    Condition ranked =
-        exists(selectOne().from(o).where(o.JOB_ID.eq(j.ID)).and(o.PRIORITY.ne(inline((short) 0))));
+    Condition ranked = exists(selectOne().from(o).where(o.JOB_ID.eq(j.ID)));
     CommonTableExpression<Record3<Long, String, String>> given =
         name("given")
             .fields("g_id", "g_queue", "g_status")
@@ -306,12 +305,12 @@ final class Commits {
     Field<Long> givenId = field(name("g_id"), Long.class);
     CommonTableExpression<Record1<Long>> parked =
         OptionRows.parkedAgain(
-            select(givenId, field(name("g_queue"), String.class), o.PRIORITY, ready)
+            select(givenId, field(name("g_queue"), String.class), o.PRIORITY, ready, o.GRP)
                 .from(given)
                 .join(o)
                 .on(o.JOB_ID.eq(givenId))
-                .where(field(name("g_status"), String.class).eq(inline(JobState.PENDING.dbName())))
-                .and(o.PRIORITY.ne(inline((short) 0))));
+                .where(
+                    field(name("g_status"), String.class).eq(inline(JobState.PENDING.dbName()))));
     return commit(
         lease,
         () ->

@@ -153,7 +153,9 @@ final class Renewals {
             exists(
                 selectOne()
                     .from(FENCING_LIMIT_SLOT)
-                    .where(FENCING_LIMIT_SLOT.JOB_ID.eq(any(parameters.bigints("slotIds"))))));
+                    .where(FENCING_LIMIT_SLOT.JOB_ID.eq(any(parameters.bigints("slotIds"))))
+                    // a group's slot holds until its job ends, whatever its lease: no lock
+                    .and(FENCING_LIMIT_SLOT.GRP.eq(inline(RunningLimits.QUEUE_OWN)))));
     CommonTableExpression<?> renewed =
         name("renewed")
             .fields("r_ord", "r_micros")
