@@ -2,9 +2,14 @@ package dev.fencing;
 
 import dev.fencing.internal.Validate;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.time.temporal.TemporalUnit;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -77,9 +82,62 @@ public final class QueueLimits {
       }
     }
 
+    /**
+     * Reads a rate written {@code starts/window}, the window a whole number with a unit {@code us},
+     * {@code ms}, {@code s}, {@code m}, {@code h} or {@code d}, or an ISO-8601 duration: {@code
+     * 100/1s}, {@code 10/1m}, {@code 5/PT0.5S}. {@link #toString()} writes this form.
+     *
+     * @throws IllegalArgumentException naming {@code text} when it is not a rate, or as {@link
+     *     Rate} when a part is out of range
+     */
+    public static Rate parse(String text) {
+      Matcher m = text == null ? null : FORM.matcher(text.strip());
+      if (m == null || !m.matches()) {
+        throw new IllegalArgumentException(
+            "rate must be written starts/window (e.g. 100/1s, 10/1m, 5/PT0.5S), but was "
+                + Validate.quote(text));
+      }
+      Duration per;
+      try {
+        per =
+            m.group(3) != null
+                ? Duration.of(Long.parseLong(m.group(3)), unit(m.group(4)))
+                : Duration.parse(m.group(5));
+        return new Rate(Integer.parseInt(m.group(1)), per);
+      } catch (NumberFormatException | DateTimeParseException e) {
+        throw new IllegalArgumentException(
+            "rate must be written starts/window (e.g. 100/1s, 10/1m, 5/PT0.5S), but was "
+                + Validate.quote(text),
+            e);
+      }
+    }
+
+    private static final Pattern FORM =
+        Pattern.compile("([0-9]{1,9})/(([0-9]{1,12})(us|ms|s|m|h|d)|([Pp][A-Za-z0-9.]{1,40}))");
+
+    private static TemporalUnit unit(String unit) {
+      return switch (unit) {
+        case "us" -> ChronoUnit.MICROS;
+        case "ms" -> ChronoUnit.MILLIS;
+        case "s" -> ChronoUnit.SECONDS;
+        case "m" -> ChronoUnit.MINUTES;
+        case "h" -> ChronoUnit.HOURS;
+        default -> ChronoUnit.DAYS;
+      };
+    }
+
+    /** {@code starts/window}, the window in its largest whole unit: {@code 100/1s}. */
     @Override
     public String toString() {
-      return starts + "/" + per;
+      long micros = per.toNanos() / 1_000;
+      String[] units = {"d", "h", "m", "s", "ms"};
+      long[] sizes = {86_400_000_000L, 3_600_000_000L, 60_000_000L, 1_000_000L, 1_000L};
+      for (int i = 0; i < units.length; i++) {
+        if (micros % sizes[i] == 0) {
+          return starts + "/" + micros / sizes[i] + units[i];
+        }
+      }
+      return starts + "/" + micros + "us";
     }
   }
 

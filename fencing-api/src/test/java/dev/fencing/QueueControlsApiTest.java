@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class QueueControlsApiTest {
 
+  private static final Duration SECOND = Duration.ofSeconds(1);
+
   private static final Instant NOON = Instant.parse("2030-01-01T12:00:00Z");
 
   @Test
@@ -293,6 +295,129 @@ class QueueControlsApiTest {
     assertThatThrownBy(() -> QueueLimits.maxRunning(1_000_001))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("1000001");
+  }
+
+  @Test
+  void groupAndRateLimitsAreKeptAndDescribed() {
+    QueueLimits all =
+        QueueLimits.maxRunning(3)
+            .withRate(100, Duration.ofSeconds(1))
+            .withMaxRunningPerGroup(1)
+            .withRatePerGroup(10, Duration.ofMinutes(1))
+            .withFifoPerGroup();
+    assertThat(all.runningLimit()).hasValue(3);
+    assertThat(all.rate()).contains(new QueueLimits.Rate(100, Duration.ofSeconds(1)));
+    assertThat(all.runningLimitPerGroup()).hasValue(1);
+    assertThat(all.ratePerGroup()).contains(new QueueLimits.Rate(10, Duration.ofMinutes(1)));
+    assertThat(all.fifoPerGroup()).isTrue();
+    assertThat(all.limitsGroups()).isTrue();
+    assertThat(all.isNone()).isFalse();
+    assertThat(all)
+        .hasToString(
+            "QueueLimits[maxRunning=3, rate=100/1s, maxRunningPerGroup=1, ratePerGroup=10/1m,"
+                + " fifoPerGroup]");
+
+    QueueLimits none =
+        all.withoutMaxRunning()
+            .withoutRate()
+            .withoutMaxRunningPerGroup()
+            .withoutRatePerGroup()
+            .withoutFifoPerGroup();
+    assertThat(none).isEqualTo(QueueLimits.NONE);
+    assertThat(none.isNone()).isTrue();
+    assertThat(none.limitsGroups()).isFalse();
+    assertThat(QueueLimits.NONE.withRate(1, Duration.ofHours(1)).isNone()).isFalse();
+    assertThat(QueueLimits.NONE.withRate(1, Duration.ofHours(1)).limitsGroups()).isFalse();
+    assertThat(QueueLimits.NONE.withMaxRunningPerGroup(2).limitsGroups()).isTrue();
+    assertThat(QueueLimits.NONE.withRatePerGroup(2, Duration.ofHours(1)).limitsGroups()).isTrue();
+    assertThat(QueueLimits.NONE.withFifoPerGroup().limitsGroups()).isTrue();
+    assertThat(QueueLimits.NONE.withFifoPerGroup().isNone()).isFalse();
+    assertThat(QueueLimits.NONE.withFifoPerGroup()).hasToString("QueueLimits[fifoPerGroup]");
+
+    assertThat(all)
+        .isEqualTo(
+            QueueLimits.NONE
+                .withFifoPerGroup()
+                .withRatePerGroup(10, Duration.ofMinutes(1))
+                .withMaxRunningPerGroup(1)
+                .withRate(100, Duration.ofSeconds(1))
+                .withMaxRunning(3))
+        .hasSameHashCodeAs(
+            QueueLimits.maxRunning(3)
+                .withRate(100, Duration.ofSeconds(1))
+                .withMaxRunningPerGroup(1)
+                .withRatePerGroup(10, Duration.ofMinutes(1))
+                .withFifoPerGroup())
+        .isNotEqualTo(all.withoutFifoPerGroup())
+        .isNotEqualTo(all.withoutRate())
+        .isNotEqualTo(all.withoutRatePerGroup())
+        .isNotEqualTo(all.withoutMaxRunningPerGroup())
+        .isNotEqualTo(all.withMaxRunningPerGroup(2));
+  }
+
+  @Test
+  void ratesAreCheckedAndReadAsTheyAreWritten() {
+    assertThat(QueueLimits.Rate.parse("100/1s")).isEqualTo(new QueueLimits.Rate(100, SECOND));
+    assertThat(QueueLimits.Rate.parse(" 10/1m ").per()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(QueueLimits.Rate.parse("5/PT0.5S").per()).isEqualTo(Duration.ofMillis(500));
+    assertThat(QueueLimits.Rate.parse("1/250ms").per()).isEqualTo(Duration.ofMillis(250));
+    assertThat(QueueLimits.Rate.parse("1/1500us").per()).isEqualTo(Duration.ofNanos(1_500_000));
+    assertThat(QueueLimits.Rate.parse("1/2h").per()).isEqualTo(Duration.ofHours(2));
+    assertThat(QueueLimits.Rate.parse("1/1d").per()).isEqualTo(Duration.ofDays(1));
+    for (String text : List.of("100/1s", "10/1m", "1/250ms", "1/1500us", "1/2h", "1/1d", "3/90s")) {
+      assertThat(QueueLimits.Rate.parse(text)).hasToString(text);
+    }
+    for (String bad : List.of("", "100", "100/", "/1s", "x/1s", "1/1y", "1/Pxyz", "-1/1s")) {
+      assertThatThrownBy(() -> QueueLimits.Rate.parse(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("rate must be written starts/window")
+          .hasMessageContaining("'" + bad + "'");
+    }
+    assertThatThrownBy(() -> QueueLimits.Rate.parse(null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("null");
+    assertThatThrownBy(() -> QueueLimits.Rate.parse("0/1s"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("starts must be between 1 and 1000000, but was 0");
+    assertThatThrownBy(() -> new QueueLimits.Rate(1_000_001, SECOND))
+        .hasMessageContaining("1000001");
+    assertThat(new QueueLimits.Rate(QueueLimits.MAX_STARTS, QueueLimits.MAX_PER).starts())
+        .isEqualTo(1_000_000);
+    assertThat(new QueueLimits.Rate(1, QueueLimits.MIN_PER).per()).isEqualTo(Duration.ofMillis(1));
+    assertThatThrownBy(() -> new QueueLimits.Rate(1, Duration.ofNanos(999_999)))
+        .hasMessageStartingWith("per must be between");
+    assertThatThrownBy(() -> new QueueLimits.Rate(1, Duration.ofDays(1).plusMillis(1)))
+        .hasMessageStartingWith("per must be between");
+    assertThatThrownBy(() -> new QueueLimits.Rate(1, Duration.ofNanos(1_000_500)))
+        .hasMessage("per must be a whole number of microseconds, but was PT0.0010005S");
+    assertThatThrownBy(() -> QueueLimits.NONE.withMaxRunningPerGroup(0))
+        .hasMessage("maxRunningPerGroup must be between 1 and 1000000, but was 0");
+    assertThatThrownBy(() -> QueueLimits.NONE.withMaxRunningPerGroup(1_000_001))
+        .hasMessageContaining("1000001");
+  }
+
+  @Test
+  void aJobsGroupIsKeptCheckedAndDescribed() {
+    JobOptions grouped = JobOptions.inGroup("customer-42");
+    assertThat(grouped.group()).contains("customer-42");
+    assertThat(grouped.isDefault()).isFalse();
+    assertThat(grouped).hasToString("JobOptions[priority=0, group='customer-42']");
+    assertThat(grouped.withPriority(3).group()).contains("customer-42");
+    assertThat(grouped.withDelay(SECOND).group()).contains("customer-42");
+    assertThat(grouped.withRunAt(Instant.EPOCH).group()).contains("customer-42");
+    assertThat(grouped.withoutGroup()).isEqualTo(JobOptions.DEFAULT);
+    assertThat(JobOptions.DEFAULT.group()).isEmpty();
+    assertThat(grouped)
+        .isEqualTo(JobOptions.DEFAULT.withGroup("customer-42"))
+        .hasSameHashCodeAs(JobOptions.inGroup("customer-42"))
+        .isNotEqualTo(JobOptions.inGroup("customer-43"));
+    assertThat(grouped.hashCode()).isNotEqualTo(JobOptions.inGroup("customer-43").hashCode());
+    assertThat(JobOptions.inGroup("x".repeat(200)).group()).hasValue("x".repeat(200));
+    assertThatThrownBy(() -> JobOptions.inGroup("x".repeat(201)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("group must be non-blank well-formed text of at most 200");
+    assertThatThrownBy(() -> JobOptions.inGroup(" ")).hasMessageStartingWith("group must be");
+    assertThatThrownBy(() -> JobOptions.inGroup(null)).hasMessageStartingWith("group must be");
   }
 
   @Test

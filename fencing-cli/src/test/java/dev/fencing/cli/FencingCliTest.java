@@ -355,6 +355,49 @@ class FencingCliTest {
   }
 
   @Test
+  void limitsSetsRatesAndGroupLimits(TestSchema schema) {
+    FencedQueue queue = queue(schema, 1);
+    String in = " (schema " + schema.name() + "): ";
+
+    Run set =
+        run(
+            schema,
+            "limits",
+            "exports",
+            "--rate",
+            "100/1s",
+            "--group-max-running",
+            "1",
+            "--group-rate",
+            "10/1m",
+            "--fifo");
+    assertThat(set.code()).as(set.err()).isZero();
+    assertThat(set.out())
+        .isEqualTo(
+            "queue exports"
+                + in
+                + "100 started per 1s; per group: at most 1 under way, 10 started per 1m, FIFO"
+                + " (was: no limits)\n");
+    assertThat(queue.limits("exports"))
+        .isEqualTo(
+            QueueLimits.NONE
+                .withRate(100, Duration.ofSeconds(1))
+                .withMaxRunningPerGroup(1)
+                .withRatePerGroup(10, Duration.ofMinutes(1))
+                .withFifoPerGroup());
+    Run replaced = run(schema, "limits", "exports", "--max-running", "3", "--fifo");
+    assertThat(replaced.out())
+        .startsWith("queue exports" + in + "at most 3 running; per group: FIFO");
+    assertThat(queue.limits("exports")).isEqualTo(QueueLimits.maxRunning(3).withFifoPerGroup());
+
+    Run badRate = execute("limits", "exports", "--rate", "100");
+    assertThat(badRate.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(badRate.err()).startsWith("fencing: rate must be written starts/window");
+    Run clearAndSet = execute("limits", "exports", "--clear", "--fifo");
+    assertThat(clearAndSet.code()).isEqualTo(ExitCode.USAGE);
+  }
+
+  @Test
   void limitsRefusesBadArgumentsBeforeReachingTheDatabase() {
     Run zero = execute("limits", "exports", "--max-running", "0");
     assertThat(zero.code()).isEqualTo(ExitCode.USAGE);

@@ -44,9 +44,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param queues the settings of each queue by name, the keys of fencing.queue-defaults:
  *     fencing.queues.(name).concurrency, .lease, .heartbeat, .batch-size, .prefetch, .retry-delay
  *     and .min-lease-left; each unset takes fencing.queue-defaults, then the runtime's default.
- *     Besides, the queue's own limits, .limits.max-running and .limits.apply (not defaults). Spring
- *     drops underscores from map keys: write a queue named order_events as
- *     fencing.queues[order_events].concurrency
+ *     Besides, the queue's own limits, .limits.max-running, .rate, .group-max-running, .group-rate,
+ *     .fifo and .apply (not defaults). Spring drops underscores from map keys: write a queue named
+ *     order_events as fencing.queues[order_events].concurrency
  * @param maintenance retention of finished jobs and storage upkeep, run by the workers with or
  *     without queues
  * @param health the health indicator's settings
@@ -164,8 +164,8 @@ public record FencingProperties(
    * @param minLeaseLeft the least lease a job must have left to be handed to a handler, less than
    *     the lease; default a third of the lease
    * @param limits the limits the store keeps for the queue, for every process that claims from it:
-   *     fencing.queues.(name).limits.max-running and .apply. Per queue only: not a setting of
-   *     fencing.queue-defaults
+   *     fencing.queues.(name).limits.max-running, .rate, .group-max-running, .group-rate, .fifo and
+   *     .apply. Per queue only: not a setting of fencing.queue-defaults
    */
   public record Queue(
       @Nullable Integer concurrency,
@@ -233,9 +233,8 @@ public record FencingProperties(
                 + "), but was "
                 + minLeaseLeft);
       }
-      if (limits != null && limits.maxRunning != null) {
-        Validate.between(
-            prefix + "limits.max-running", limits.maxRunning, 1, QueueLimits.MAX_RUNNING);
+      if (limits != null) {
+        limits.check(prefix + "limits.");
       }
     }
   }
@@ -246,16 +245,67 @@ public record FencingProperties(
    *
    * @param maxRunning at most this many jobs of the queue running under valid leases, 1 to
    *     1,000,000; unset for no running limit
+   * @param rate at most this many jobs of the queue handed out per window, written starts/window
+   *     ("100/1s", "10/1m", "5/PT0.5S"); unset for none
+   * @param groupMaxRunning at most this many jobs of each group (JobOptions.withGroup) under way, 1
+   *     to 1,000,000; unset for none
+   * @param groupRate at most this many jobs of each group started per window, as rate
+   * @param fifo whether each group's jobs start in the order they were enqueued (default false)
    * @param apply whether the application sets the queue's limits to these at start (logged at
-   *     INFO), replacing what the store kept: with apply and no max-running, the queue's running
-   *     limit is removed; default false: the limits the store keeps rule (set by another process,
-   *     the fencing limits command or FencedQueue.setLimits), and these are not written
+   *     INFO), replacing what the store kept: with apply, a limit left unset is removed; default
+   *     false: the limits the store keeps rule (set by another process, the fencing limits command
+   *     or FencedQueue.setLimits), and these are not written
    */
-  public record Limits(@Nullable Integer maxRunning, @DefaultValue("false") boolean apply) {
+  public record Limits(
+      @Nullable Integer maxRunning,
+      @Nullable String rate,
+      @Nullable Integer groupMaxRunning,
+      @Nullable String groupRate,
+      @DefaultValue("false") boolean fifo,
+      @DefaultValue("false") boolean apply) {
 
     /** The limits these properties name. */
     public QueueLimits queueLimits() {
-      return maxRunning == null ? QueueLimits.NONE : QueueLimits.maxRunning(maxRunning);
+      QueueLimits limits = QueueLimits.NONE;
+      if (maxRunning != null) {
+        limits = limits.withMaxRunning(maxRunning);
+      }
+      if (rate != null) {
+        QueueLimits.Rate r = QueueLimits.Rate.parse(rate);
+        limits = limits.withRate(r.starts(), r.per());
+      }
+      if (groupMaxRunning != null) {
+        limits = limits.withMaxRunningPerGroup(groupMaxRunning);
+      }
+      if (groupRate != null) {
+        QueueLimits.Rate r = QueueLimits.Rate.parse(groupRate);
+        limits = limits.withRatePerGroup(r.starts(), r.per());
+      }
+      return fifo ? limits.withFifoPerGroup() : limits;
+    }
+
+    /** Checks each property, naming it with {@code prefix} in the message. */
+    void check(String prefix) {
+      if (maxRunning != null) {
+        Validate.between(prefix + "max-running", maxRunning, 1, QueueLimits.MAX_RUNNING);
+      }
+      if (groupMaxRunning != null) {
+        Validate.between(prefix + "group-max-running", groupMaxRunning, 1, QueueLimits.MAX_RUNNING);
+      }
+      checkRate(prefix + "rate", rate);
+      checkRate(prefix + "group-rate", groupRate);
+    }
+
+    private static void checkRate(String name, @Nullable String rate) {
+      if (rate == null) {
+        return;
+      }
+      try {
+        QueueLimits.Rate.parse(rate);
+      } catch (IllegalArgumentException e) {
+        // no cause: a binding failure is reported by its root cause, which must name the property
+        throw new IllegalArgumentException(name + ": " + e.getMessage());
+      }
     }
   }
 

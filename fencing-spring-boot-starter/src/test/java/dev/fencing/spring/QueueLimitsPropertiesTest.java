@@ -53,6 +53,23 @@ class QueueLimitsPropertiesTest {
           .as("applied without max-running: no running limit")
           .isEqualTo(QueueLimits.NONE);
     }
+    try (ConfigurableApplicationContext app =
+        Apps.start(
+            StarterTest.NoHandler.class,
+            schema,
+            "fencing.queues.exports.limits.rate=100/1s",
+            "fencing.queues.exports.limits.group-max-running=1",
+            "fencing.queues.exports.limits.group-rate=10/1m",
+            "fencing.queues.exports.limits.fifo=true",
+            "fencing.queues.exports.limits.apply=true")) {
+      assertThat(app.getBean(FencedQueue.class).limits("exports"))
+          .isEqualTo(
+              QueueLimits.NONE
+                  .withRate(100, java.time.Duration.ofSeconds(1))
+                  .withMaxRunningPerGroup(1)
+                  .withRatePerGroup(10, java.time.Duration.ofMinutes(1))
+                  .withFifoPerGroup());
+    }
   }
 
   /** An application with a queue of its own, which the starter's queue backs off for. */
@@ -112,6 +129,22 @@ class QueueLimitsPropertiesTest {
         .rootCause()
         .hasMessage(
             "fencing.queues.exports.limits.max-running must be between 1 and 1000000, but was 0");
+    assertThatThrownBy(() -> bind(Map.of("fencing.queues.exports.limits.group-max-running", "0")))
+        .isInstanceOf(BindException.class)
+        .rootCause()
+        .hasMessage(
+            "fencing.queues.exports.limits.group-max-running must be between 1 and 1000000, but"
+                + " was 0");
+    assertThatThrownBy(() -> bind(Map.of("fencing.queues.exports.limits.group-rate", "10")))
+        .isInstanceOf(BindException.class)
+        .rootCause()
+        .hasMessageStartingWith(
+            "fencing.queues.exports.limits.group-rate: rate must be written starts/window");
+    assertThatThrownBy(() -> bind(Map.of("fencing.queues.exports.limits.rate", "0/1s")))
+        .isInstanceOf(BindException.class)
+        .rootCause()
+        .hasMessage(
+            "fencing.queues.exports.limits.rate: starts must be between 1 and 1000000, but was 0");
     assertThatThrownBy(() -> bind(Map.of("fencing.queue-defaults.limits.max-running", "3")))
         .isInstanceOf(BindException.class)
         .rootCause()

@@ -3,6 +3,8 @@ package dev.fencing.cli.internal;
 import dev.fencing.FencedQueue;
 import dev.fencing.QueueLimits;
 import dev.fencing.internal.Validate;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -10,16 +12,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code fencing limits <queue> [--max-running N | --clear]}: print a queue's limits, or set them
- * for every process that claims from it.
+ * {@code fencing limits <queue> [--max-running N] [--rate N/W] [--group-max-running N]
+ * [--group-rate N/W] [--fifo] | [--clear]}: print a queue's limits, or replace them for every
+ * process that claims from it.
  */
 @Command(
     name = "limits",
     mixinStandardHelpOptions = true,
     description = {
-      "Print the limits of a queue, or set them for every process that claims from it.",
+      "Print the limits of a queue, or replace them for every process that claims from it"
+          + " (the options given are the queue's new limits; one left out is removed).",
       "The next claim obeys a change; a lowered limit ends no lease: no claim succeeds until"
-          + " enough running jobs end or their leases run out."
+          + " enough running jobs end or their leases run out.",
+      "A rate is written starts/window: 100/1s, 10/1m, 5/PT0.5S."
     })
 public final class LimitsCommand extends DatabaseCommand {
 
@@ -29,16 +34,43 @@ public final class LimitsCommand extends DatabaseCommand {
   @ArgGroup(exclusive = true)
   @Nullable Change change;
 
-  /** At most one change: a new running limit, or none. */
+  /** The new limits, or none. */
   static final class Change {
+    @ArgGroup(exclusive = false)
+    @Nullable Wanted wanted;
+
+    @Option(names = "--clear", description = "remove the queue's limits")
+    boolean clear;
+  }
+
+  /** Limits to set; at least one. */
+  static final class Wanted {
     @Option(
         names = "--max-running",
         paramLabel = "N",
         description = "at most N jobs of the queue running under valid leases (1 to 1,000,000)")
     @Nullable Integer maxRunning;
 
-    @Option(names = "--clear", description = "remove the queue's limits")
-    boolean clear;
+    @Option(
+        names = "--rate",
+        paramLabel = "N/W",
+        description = "at most N jobs of the queue handed out per window W")
+    @Nullable String rate;
+
+    @Option(
+        names = "--group-max-running",
+        paramLabel = "N",
+        description = "at most N jobs of each group under way (1 to 1,000,000)")
+    @Nullable Integer groupMaxRunning;
+
+    @Option(
+        names = "--group-rate",
+        paramLabel = "N/W",
+        description = "at most N jobs of each group started per window W")
+    @Nullable String groupRate;
+
+    @Option(names = "--fifo", description = "each group's jobs start in the order enqueued")
+    boolean fifo;
   }
 
   @Override
@@ -70,12 +102,51 @@ public final class LimitsCommand extends DatabaseCommand {
     if (change == null) {
       return null;
     }
-    return change.clear ? QueueLimits.NONE : QueueLimits.maxRunning(change.maxRunning);
+    Wanted w = change.wanted;
+    if (change.clear || w == null) {
+      return QueueLimits.NONE;
+    }
+    QueueLimits limits = QueueLimits.NONE;
+    if (w.maxRunning != null) {
+      limits = limits.withMaxRunning(w.maxRunning);
+    }
+    if (w.rate != null) {
+      QueueLimits.Rate rate = QueueLimits.Rate.parse(w.rate);
+      limits = limits.withRate(rate.starts(), rate.per());
+    }
+    if (w.groupMaxRunning != null) {
+      limits = limits.withMaxRunningPerGroup(w.groupMaxRunning);
+    }
+    if (w.groupRate != null) {
+      QueueLimits.Rate rate = QueueLimits.Rate.parse(w.groupRate);
+      limits = limits.withRatePerGroup(rate.starts(), rate.per());
+    }
+    return w.fifo ? limits.withFifoPerGroup() : limits;
   }
 
-  private static String described(QueueLimits limits) {
-    return limits.runningLimit().isPresent()
-        ? "at most " + limits.runningLimit().getAsInt() + " running"
-        : "no limits";
+  /** The limits in words: {@code at most 2 running, 100 per 1s; per group: 1 running, FIFO}. */
+  static String described(QueueLimits limits) {
+    if (limits.isNone()) {
+      return "no limits";
+    }
+    List<String> queueWide = new ArrayList<>();
+    limits.runningLimit().ifPresent(n -> queueWide.add("at most " + n + " running"));
+    limits.rate().ifPresent(r -> queueWide.add(rate(r)));
+    List<String> perGroup = new ArrayList<>();
+    limits.runningLimitPerGroup().ifPresent(n -> perGroup.add("at most " + n + " under way"));
+    limits.ratePerGroup().ifPresent(r -> perGroup.add(rate(r)));
+    if (limits.fifoPerGroup()) {
+      perGroup.add("FIFO");
+    }
+    String text = String.join(", ", queueWide);
+    if (!perGroup.isEmpty()) {
+      text += (text.isEmpty() ? "" : "; ") + "per group: " + String.join(", ", perGroup);
+    }
+    return text;
+  }
+
+  private static String rate(QueueLimits.Rate rate) {
+    String window = rate.toString();
+    return rate.starts() + " started per " + window.substring(window.indexOf('/') + 1);
   }
 }
