@@ -410,6 +410,24 @@ public interface FencedQueue {
   }
 
   /**
+   * Returns how many of the queue's jobs wait for one of its {@link QueueLimits limits}, for a
+   * meter ("jobs waiting for a limit"): while a limit of the whole queue holds (its running limit
+   * is reached, or its rate has no token left), every pending job of the queue, delayed ones too;
+   * otherwise the jobs of groups that are due but held back by their group's limits (its running
+   * limit, its rate, FIFO behind a head). 0 for a queue without limits. Read without a lock: a
+   * moment's view, not a promise about the next claim.
+   *
+   * @throws IllegalArgumentException if {@code queue} is not a plain identifier
+   * @throws UnsupportedOperationException if the backend has no limits (the default)
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; nothing was read
+   */
+  default long waitingForLimits(String queue) {
+    Validate.identifier("queue", queue);
+    throw new UnsupportedOperationException(getClass().getName() + " has no queue limits");
+  }
+
+  /**
    * Returns the job's row as it is now, or empty if there is no such job.
    *
    * @throws IllegalArgumentException if {@code jobId} is not positive

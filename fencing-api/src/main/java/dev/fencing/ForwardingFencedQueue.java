@@ -158,6 +158,11 @@ public abstract class ForwardingFencedQueue implements FencedQueue {
   }
 
   @Override
+  public long waitingForLimits(String queue) {
+    return delegate().waitingForLimits(queue);
+  }
+
+  @Override
   public String toString() {
     return getClass().getSimpleName() + "[" + delegate() + "]";
   }

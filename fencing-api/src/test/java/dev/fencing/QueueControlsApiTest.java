@@ -451,6 +451,12 @@ class QueueControlsApiTest {
     assertThatThrownBy(() -> queue.setLimits("q", null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("limits must not be null; use QueueLimits.NONE");
+    assertThatThrownBy(() -> queue.waitingForLimits("q"))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageEndingWith(" has no queue limits");
+    assertThatThrownBy(() -> queue.waitingForLimits("bad queue"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("queue must");
     assertThat(calls).isEmpty();
   }
 }

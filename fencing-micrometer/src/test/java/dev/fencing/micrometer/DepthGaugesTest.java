@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.QueueDepth;
+import dev.fencing.QueueLimits;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
@@ -60,6 +61,21 @@ class DepthGaugesTest {
     assertThat(gauge("emails", "running")).isEqualTo(depth.running());
     assertThat(gauge("emails", "failed")).isEqualTo(depth.failed());
     assertThat(gauge("reports", "pending")).isZero();
+  }
+
+  @Test
+  void aGaugeCountsTheJobsWaitingForALimit() {
+    queue.enqueueAll("emails", List.of("{}", "{}", "{}"));
+    assertThat(waiting("emails")).as("no limits").isZero();
+    queue.setLimits("emails", QueueLimits.maxRunning(1));
+    queue.claim("emails", "w1", LONG).orElseThrow();
+    clock.add(REFRESH);
+    assertThat(waiting("emails")).isEqualTo(real.waitingForLimits("emails")).isEqualTo(2);
+    assertThat(waiting("reports")).isZero();
+  }
+
+  private double waiting(String queueName) {
+    return registry.get("fencing.queue.limit.waiting").tag("queue", queueName).gauge().value();
   }
 
   @Test

@@ -26,6 +26,10 @@ public final class DepthGauges {
   private final long intervalNanos;
   private final ReentrantLock reading = new ReentrantLock();
   private volatile @Nullable QueueDepth last;
+
+  /** Jobs waiting for a limit, as last read; NaN when the backend has no limits. */
+  private volatile double waiting = Double.NaN;
+
   private volatile long readAt;
   private volatile boolean everRead;
 
@@ -36,13 +40,29 @@ public final class DepthGauges {
     this.intervalNanos = interval.toNanos();
   }
 
-  /** Registers the gauges of {@code name}'s pending, running and failed jobs. */
+  /**
+   * Registers the gauges of {@code name}'s pending, running and failed jobs, and of its jobs
+   * waiting for a limit ({@link FencedQueue#waitingForLimits}; NaN on a backend without limits).
+   */
   public static void register(
       FencedQueue queue, String name, Instruments meters, Duration interval) {
     DepthGauges gauges = new DepthGauges(queue, name, meters, interval);
     gauges.gauge("pending", QueueDepth::pending);
     gauges.gauge("running", QueueDepth::running);
     gauges.gauge("failed", QueueDepth::failed);
+    Gauge.builder("fencing.queue.limit.waiting", gauges, DepthGauges::waiting)
+        .description(
+            "Jobs of the queue waiting for one of its limits (all pending jobs while a limit of the"
+                + " whole queue holds, else the due jobs its groups' limits hold back), as last read")
+        .tags(meters.common)
+        .tags(Tags.of("queue", name))
+        .strongReference(true)
+        .register(meters.registry);
+  }
+
+  private double waiting() {
+    refreshIfStale();
+    return waiting;
   }
 
   private void gauge(String state, ToLongFunction<QueueDepth> count) {
@@ -73,6 +93,7 @@ public final class DepthGauges {
       Throwable error = null;
       try {
         last = queue.depth(name);
+        waiting = waitingForLimits();
       } catch (RuntimeException e) {
         error = e;
       } finally {
@@ -87,6 +108,14 @@ public final class DepthGauges {
       }
     } finally {
       reading.unlock();
+    }
+  }
+
+  private double waitingForLimits() {
+    try {
+      return queue.waitingForLimits(name);
+    } catch (UnsupportedOperationException e) {
+      return Double.NaN; // a backend without limits: nothing waits for one
     }
   }
 

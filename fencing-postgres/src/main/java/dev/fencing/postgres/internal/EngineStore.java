@@ -58,17 +58,29 @@ public abstract class EngineStore implements JobStore {
   private final JobTable jobs;
   private final Jdbc jdbc;
   private final Claimer claims;
+  private final RunningLimits.SlotTests slotTests;
   private final Provider<? extends Admin> admin;
 
   /**
    * @param claims the engine's claim
    * @param admin the engine's operators' view, made when first asked for
    */
-  protected EngineStore(JobTable jobs, Jdbc jdbc, Claimer claims, Provider<? extends Admin> admin) {
+  protected EngineStore(
+      JobTable jobs,
+      Jdbc jdbc,
+      Claimer claims,
+      RunningLimits.SlotTests slotTests,
+      Provider<? extends Admin> admin) {
     this.jobs = jobs;
     this.jdbc = jdbc;
     this.claims = claims;
+    this.slotTests = slotTests;
     this.admin = admin;
+  }
+
+  @Override
+  public RunningLimits.SlotTests slotTests() {
+    return slotTests;
   }
 
   /** A read of the engine's tables: one statement, retried after a transient failure. */

@@ -142,6 +142,36 @@ public final class GroupLimits {
   Map<Long, String> startable(
       Connection connection, String queue, QueueLimits limits, String underWay)
       throws SQLException {
+    return startable(connection, queue, limits, underWay, true);
+  }
+
+  /**
+   * How many of the queue's due grouped jobs their groups' limits hold back now, read without a
+   * lock and without a write.
+   */
+  long heldBack(Connection connection, String queue, QueueLimits limits, String underWay)
+      throws SQLException {
+    long due;
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "select count(*) from "
+                + parked
+                + " k where k.queue = ? and k.grp is not null and k.ready_at <= now()")) {
+      s.setString(1, queue);
+      try (ResultSet r = s.executeQuery()) {
+        r.next();
+        due = r.getLong(1);
+      }
+    }
+    return Math.max(0, due - startable(connection, queue, limits, underWay, false).size());
+  }
+
+  private Map<Long, String> startable(
+      Connection connection, String queue, QueueLimits limits, String underWay, boolean clean)
+      throws SQLException {
+    if (!clean) {
+      return query(connection, queue, limits, underWay);
+    }
     try (PreparedStatement s =
         connection.prepareStatement(
             "delete from "
@@ -154,6 +184,12 @@ public final class GroupLimits {
       s.setString(1, queue);
       s.executeUpdate();
     }
+    return query(connection, queue, limits, underWay);
+  }
+
+  private Map<Long, String> query(
+      Connection connection, String queue, QueueLimits limits, String underWay)
+      throws SQLException {
     QueueLimits.Rate rate = limits.ratePerGroup().orElse(null);
     boolean fifo = limits.fifoPerGroup();
     String sql =
@@ -161,7 +197,9 @@ public final class GroupLimits {
             + slot
             + " s where s.queue = ? and s.grp <> '"
             + RunningLimits.QUEUE_OWN
-            + "' group by s.grp),"
+            + "' and ("
+            + underWay
+            + ") group by s.grp),"
             + " w as (select k.job_id, k.grp, k.ready_at <= now() as due,"
             + " row_number() over o as rn, bool_and(k.ready_at <= now()) over o as head_due from "
             + parked

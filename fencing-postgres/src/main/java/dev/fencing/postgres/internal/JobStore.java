@@ -91,6 +91,9 @@ public interface JobStore {
   /** The pending, running and failed counts of {@code queue}, in one statement. */
   QueueDepth depth(String queue);
 
+  /** The engine's tests of a limit's slots ({@link RunningLimits}). */
+  RunningLimits.SlotTests slotTests();
+
   /**
    * Retention's selection: removes (or archives, then removes) up to {@code batchSize} finished
    * jobs older than {@code olderThan} (of {@code queue}, or of every queue when null) in the

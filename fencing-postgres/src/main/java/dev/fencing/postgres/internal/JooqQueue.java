@@ -325,6 +325,12 @@ public final class JooqQueue implements FencedQueue {
   }
 
   @Override
+  public long waitingForLimits(String queue) {
+    RunningLimits.Held held = limits.held(queue, store.slotTests());
+    return held.queueFull() ? store.depth(queue).pending() : held.groupHeld();
+  }
+
+  @Override
   public QueueDepth depth(String queue) {
     Validate.identifier("queue", queue);
     return store.depth(queue);

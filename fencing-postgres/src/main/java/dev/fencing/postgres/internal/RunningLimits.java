@@ -297,6 +297,31 @@ public final class RunningLimits {
     return jobs;
   }
 
+  /**
+   * What holds the queue's jobs back now: a limit of the whole queue ({@code queueFull}: its
+   * running limit reached, or its rate without a token), or else {@code groupHeld} due jobs of
+   * groups held back by their groups' limits.
+   */
+  public record Held(boolean queueFull, long groupHeld) {}
+
+  /** What holds the queue's jobs back now, read without a lock or a write. */
+  public Held held(String queue, SlotTests tests) {
+    Validate.identifier("queue", queue);
+    return jdbc.runRetried(
+        c -> {
+          QueueLimits limits = read(c, queue);
+          OptionalInt max = limits.runningLimit();
+          QueueLimits.Rate rate = limits.rate().orElse(null);
+          boolean full =
+              (max.isPresent() && heldBefore(c, queue, tests.valid()) >= max.getAsInt())
+                  || (rate != null && groups.tokens(c, queue, QUEUE_OWN, rate) < 1);
+          if (full || !limits.limitsGroups()) {
+            return new Held(full, 0);
+          }
+          return new Held(false, groups.heldBack(c, queue, limits, tests.underWay()));
+        });
+  }
+
   /** The queue's own slots left after deleting those not valid at {@code clock_timestamp()}. */
   private long held(Connection connection, String queue, String valid) throws SQLException {
     try (PreparedStatement s = connection.prepareStatement(countSql.formatted(valid))) {

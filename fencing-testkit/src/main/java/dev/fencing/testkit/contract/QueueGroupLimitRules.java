@@ -169,6 +169,27 @@ abstract class QueueGroupLimitRules extends QueueContractFixture {
   }
 
   @Test
+  void jobsWaitingForALimitAreCounted() {
+    queue.enqueueAll(QUEUE, List.of("{}", "{}", "{}"));
+    assertThat(queue.waitingForLimits(QUEUE)).as("no limits").isZero();
+    queue.setLimits(QUEUE, QueueLimits.maxRunning(1));
+    assertThat(queue.waitingForLimits(QUEUE)).as("room left").isZero();
+    Job one = queue.claim(QUEUE, "w1", LONG).orElseThrow();
+    assertThat(queue.waitingForLimits(QUEUE)).as("full: every pending job").isEqualTo(2);
+    queue.complete(one.lease(), "{}");
+
+    queue.setLimits(QUEUE, ONE_PER_GROUP);
+    enqueue("a");
+    enqueue("a");
+    enqueue("a");
+    enqueue("b");
+    assertThat(queue.waitingForLimits(QUEUE)).as("a2 and a3 behind a1").isEqualTo(2);
+    assertThat(queue.claimBatch(QUEUE, "w2", LONG, 10)).hasSize(4);
+    assertThat(queue.waitingForLimits(QUEUE)).as("a2 and a3 behind a1, running").isEqualTo(2);
+    assertThat(queue.waitingForLimits("other")).isZero();
+  }
+
+  @Test
   void groupAndRateLimitsAreReadBack() {
     QueueLimits all =
         QueueLimits.maxRunning(7)

@@ -176,6 +176,12 @@ public final class InMemoryQueue implements FencedQueue {
   }
 
   @Override
+  public long waitingForLimits(String queue) {
+    Validate.identifier("queue", queue);
+    return store.waitingForLimits(queue);
+  }
+
+  @Override
   public Lease renew(Lease lease, Duration leaseLength) {
     Objects.requireNonNull(lease, "lease");
     Validate.leaseLength(leaseLength);

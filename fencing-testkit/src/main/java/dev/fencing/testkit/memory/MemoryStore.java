@@ -204,6 +204,31 @@ final class MemoryStore {
         });
   }
 
+  /** As {@link dev.fencing.FencedQueue#waitingForLimits}. */
+  long waitingForLimits(String queue) {
+    return lock.locked(
+        () -> {
+          Instant now = now();
+          QueueLimits limit = limits.getOrDefault(queue, QueueLimits.NONE);
+          Collection<MemoryJob> open = unfinished.getOrDefault(queue, new TreeMap<>()).values();
+          boolean full =
+              room(limit, open, now) <= 0
+                  || limit.rate().map(r -> bucket(queue, "", r, now).whole() < 1).orElse(false);
+          if (full) {
+            return open.stream().filter(j -> j.state() == JobState.PENDING).count();
+          }
+          if (!limit.limitsGroups()) {
+            return 0L;
+          }
+          Set<Long> startable =
+              startable(queue, limit, open, Comparator.comparingLong(j -> j.id), now);
+          return open.stream()
+              .filter(j -> j.group != null && j.state() == JobState.PENDING && j.claimable(now))
+              .filter(j -> !startable.contains(j.id))
+              .count();
+        });
+  }
+
   /**
    * How many more leases the queue's running limit allows beside its valid ones (a running job
    * whose lease has not run out); {@link Integer#MAX_VALUE} without a limit.

@@ -134,6 +134,11 @@ final class AppendClaims {
     this.claimSql = RenderedSql.of(dsl, RenderedSql.Plan.INDEXED, AppendClaims::claimQuery);
   }
 
+  /** The engine's tests of a limit's slots. */
+  RunningLimits.SlotTests slotTests() {
+    return slotTests;
+  }
+
   List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
     UUID token = UUID.randomUUID();
     AtomicBoolean retry = new AtomicBoolean();

@@ -99,7 +99,7 @@ public final class AppendStore extends EngineStore {
       AppendWrites writes,
       JsonProbe probe,
       Provider<AppendAdmin> admin) {
-    super(JOBS, jdbc, claims::claimBatch, admin);
+    super(JOBS, jdbc, claims::claimBatch, claims.slotTests(), admin);
     this.writes = writes;
     this.probe = probe;
   }

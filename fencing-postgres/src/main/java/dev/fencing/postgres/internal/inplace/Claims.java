@@ -103,6 +103,11 @@ final class Claims {
     this.claimSql = RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Claims::claimQuery);
   }
 
+  /** The engine's tests of a limit's slots. */
+  RunningLimits.SlotTests slotTests() {
+    return slotTests;
+  }
+
   List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
     Map<String, Object> values =
         Map.of(

@@ -73,7 +73,7 @@ public final class InPlaceStore extends EngineStore {
       Renewals renewals,
       Notifier notifier,
       Provider<InPlaceAdmin> admin) {
-    super(JOBS, jdbc, claims::claimBatch, admin);
+    super(JOBS, jdbc, claims::claimBatch, claims.slotTests(), admin);
     this.commits = commits;
     this.renewals = renewals;
     this.notifier = notifier;
