@@ -43,6 +43,13 @@ import org.jspecify.annotations.Nullable;
  * queue's rate counts every hand-out; a group's counts its jobs' starts from waiting. A claim that
  * finds no token answers fewer jobs or none, and the workers' next poll tries again.
  *
+ * <p><b>Priority aging</b> ({@link #withPriorityAging(Duration)}). Without it a queue's order is
+ * strict: priority, then ready time, then age, so a steady stream of higher priorities delays lower
+ * ones without end. With an aging of {@code A}, a job of priority {@code p} is served as if it had
+ * become ready {@code p × A} earlier (ties by age): a job of priority 0 waits behind one of
+ * priority 10 that became ready after it for at most {@code 10 × A}, and never starves. Aging is an
+ * order, not a limit: it takes no lock.
+ *
  * <p>Limits change while the queue runs: the next claim obeys them, and lowering one ends no lease.
  */
 public final class QueueLimits {
@@ -59,8 +66,11 @@ public final class QueueLimits {
   /** The longest window of a rate. */
   public static final Duration MAX_PER = Duration.ofDays(1);
 
+  /** The longest priority aging. */
+  public static final Duration MAX_AGING = Duration.ofDays(1);
+
   /** No limit. */
-  public static final QueueLimits NONE = new QueueLimits(0, null, 0, null, false);
+  public static final QueueLimits NONE = new QueueLimits(0, null, 0, null, false, null);
 
   /**
    * At most {@code starts} hand-outs per {@code per}.
@@ -151,18 +161,21 @@ public final class QueueLimits {
 
   private final @Nullable Rate ratePerGroup;
   private final boolean fifoPerGroup;
+  private final @Nullable Duration aging;
 
   private QueueLimits(
       int maxRunning,
       @Nullable Rate rate,
       int maxRunningPerGroup,
       @Nullable Rate ratePerGroup,
-      boolean fifoPerGroup) {
+      boolean fifoPerGroup,
+      @Nullable Duration aging) {
     this.maxRunning = maxRunning;
     this.rate = rate;
     this.maxRunningPerGroup = maxRunningPerGroup;
     this.ratePerGroup = ratePerGroup;
     this.fifoPerGroup = fifoPerGroup;
+    this.aging = aging;
   }
 
   /**
@@ -185,12 +198,13 @@ public final class QueueLimits {
         rate,
         maxRunningPerGroup,
         ratePerGroup,
-        fifoPerGroup);
+        fifoPerGroup,
+        aging);
   }
 
   /** A copy without a running limit. */
   public QueueLimits withoutMaxRunning() {
-    return new QueueLimits(0, rate, maxRunningPerGroup, ratePerGroup, fifoPerGroup);
+    return new QueueLimits(0, rate, maxRunningPerGroup, ratePerGroup, fifoPerGroup, aging);
   }
 
   /**
@@ -200,12 +214,12 @@ public final class QueueLimits {
    */
   public QueueLimits withRate(int starts, Duration per) {
     return new QueueLimits(
-        maxRunning, new Rate(starts, per), maxRunningPerGroup, ratePerGroup, fifoPerGroup);
+        maxRunning, new Rate(starts, per), maxRunningPerGroup, ratePerGroup, fifoPerGroup, aging);
   }
 
   /** A copy without a rate for the queue. */
   public QueueLimits withoutRate() {
-    return new QueueLimits(maxRunning, null, maxRunningPerGroup, ratePerGroup, fifoPerGroup);
+    return new QueueLimits(maxRunning, null, maxRunningPerGroup, ratePerGroup, fifoPerGroup, aging);
   }
 
   /**
@@ -220,12 +234,13 @@ public final class QueueLimits {
         rate,
         Validate.between("maxRunningPerGroup", maxRunningPerGroup, 1, MAX_RUNNING),
         ratePerGroup,
-        fifoPerGroup);
+        fifoPerGroup,
+        aging);
   }
 
   /** A copy without a running limit per group. */
   public QueueLimits withoutMaxRunningPerGroup() {
-    return new QueueLimits(maxRunning, rate, 0, ratePerGroup, fifoPerGroup);
+    return new QueueLimits(maxRunning, rate, 0, ratePerGroup, fifoPerGroup, aging);
   }
 
   /**
@@ -235,22 +250,53 @@ public final class QueueLimits {
    */
   public QueueLimits withRatePerGroup(int starts, Duration per) {
     return new QueueLimits(
-        maxRunning, rate, maxRunningPerGroup, new Rate(starts, per), fifoPerGroup);
+        maxRunning, rate, maxRunningPerGroup, new Rate(starts, per), fifoPerGroup, aging);
   }
 
   /** A copy without a rate per group. */
   public QueueLimits withoutRatePerGroup() {
-    return new QueueLimits(maxRunning, rate, maxRunningPerGroup, null, fifoPerGroup);
+    return new QueueLimits(maxRunning, rate, maxRunningPerGroup, null, fifoPerGroup, aging);
   }
 
   /** A copy in which each group's jobs start in the order they were enqueued. */
   public QueueLimits withFifoPerGroup() {
-    return new QueueLimits(maxRunning, rate, maxRunningPerGroup, ratePerGroup, true);
+    return new QueueLimits(maxRunning, rate, maxRunningPerGroup, ratePerGroup, true, aging);
   }
 
   /** A copy in which a group's jobs start by priority, run time and age, as the queue's. */
   public QueueLimits withoutFifoPerGroup() {
-    return new QueueLimits(maxRunning, rate, maxRunningPerGroup, ratePerGroup, false);
+    return new QueueLimits(maxRunning, rate, maxRunningPerGroup, ratePerGroup, false, aging);
+  }
+
+  /**
+   * A copy in which a job of priority {@code p} ranks as if it had become ready {@code p × aging}
+   * earlier (see the class comment).
+   *
+   * @throws IllegalArgumentException if {@code aging} is not between 1 ms and {@link #MAX_AGING},
+   *     or not a whole number of microseconds
+   */
+  public QueueLimits withPriorityAging(Duration aging) {
+    Validate.between("aging", aging, MIN_PER, MAX_AGING);
+    if (aging.toNanos() % 1_000 != 0) {
+      throw new IllegalArgumentException(
+          "aging must be a whole number of microseconds, but was " + aging);
+    }
+    return new QueueLimits(maxRunning, rate, maxRunningPerGroup, ratePerGroup, fifoPerGroup, aging);
+  }
+
+  /** A copy with the strict order: priority, then ready time, then age. */
+  public QueueLimits withoutPriorityAging() {
+    return new QueueLimits(maxRunning, rate, maxRunningPerGroup, ratePerGroup, fifoPerGroup, null);
+  }
+
+  /** The priority aging, if one is set. */
+  public Optional<Duration> priorityAging() {
+    return Optional.ofNullable(aging);
+  }
+
+  /** Whether a limit bounds the jobs a claim may take (all but {@link #priorityAging}). */
+  public boolean limitsClaims() {
+    return maxRunning != 0 || rate != null || limitsGroups();
   }
 
   /** The running limit, if one is set. */
@@ -285,7 +331,7 @@ public final class QueueLimits {
 
   /** Whether no limit is set. */
   public boolean isNone() {
-    return maxRunning == 0 && rate == null && !limitsGroups();
+    return !limitsClaims() && aging == null;
   }
 
   @Override
@@ -295,12 +341,13 @@ public final class QueueLimits {
         && Objects.equals(rate, other.rate)
         && maxRunningPerGroup == other.maxRunningPerGroup
         && Objects.equals(ratePerGroup, other.ratePerGroup)
-        && fifoPerGroup == other.fifoPerGroup;
+        && fifoPerGroup == other.fifoPerGroup
+        && Objects.equals(aging, other.aging);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(maxRunning, rate, maxRunningPerGroup, ratePerGroup, fifoPerGroup);
+    return Objects.hash(maxRunning, rate, maxRunningPerGroup, ratePerGroup, fifoPerGroup, aging);
   }
 
   @Override
@@ -323,6 +370,9 @@ public final class QueueLimits {
     }
     if (fifoPerGroup) {
       text.append("fifoPerGroup, ");
+    }
+    if (aging != null) {
+      text.append("priorityAging=").append(aging).append(", ");
     }
     text.setLength(text.length() - 2);
     return text.append(']').toString();

@@ -324,6 +324,10 @@ class QueueControlsApiTest {
             .withoutRatePerGroup()
             .withoutFifoPerGroup();
     assertThat(none).isEqualTo(QueueLimits.NONE);
+    assertThat(none.fifoPerGroup()).isFalse();
+    assertThat(none.runningLimitPerGroup()).isEmpty();
+    assertThat(none.ratePerGroup()).isEmpty();
+    assertThat(none.rate()).isEmpty();
     assertThat(none.isNone()).isTrue();
     assertThat(none.limitsGroups()).isFalse();
     assertThat(QueueLimits.NONE.withRate(1, Duration.ofHours(1)).isNone()).isFalse();
@@ -353,6 +357,52 @@ class QueueControlsApiTest {
         .isNotEqualTo(all.withoutRatePerGroup())
         .isNotEqualTo(all.withoutMaxRunningPerGroup())
         .isNotEqualTo(all.withMaxRunningPerGroup(2));
+  }
+
+  @Test
+  void priorityAgingIsAnOrderNotALimit() {
+    QueueLimits aged = QueueLimits.NONE.withPriorityAging(Duration.ofSeconds(30));
+    assertThat(aged.priorityAging()).contains(Duration.ofSeconds(30));
+    assertThat(aged.isNone()).isFalse();
+    assertThat(aged.limitsClaims()).isFalse();
+    assertThat(aged.limitsGroups()).isFalse();
+    assertThat(aged).hasToString("QueueLimits[priorityAging=PT30S]");
+    assertThat(aged.withoutPriorityAging()).isEqualTo(QueueLimits.NONE);
+    assertThat(QueueLimits.NONE.priorityAging()).isEmpty();
+    assertThat(aged)
+        .isEqualTo(QueueLimits.NONE.withPriorityAging(Duration.ofSeconds(30)))
+        .hasSameHashCodeAs(QueueLimits.NONE.withPriorityAging(Duration.ofSeconds(30)))
+        .isNotEqualTo(QueueLimits.NONE.withPriorityAging(Duration.ofSeconds(31)));
+    assertThat(QueueLimits.maxRunning(2).limitsClaims()).isTrue();
+    assertThat(QueueLimits.NONE.withRate(1, SECOND).limitsClaims()).isTrue();
+    assertThat(QueueLimits.NONE.withFifoPerGroup().limitsClaims()).isTrue();
+    assertThat(QueueLimits.maxRunning(2).withPriorityAging(SECOND).runningLimit()).hasValue(2);
+    assertThat(QueueLimits.NONE.withPriorityAging(QueueLimits.MAX_AGING).priorityAging())
+        .contains(Duration.ofDays(1));
+    assertThat(QueueLimits.NONE.withPriorityAging(Duration.ofMillis(1)).priorityAging())
+        .contains(Duration.ofMillis(1));
+    assertThatThrownBy(() -> QueueLimits.NONE.withPriorityAging(Duration.ZERO))
+        .hasMessage("aging must be between PT0.001S and PT24H, but was PT0S");
+    assertThatThrownBy(() -> QueueLimits.NONE.withPriorityAging(Duration.ofDays(1).plusMillis(1)))
+        .hasMessageStartingWith("aging must be between");
+    assertThatThrownBy(() -> QueueLimits.NONE.withPriorityAging(Duration.ofNanos(1_000_500)))
+        .hasMessage("aging must be a whole number of microseconds, but was PT0.0010005S");
+    for (QueueLimits other :
+        List.of(
+            QueueLimits.maxRunning(1),
+            QueueLimits.NONE.withRate(1, SECOND),
+            QueueLimits.NONE.withMaxRunningPerGroup(1),
+            QueueLimits.NONE.withRatePerGroup(1, SECOND),
+            QueueLimits.NONE.withFifoPerGroup())) {
+      assertThat(other.withPriorityAging(SECOND).priorityAging()).contains(SECOND);
+      assertThat(other.withPriorityAging(SECOND).withoutPriorityAging()).isEqualTo(other);
+      assertThat(other.withPriorityAging(SECOND)).isNotEqualTo(other);
+    }
+    QueueLimits all = aged.withMaxRunning(1).withRate(1, SECOND).withMaxRunningPerGroup(1);
+    assertThat(all.withRatePerGroup(1, SECOND).withFifoPerGroup().withoutFifoPerGroup())
+        .isEqualTo(all.withRatePerGroup(1, SECOND));
+    assertThat(all.withoutMaxRunning().withoutRate().withoutMaxRunningPerGroup()).isEqualTo(aged);
+    assertThat(all.withRatePerGroup(1, SECOND).withoutRatePerGroup()).isEqualTo(all);
   }
 
   @Test

@@ -390,6 +390,13 @@ class FencingCliTest {
         .startsWith("queue exports" + in + "at most 3 running; per group: FIFO");
     assertThat(queue.limits("exports")).isEqualTo(QueueLimits.maxRunning(3).withFifoPerGroup());
 
+    Run aged = run(schema, "limits", "exports", "--aging", "30s");
+    assertThat(aged.out()).startsWith("queue exports" + in + "priority aging 30s (was: ");
+    assertThat(queue.limits("exports"))
+        .isEqualTo(QueueLimits.NONE.withPriorityAging(Duration.ofSeconds(30)));
+    Run badAging = execute("limits", "exports", "--aging", "soon");
+    assertThat(badAging.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(badAging.err()).startsWith("fencing: aging must be a duration");
     Run badRate = execute("limits", "exports", "--rate", "100");
     assertThat(badRate.code()).isEqualTo(ExitCode.USAGE);
     assertThat(badRate.err()).startsWith("fencing: rate must be written starts/window");

@@ -45,8 +45,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     fencing.queues.(name).concurrency, .lease, .heartbeat, .batch-size, .prefetch, .retry-delay
  *     and .min-lease-left; each unset takes fencing.queue-defaults, then the runtime's default.
  *     Besides, the queue's own limits, .limits.max-running, .rate, .group-max-running, .group-rate,
- *     .fifo and .apply (not defaults). Spring drops underscores from map keys: write a queue named
- *     order_events as fencing.queues[order_events].concurrency
+ *     .fifo, .priority-aging and .apply (not defaults). Spring drops underscores from map keys:
+ *     write a queue named order_events as fencing.queues[order_events].concurrency
  * @param maintenance retention of finished jobs and storage upkeep, run by the workers with or
  *     without queues
  * @param health the health indicator's settings
@@ -251,6 +251,8 @@ public record FencingProperties(
    *     to 1,000,000; unset for none
    * @param groupRate at most this many jobs of each group started per window, as rate
    * @param fifo whether each group's jobs start in the order they were enqueued (default false)
+   * @param priorityAging a job of priority p ranks as if it had become ready p times this earlier
+   *     (1 ms to 1 day); unset for the strict order
    * @param apply whether the application sets the queue's limits to these at start (logged at
    *     INFO), replacing what the store kept: with apply, a limit left unset is removed; default
    *     false: the limits the store keeps rule (set by another process, the fencing limits command
@@ -262,6 +264,7 @@ public record FencingProperties(
       @Nullable Integer groupMaxRunning,
       @Nullable String groupRate,
       @DefaultValue("false") boolean fifo,
+      @Nullable Duration priorityAging,
       @DefaultValue("false") boolean apply) {
 
     /** The limits these properties name. */
@@ -281,6 +284,9 @@ public record FencingProperties(
         QueueLimits.Rate r = QueueLimits.Rate.parse(groupRate);
         limits = limits.withRatePerGroup(r.starts(), r.per());
       }
+      if (priorityAging != null) {
+        limits = limits.withPriorityAging(priorityAging);
+      }
       return fifo ? limits.withFifoPerGroup() : limits;
     }
 
@@ -291,6 +297,13 @@ public record FencingProperties(
       }
       if (groupMaxRunning != null) {
         Validate.between(prefix + "group-max-running", groupMaxRunning, 1, QueueLimits.MAX_RUNNING);
+      }
+      if (priorityAging != null) {
+        try {
+          QueueLimits.NONE.withPriorityAging(priorityAging);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(prefix + "priority-aging: " + e.getMessage());
+        }
       }
       checkRate(prefix + "rate", rate);
       checkRate(prefix + "group-rate", groupRate);

@@ -61,6 +61,7 @@ class QueueLimitsPropertiesTest {
             "fencing.queues.exports.limits.group-max-running=1",
             "fencing.queues.exports.limits.group-rate=10/1m",
             "fencing.queues.exports.limits.fifo=true",
+            "fencing.queues.exports.limits.priority-aging=30s",
             "fencing.queues.exports.limits.apply=true")) {
       assertThat(app.getBean(FencedQueue.class).limits("exports"))
           .isEqualTo(
@@ -68,7 +69,8 @@ class QueueLimitsPropertiesTest {
                   .withRate(100, java.time.Duration.ofSeconds(1))
                   .withMaxRunningPerGroup(1)
                   .withRatePerGroup(10, java.time.Duration.ofMinutes(1))
-                  .withFifoPerGroup());
+                  .withFifoPerGroup()
+                  .withPriorityAging(java.time.Duration.ofSeconds(30)));
     }
   }
 

@@ -71,6 +71,14 @@ public final class LimitsCommand extends DatabaseCommand {
 
     @Option(names = "--fifo", description = "each group's jobs start in the order enqueued")
     boolean fifo;
+
+    @Option(
+        names = "--aging",
+        paramLabel = "DURATION",
+        description =
+            "priority aging: a job of priority p ranks as if ready p times DURATION earlier"
+                + " (e.g. 30s, PT1M); without it the order is strict")
+    @Nullable String aging;
   }
 
   @Override
@@ -121,7 +129,24 @@ public final class LimitsCommand extends DatabaseCommand {
       QueueLimits.Rate rate = QueueLimits.Rate.parse(w.groupRate);
       limits = limits.withRatePerGroup(rate.starts(), rate.per());
     }
+    if (w.aging != null) {
+      limits = limits.withPriorityAging(duration("aging", w.aging));
+    }
     return w.fifo ? limits.withFifoPerGroup() : limits;
+  }
+
+  /**
+   * {@code text} as a duration written as a rate's window: {@code 30s}, {@code 1m}, {@code PT1M}.
+   */
+  private static java.time.Duration duration(String option, String text) {
+    try {
+      return QueueLimits.Rate.parse("1/" + text.strip()).per();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          option
+              + " must be a duration of 1 ms to 1 day (e.g. 30s, 1m, PT1M), but was "
+              + Validate.quote(text));
+    }
   }
 
   /** The limits in words: {@code at most 2 running, 100 per 1s; per group: 1 running, FIFO}. */
@@ -138,6 +163,13 @@ public final class LimitsCommand extends DatabaseCommand {
     if (limits.fifoPerGroup()) {
       perGroup.add("FIFO");
     }
+    limits
+        .priorityAging()
+        .ifPresent(
+            a -> {
+              String window = new QueueLimits.Rate(1, a).toString();
+              queueWide.add("priority aging " + window.substring(window.indexOf('/') + 1));
+            });
     String text = String.join(", ", queueWide);
     if (!perGroup.isEmpty()) {
       text += (text.isEmpty() ? "" : "; ") + "per group: " + String.join(", ", perGroup);

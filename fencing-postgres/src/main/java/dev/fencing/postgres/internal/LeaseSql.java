@@ -119,4 +119,15 @@ public final class LeaseSql {
         attempts,
         maxAttempts);
   }
+
+  /**
+   * A job's place in the aged order: {@code ready} minus {@code priority} times {@code agingMicros}
+   * microseconds ({@link dev.fencing.QueueLimits#withPriorityAging}).
+   */
+  public static Field<OffsetDateTime> aged(
+      Field<OffsetDateTime> ready, Field<? extends Number> priority, Field<Long> agingMicros) {
+    return field(
+        "({0} - {1} * {2} * interval '1 microsecond')",
+        ready.getDataType(), ready, priority, agingMicros);
+  }
 }

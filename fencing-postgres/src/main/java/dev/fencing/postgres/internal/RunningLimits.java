@@ -71,7 +71,7 @@ public final class RunningLimits {
     String slot = table(jdbc, config, "fencing_limit_slot");
     this.probeSql =
         "select max_running, rate_starts, rate_per_us, group_max_running, group_rate_starts,"
-            + " group_rate_per_us, fifo_per_group from "
+            + " group_rate_per_us, fifo_per_group, aging_us from "
             + limit
             + " where queue = ?";
     this.lockSql =
@@ -90,15 +90,16 @@ public final class RunningLimits {
         "insert into "
             + limit
             + " as l (queue, max_running, rate_starts, rate_per_us, rate_burst, group_max_running,"
-            + " group_rate_starts, group_rate_per_us, group_rate_burst, fifo_per_group)"
-            + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (queue) do update"
+            + " group_rate_starts, group_rate_per_us, group_rate_burst, fifo_per_group, aging_us)"
+            + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (queue) do update"
             + " set max_running = excluded.max_running, rate_starts = excluded.rate_starts,"
             + " rate_per_us = excluded.rate_per_us, rate_burst = excluded.rate_burst,"
             + " group_max_running = excluded.group_max_running,"
             + " group_rate_starts = excluded.group_rate_starts,"
             + " group_rate_per_us = excluded.group_rate_per_us,"
             + " group_rate_burst = excluded.group_rate_burst,"
-            + " fifo_per_group = excluded.fifo_per_group, revision = l.revision + 1,"
+            + " fifo_per_group = excluded.fifo_per_group, aging_us = excluded.aging_us,"
+            + " revision = l.revision + 1,"
             + " updated_at = now()";
     this.slotSql =
         "insert into "
@@ -172,6 +173,10 @@ public final class RunningLimits {
             setInt(s, 6, limits.runningLimitPerGroup());
             setRate(s, 7, limits.ratePerGroup().orElse(null));
             s.setBoolean(10, limits.fifoPerGroup());
+            s.setObject(
+                11,
+                limits.priorityAging().map(a -> a.toNanos() / 1_000).orElse(null),
+                Types.BIGINT);
             s.executeUpdate();
           }
           return previous;
@@ -211,6 +216,9 @@ public final class RunningLimits {
         if (r.getObject(5) != null) {
           limits = limits.withRatePerGroup(r.getInt(5), Duration.ofNanos(r.getLong(6) * 1_000));
         }
+        if (r.getObject(8) != null) {
+          limits = limits.withPriorityAging(Duration.ofNanos(r.getLong(8) * 1_000));
+        }
         return r.getBoolean(7) ? limits.withFifoPerGroup() : limits;
       }
     }
@@ -223,11 +231,17 @@ public final class RunningLimits {
 
   /**
    * An engine's claim of at most {@code n} jobs, in the transaction of {@link #claim}: of the
-   * parked jobs of a group, only those of {@code startable} (all when null).
+   * parked jobs of a group, only those of {@code startable} (all when null); with {@code
+   * agingMicros} above 0, in the aged order ({@link QueueLimits#withPriorityAging}).
    */
   @FunctionalInterface
   public interface Claim {
-    List<Job> take(Connection connection, int n, Long @Nullable [] startable) throws SQLException;
+    List<Job> take(Connection connection, int n, Long @Nullable [] startable, long agingMicros)
+        throws SQLException;
+  }
+
+  private static long agingMicros(QueueLimits limits) {
+    return limits.priorityAging().map(a -> a.toNanos() / 1_000).orElse(0L);
   }
 
   /**
@@ -249,8 +263,8 @@ public final class RunningLimits {
       Connection connection, String queue, SlotTests tests, int batchSize, Claim claim)
       throws SQLException {
     QueueLimits limits = read(connection, queue);
-    if (limits.isNone()) {
-      return claim.take(connection, batchSize, null);
+    if (!limits.limitsClaims()) {
+      return claim.take(connection, batchSize, null, agingMicros(limits));
     }
     OptionalInt max = limits.runningLimit();
     if (max.isPresent() && heldBefore(connection, queue, tests.valid()) >= max.getAsInt()) {
@@ -260,8 +274,8 @@ public final class RunningLimits {
     }
     lock(connection, queue);
     limits = read(connection, queue); // as they are now: set under the same lock
-    if (limits.isNone()) {
-      return claim.take(connection, batchSize, null);
+    if (!limits.limitsClaims()) {
+      return claim.take(connection, batchSize, null, agingMicros(limits));
     }
     max = limits.runningLimit();
     int n = batchSize;
@@ -281,7 +295,10 @@ public final class RunningLimits {
             : null;
     List<Job> jobs =
         claim.take(
-            connection, n, startable == null ? null : startable.keySet().toArray(Long[]::new));
+            connection,
+            n,
+            startable == null ? null : startable.keySet().toArray(Long[]::new),
+            agingMicros(limits));
     if (jobs.isEmpty()) {
       return jobs;
     }

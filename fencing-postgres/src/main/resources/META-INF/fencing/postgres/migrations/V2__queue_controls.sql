@@ -63,6 +63,7 @@ CREATE TABLE IF NOT EXISTS fencing_queue_limit (
     group_rate_per_us  bigint,
     group_rate_burst   integer,
     fifo_per_group     boolean       NOT NULL DEFAULT false,
+    aging_us           bigint,
     revision           bigint        NOT NULL DEFAULT 1,
     updated_at         timestamptz   NOT NULL DEFAULT now(),
     CONSTRAINT fencing_queue_limit_pk PRIMARY KEY (queue)

@@ -190,16 +190,42 @@ abstract class QueueGroupLimitRules extends QueueContractFixture {
   }
 
   @Test
+  void priorityAgingServesAnOlderLowPriorityJobFirst() {
+    long low = queue.enqueue(QUEUE, "{}");
+    pause(Duration.ofMillis(1_500));
+    long high = queue.enqueue(QUEUE, "{}", JobOptions.ofPriority(1));
+    long higher = queue.enqueue(QUEUE, "{}", JobOptions.ofPriority(5));
+    queue.setLimits(QUEUE, QueueLimits.NONE.withPriorityAging(Duration.ofMillis(500)));
+    // as if ready: low at 0, high at 1.5 s - 0.5 s, higher at 1.5 s - 2.5 s
+    assertThat(queue.claim(QUEUE, "w1", LONG).orElseThrow().id()).isEqualTo(higher);
+    assertThat(queue.claim(QUEUE, "w1", LONG).orElseThrow().id()).isEqualTo(low);
+    assertThat(queue.claim(QUEUE, "w1", LONG).orElseThrow().id()).isEqualTo(high);
+  }
+
+  @Test
+  void withoutAgingTheOrderIsStrict() {
+    long low = queue.enqueue(QUEUE, "{}");
+    pause(Duration.ofMillis(1_500));
+    long high = queue.enqueue(QUEUE, "{}", JobOptions.ofPriority(1));
+    queue.setLimits(QUEUE, QueueLimits.NONE.withPriorityAging(Duration.ofMillis(500)));
+    queue.setLimits(QUEUE, QueueLimits.NONE);
+    assertThat(queue.claimBatch(QUEUE, "w1", LONG, 1)).extracting(Job::id).containsExactly(high);
+    assertThat(queue.claimBatch(QUEUE, "w1", LONG, 1)).extracting(Job::id).containsExactly(low);
+  }
+
+  @Test
   void groupAndRateLimitsAreReadBack() {
     QueueLimits all =
         QueueLimits.maxRunning(7)
             .withRate(100, Duration.ofSeconds(1))
             .withMaxRunningPerGroup(2)
             .withRatePerGroup(10, Duration.ofMinutes(1))
-            .withFifoPerGroup();
+            .withFifoPerGroup()
+            .withPriorityAging(Duration.ofSeconds(30));
     queue.setLimits(QUEUE, all);
     assertThat(queue.limits(QUEUE)).isEqualTo(all);
-    QueueLimits fewer = all.withoutRate().withoutRatePerGroup().withoutFifoPerGroup();
+    QueueLimits fewer =
+        all.withoutRate().withoutRatePerGroup().withoutFifoPerGroup().withoutPriorityAging();
     assertThat(queue.setLimits(QUEUE, fewer)).isEqualTo(all);
     assertThat(queue.limits(QUEUE)).isEqualTo(fewer);
     assertThat(queue.setLimits(QUEUE, QueueLimits.NONE)).isEqualTo(fewer);
@@ -214,6 +240,7 @@ abstract class QueueGroupLimitRules extends QueueContractFixture {
     assertRefused(() -> QueueLimits.NONE.withRate(1, Duration.ZERO), "per", "PT0S");
     assertRefused(() -> QueueLimits.NONE.withRatePerGroup(1, Duration.ofDays(2)), "per", "PT48H");
     assertRefused(() -> QueueLimits.NONE.withMaxRunningPerGroup(0), "maxRunningPerGroup", "0");
+    assertRefused(() -> QueueLimits.NONE.withPriorityAging(Duration.ZERO), "aging", "PT0S");
     assertThat(queue.limits(QUEUE)).isEqualTo(QueueLimits.NONE);
   }
 }

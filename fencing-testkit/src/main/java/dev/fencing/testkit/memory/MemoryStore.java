@@ -161,10 +161,18 @@ final class MemoryStore {
             return List.of();
           }
           Comparator<MemoryJob> oldestReady =
-              Comparator.comparingInt(MemoryJob::rank)
-                  .reversed()
-                  .thenComparing(MemoryJob::readyAt)
-                  .thenComparingLong(j -> j.id);
+              limit
+                  .priorityAging()
+                  .map(
+                      aging ->
+                          Comparator.<MemoryJob, Instant>comparing(
+                                  j -> j.readyAt().minus(aging.multipliedBy(j.rank())))
+                              .thenComparingLong(j -> j.id))
+                  .orElse(
+                      Comparator.comparingInt(MemoryJob::rank)
+                          .reversed()
+                          .thenComparing(MemoryJob::readyAt)
+                          .thenComparingLong(j -> j.id));
           Set<Long> startable = startable(queue, limit, open.values(), oldestReady, now);
           List<MemoryJob> chosen =
               new ArrayList<>(

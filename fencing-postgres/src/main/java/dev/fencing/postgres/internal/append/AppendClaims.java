@@ -167,7 +167,8 @@ final class AppendClaims {
                   queue,
                   slotTests,
                   batchSize,
-                  (c, n, startable) -> claim(c, queue, owner, micros, n, token, startable));
+                  (c, n, startable, aging) ->
+                      claim(c, queue, owner, micros, n, token, startable, aging));
             });
     List<Job> sorted = new ArrayList<>(jobs);
     sorted.sort(Comparator.comparingLong(Job::id));
@@ -226,12 +227,13 @@ final class AppendClaims {
       long micros,
       int n,
       UUID token,
-      Long @Nullable [] startable)
+      Long @Nullable [] startable,
+      long agingMicros)
       throws SQLException {
     // what needs no window first (its rows are locked, skipping those others hold): the window's
     // lock, which every claim of the queue waits for, is then held for fewer round trips
     List<Candidate> requeued = reclaims.requeued(connection, queue, n);
-    List<Candidate> ranked = parked.due(connection, queue, n, startable);
+    List<Candidate> ranked = parked.due(connection, queue, n, startable, agingMicros);
     List<Candidate> expired = new ArrayList<>();
     List<Candidate> spent = new ArrayList<>();
     List<Long> takenOver = reclaims.expired(connection, queue, n, expired, spent);
@@ -252,15 +254,15 @@ final class AppendClaims {
         best = fresh.get(f);
         from = 0;
       }
-      if (q < requeued.size() && (best == null || requeued.get(q).earlier(best))) {
+      if (q < requeued.size() && (best == null || requeued.get(q).earlier(best, agingMicros))) {
         best = requeued.get(q);
         from = 1;
       }
-      if (e < expired.size() && (best == null || expired.get(e).earlier(best))) {
+      if (e < expired.size() && (best == null || expired.get(e).earlier(best, agingMicros))) {
         best = expired.get(e);
         from = 2;
       }
-      if (k < ranked.size() && (best == null || ranked.get(k).earlier(best))) {
+      if (k < ranked.size() && (best == null || ranked.get(k).earlier(best, agingMicros))) {
         best = ranked.get(k);
         from = 3;
       }

@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -85,10 +86,22 @@ record Candidate(
    * a lower job id.
    */
   boolean earlier(Candidate other) {
-    if (priority != other.priority) {
+    return earlier(other, 0);
+  }
+
+  /**
+   * Whether this one goes before {@code other}, in the aged order when {@code agingMicros} is above
+   * 0 ({@link dev.fencing.QueueLimits#withPriorityAging}): became ready earlier once each is moved
+   * back by its priority times the aging, else a lower job id.
+   */
+  boolean earlier(Candidate other, long agingMicros) {
+    if (agingMicros <= 0 && priority != other.priority) {
       return priority > other.priority;
     }
-    int byTime = ready.compareTo(other.ready);
+    int byTime =
+        ready
+            .minus(priority * agingMicros, ChronoUnit.MICROS)
+            .compareTo(other.ready.minus(other.priority * agingMicros, ChronoUnit.MICROS));
     return byTime < 0 || (byTime == 0 && jobId < other.jobId);
   }
 }

@@ -13,6 +13,7 @@ import static org.jooq.impl.DSL.selectOne;
 
 import dev.fencing.postgres.internal.GroupLimits;
 import dev.fencing.postgres.internal.Jdbc;
+import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendRequeue;
@@ -39,12 +40,15 @@ import org.jspecify.annotations.Nullable;
 final class Parked {
 
   private final RenderedSql parkedSql;
+  private final RenderedSql agedSql;
   private final RenderedSql unparkSql;
 
   @Inject
   Parked(Jdbc jdbc) {
     DSLContext dsl = jdbc.dsl();
-    this.parkedSql = RenderedSql.of(dsl, RenderedSql.Plan.INDEXED, Parked::parkedQuery);
+    this.parkedSql =
+        RenderedSql.of(dsl, RenderedSql.Plan.INDEXED, (d, p) -> parkedQuery(d, p, false));
+    this.agedSql = RenderedSql.of(dsl, RenderedSql.Plan.INDEXED, (d, p) -> parkedQuery(d, p, true));
     this.unparkSql = RenderedSql.of(dsl, RenderedSql.Plan.INDEXED, Parked::unparkQuery);
   }
 
@@ -52,13 +56,15 @@ final class Parked {
    * Due parked jobs, by priority, ready time and id, locked; those another claim holds skipped; of
    * a group's, only {@code startable} ({@link GroupLimits}; all when null).
    */
-  List<Candidate> due(Connection connection, String queue, int limit, Long @Nullable [] startable)
+  List<Candidate> due(
+      Connection connection, String queue, int limit, Long @Nullable [] startable, long agingMicros)
       throws SQLException {
-    return Candidate.waiting(
-        connection,
-        parkedSql,
-        GroupLimits.bind(new HashMap<>(Map.of("queue", queue, "limit", limit)), startable),
-        true);
+    Map<String, Object> values =
+        GroupLimits.bind(new HashMap<>(Map.of("queue", queue, "limit", limit)), startable);
+    if (agingMicros > 0) {
+      values.put("aging", agingMicros);
+    }
+    return Candidate.waiting(connection, agingMicros > 0 ? agedSql : parkedSql, values, true);
   }
 
   /** Deletes the parked and {@code requeue} rows of the first {@code taken} of {@code parked}. */
@@ -75,7 +81,7 @@ final class Parked {
     }
   }
 
-  private static Query parkedQuery(DSLContext dsl, RenderedSql.Parameters p) {
+  private static Query parkedQuery(DSLContext dsl, RenderedSql.Parameters p, boolean aged) {
     FencingParked k = FENCING_PARKED;
     FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
     FencingAppendJob j = FENCING_APPEND_JOB;
@@ -101,7 +107,11 @@ final class Parked {
         // a job an operator ended since it was parked stays ended
         .andNotExists(
             selectOne().from(FENCING_APPEND_DONE).where(FENCING_APPEND_DONE.JOB_ID.eq(k.JOB_ID)))
-        .orderBy(k.PRIORITY.desc(), k.READY_AT, k.JOB_ID)
+        .orderBy(
+            aged
+                ? List.of(
+                    LeaseSql.aged(k.READY_AT, k.PRIORITY, p.bigint("aging")).asc(), k.JOB_ID.asc())
+                : List.of(k.PRIORITY.desc(), k.READY_AT.asc(), k.JOB_ID.asc()))
         .limit(p.integer("limit"))
         .forUpdate()
         .of(k)

@@ -92,6 +92,7 @@ final class Claims {
   private final RunningLimits limits;
   private final RunningLimits.SlotTests slotTests;
   private final RenderedSql claimSql;
+  private final RenderedSql agedClaimSql;
 
   @Inject
   Claims(Jdbc jdbc, RunningLimits limits) {
@@ -100,7 +101,10 @@ final class Claims {
     String jobs = limits.table("fencing_job");
     this.slotTests =
         new RunningLimits.SlotTests(SLOT_VALID.formatted(jobs), UNDER_WAY.formatted(jobs));
-    this.claimSql = RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, Claims::claimQuery);
+    this.claimSql =
+        RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, (d, p) -> claimQuery(d, p, false));
+    this.agedClaimSql =
+        RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, (d, p) -> claimQuery(d, p, true));
   }
 
   /** The engine's tests of a limit's slots. */
@@ -131,7 +135,7 @@ final class Claims {
                       c ->
                           limits.limited(c, queue)
                               ? null
-                              : claimOnce(c, queue, owner, values, batchSize, null));
+                              : claimOnce(c, queue, owner, values, batchSize, null, 0));
               if (plain != null) {
                 return plain;
               }
@@ -139,7 +143,8 @@ final class Claims {
                   queue,
                   slotTests,
                   batchSize,
-                  (c, n, startable) -> claimOnce(c, queue, owner, values, n, startable));
+                  (c, n, startable, aging) ->
+                      claimOnce(c, queue, owner, values, n, startable, aging));
             });
     jobs.sort(Comparator.comparingLong(Job::id));
     return jobs;
@@ -152,12 +157,18 @@ final class Claims {
       String owner,
       Map<String, Object> values,
       int n,
-      Long @Nullable [] startable)
+      Long @Nullable [] startable,
+      long agingMicros)
       throws SQLException {
     Map<String, Object> batch = GroupLimits.bind(new HashMap<>(values), startable);
     batch.put("batch", n);
-    try (PreparedStatement s = claimSql.prepare(c, batch);
-        ResultSet r = claimSql.query(s)) {
+    RenderedSql sql = claimSql;
+    if (agingMicros > 0) {
+      sql = agedClaimSql;
+      batch.put("aging", agingMicros);
+    }
+    try (PreparedStatement s = sql.prepare(c, batch);
+        ResultSet r = sql.query(s)) {
       List<Job> claimed = new ArrayList<>(n);
       while (r.next()) {
         if (r.getBoolean(6)) {
@@ -189,13 +200,19 @@ final class Claims {
     return new Job(lease, queue, r.getString(2), r.getInt(4));
   }
 
-  private static Query claimQuery(DSLContext dsl, RenderedSql.Parameters parameters) {
+  /**
+   * The claim statement; {@code aged}: in the order of {@link
+   * dev.fencing.QueueLimits#withPriorityAging} (parameter {@code aging}, microseconds per priority
+   * level), else strict.
+   */
+  private static Query claimQuery(DSLContext dsl, RenderedSql.Parameters parameters, boolean aged) {
     FencingJob j = FENCING_JOB;
     Param<String> queue = parameters.varchar("queue");
     Param<Integer> batch = parameters.integer("batch");
     Param<String> owner = parameters.varchar("owner");
     Param<Long> micros = parameters.bigint("micros");
     Param<UUID> token = parameters.uuid("token");
+    Field<Long> aging = aged ? parameters.bigint("aging") : inline(0L);
     // Plain names: the render mapping would put the user's schema in front of a CTE's name.
     Field<Long> id = field(name("id"), Long.class);
     Field<OffsetDateTime> readyAt = field(name("ready_at"), OffsetDateTime.class);
@@ -247,7 +264,11 @@ final class Claims {
                     .where(k.QUEUE.eq(queue))
                     .and(k.READY_AT.le(currentOffsetDateTime()))
                     .and(GroupLimits.startableOnly(k, parameters))
-                    .orderBy(k.PRIORITY.desc(), k.READY_AT, k.JOB_ID)
+                    .orderBy(
+                        aged
+                            ? List.of(
+                                LeaseSql.aged(k.READY_AT, k.PRIORITY, aging).asc(), k.JOB_ID.asc())
+                            : List.of(k.PRIORITY.desc(), k.READY_AT.asc(), k.JOB_ID.asc()))
                     .limit(batch)
                     .forUpdate()
                     .skipLocked());
@@ -278,7 +299,11 @@ final class Claims {
                                         select(id, readyAt, spent, priority, fromParked)
                                             .from(parked))
                                     .asTable("ready"))
-                            .orderBy(priority.desc(), readyAt, id)
+                            .orderBy(
+                                aged
+                                    ? List.of(
+                                        LeaseSql.aged(readyAt, priority, aging).asc(), id.asc())
+                                    : List.of(priority.desc(), readyAt.asc(), id.asc()))
                             .limit(batch)));
     // the parked rows taken leave fencing_parked; their jobs' rows get their ready time back
     CommonTableExpression<Record1<Long>> unparked =
