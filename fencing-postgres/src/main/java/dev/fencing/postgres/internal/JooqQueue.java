@@ -315,7 +315,7 @@ public final class JooqQueue implements FencedQueue {
 
   @Override
   public QueueLimits setLimits(String queue, QueueLimits limits) {
-    return this.limits.setLimits(queue, limits);
+    return this.limits.setLimits(queue, limits, store.slotTests());
   }
 
   @Override

@@ -44,8 +44,12 @@ public final class RunningLimits {
   /** The queue's own limit; a group's carries the group's key. */
   public static final String QUEUE_OWN = "";
 
-  /** What a claim needs of its engine to count slots. */
-  public record SlotTests(String valid, String underWay) {}
+  /**
+   * What a claim needs of its engine to count slots: {@code valid} and {@code underWay} test slot
+   * {@code s}; {@code running} selects {@code (job_id, epoch)} of the jobs of queue {@code ?}
+   * handed out and not yet ended or given back, whose slots a new limit seeds.
+   */
+  public record SlotTests(String valid, String underWay, String running) {}
 
   private final Jdbc jdbc;
   private final Config config;
@@ -158,6 +162,16 @@ public final class RunningLimits {
    * replace: one transaction, which a claim under the old limit finishes before.
    */
   public QueueLimits setLimits(String queue, QueueLimits limits) {
+    return setLimits(queue, limits, null);
+  }
+
+  /**
+   * As {@link #setLimits(String, QueueLimits)}, and with {@code tests} (the engine's), seeds under
+   * the same lock a slot for each job of the queue already under way: of the queue's running limit,
+   * and of its group's when it has one, so that jobs running when a limit is set are counted (those
+   * no longer valid are deleted by the next claim, as any).
+   */
+  public QueueLimits setLimits(String queue, QueueLimits limits, @Nullable SlotTests tests) {
     Validate.identifier("queue", queue);
     if (limits == null) {
       throw new IllegalArgumentException("limits must not be null; use QueueLimits.NONE");
@@ -179,8 +193,47 @@ public final class RunningLimits {
                 Types.BIGINT);
             s.executeUpdate();
           }
+          if (tests != null) {
+            seed(c, queue, limits, tests);
+          }
           return previous;
         });
+  }
+
+  private void seed(Connection connection, String queue, QueueLimits limits, SlotTests tests)
+      throws SQLException {
+    String option = table("fencing_job_option");
+    if (limits.runningLimit().isPresent()) {
+      seed(connection, queue, "'" + QUEUE_OWN + "', r.job_id, r.epoch from", "", tests);
+    }
+    if (limits.limitsGroups()) {
+      seed(
+          connection,
+          queue,
+          "o.grp, r.job_id, r.epoch from",
+          " join " + option + " o on o.job_id = r.job_id and o.grp is not null",
+          tests);
+    }
+  }
+
+  private void seed(
+      Connection connection, String queue, String columns, String join, SlotTests tests)
+      throws SQLException {
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "insert into "
+                + table("fencing_limit_slot")
+                + " (queue, grp, job_id, epoch) select ?, "
+                + columns
+                + " ("
+                + tests.running()
+                + ") r"
+                + join
+                + " on conflict (queue, grp, job_id) do nothing")) {
+      s.setString(1, queue);
+      s.setString(2, queue);
+      s.executeUpdate();
+    }
   }
 
   private static void setInt(PreparedStatement s, int at, OptionalInt value) throws SQLException {

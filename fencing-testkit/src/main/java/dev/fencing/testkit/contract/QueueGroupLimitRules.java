@@ -73,6 +73,18 @@ abstract class QueueGroupLimitRules extends QueueContractFixture {
   }
 
   @Test
+  void aGroupsJobsRunningWhenItsLimitIsSetAreCounted() {
+    long a1 = enqueue("a");
+    enqueue("a");
+    Job first = queue.claim(QUEUE, "w1", LONG).orElseThrow();
+    assertThat(first.id()).isEqualTo(a1);
+    queue.setLimits(QUEUE, ONE_PER_GROUP);
+    assertThat(queue.claim(QUEUE, "w2", LONG)).as("a1 holds a's place").isEmpty();
+    queue.complete(first.lease(), "{}");
+    assertThat(queue.claim(QUEUE, "w2", LONG)).isPresent();
+  }
+
+  @Test
   void oneOwnerClaimingTwiceCountsTwiceInItsGroup() {
     enqueue("a");
     enqueue("a");

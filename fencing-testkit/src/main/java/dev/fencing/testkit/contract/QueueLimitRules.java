@@ -100,6 +100,17 @@ abstract class QueueLimitRules extends QueueGroupLimitRules {
   }
 
   @Test
+  void jobsRunningWhenALimitIsSetAreCounted() {
+    queue.enqueueAll(QUEUE, List.of("{}", "{}", "{}", "{}"));
+    List<Job> running = queue.claimBatch(QUEUE, "w1", LONG, 2);
+    queue.setLimits(QUEUE, QueueLimits.maxRunning(2));
+    assertThat(queue.claim(QUEUE, "w2", LONG)).as("the two running jobs fill it").isEmpty();
+    queue.complete(running.get(0).lease(), "{}");
+    assertThat(queue.claim(QUEUE, "w2", LONG)).isPresent();
+    assertThat(queue.claim(QUEUE, "w3", LONG)).isEmpty();
+  }
+
+  @Test
   void limitsAreKeptPerQueue() {
     queue.enqueueAll(QUEUE, List.of("{}", "{}"));
     queue.enqueueAll("other", List.of("{}", "{}"));

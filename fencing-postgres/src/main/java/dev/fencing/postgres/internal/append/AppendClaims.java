@@ -114,7 +114,13 @@ final class AppendClaims {
         new RunningLimits.SlotTests(
             SLOT_VALID.formatted(
                 limits.table("fencing_append_handout"), limits.table("fencing_append_claim"), done),
-            UNDER_WAY.formatted(done, limits.table("fencing_parked")));
+            UNDER_WAY.formatted(done, limits.table("fencing_parked")),
+            "select u.job_id, u.epoch from "
+                + limits.table("fencing_append_claim")
+                + " c, unnest(c.job_ids, c.epochs) as u(job_id, epoch) where c.queue = ? and c.live"
+                + " and not (u.job_id = any(c.given_back)) and not exists (select 1 from "
+                + done
+                + " d where d.job_id = u.job_id)");
     this.window = window;
     this.reclaims = reclaims;
     this.parked = parked;

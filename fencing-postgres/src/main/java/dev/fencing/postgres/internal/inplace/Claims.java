@@ -100,7 +100,12 @@ final class Claims {
     this.limits = limits;
     String jobs = limits.table("fencing_job");
     this.slotTests =
-        new RunningLimits.SlotTests(SLOT_VALID.formatted(jobs), UNDER_WAY.formatted(jobs));
+        new RunningLimits.SlotTests(
+            SLOT_VALID.formatted(jobs),
+            UNDER_WAY.formatted(jobs),
+            "select j.id as job_id, j.epoch from "
+                + jobs
+                + " j where j.queue = ? and j.status = 'running'");
     this.claimSql =
         RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, (d, p) -> claimQuery(d, p, false));
     this.agedClaimSql =
