@@ -1,11 +1,15 @@
 package dev.fencing.postgres.internal;
 
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_QUEUE_LIMIT;
 import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.notExists;
+import static org.jooq.impl.DSL.selectOne;
 
 import dev.fencing.Job;
 import dev.fencing.Lease;
 import dev.fencing.QueueLimits;
 import dev.fencing.internal.Validate;
+import dev.fencing.postgres.internal.jooq.tables.FencingQueueLimit;
 import jakarta.inject.Inject;
 import java.sql.Array;
 import java.sql.Connection;
@@ -18,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import org.jooq.Condition;
+import org.jooq.Field;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -149,6 +155,26 @@ public final class RunningLimits {
   /** {@code table} of the library's schema, quoted, for a statement's text. */
   public String table(String table) {
     return table(jdbc, config, table);
+  }
+
+  /**
+   * Whether {@code queue} has no controls (no limit, no aging): the gate of an engine's fast claim,
+   * an uncorrelated probe of {@code fencing_queue_limit} by key that PostgreSQL evaluates once.
+   */
+  public static Condition noControls(Field<String> queue) {
+    FencingQueueLimit l = FENCING_QUEUE_LIMIT;
+    return notExists(
+        selectOne()
+            .from(l)
+            .where(l.QUEUE.eq(queue))
+            .and(
+                l.MAX_RUNNING
+                    .isNotNull()
+                    .or(l.RATE_STARTS.isNotNull())
+                    .or(l.GROUP_MAX_RUNNING.isNotNull())
+                    .or(l.GROUP_RATE_STARTS.isNotNull())
+                    .or(l.FIFO_PER_GROUP.isTrue())
+                    .or(l.AGING_US.isNotNull())));
   }
 
   /** The queue's limits as stored. */

@@ -110,7 +110,11 @@ SET search_path FROM CURRENT
 SET enable_seqscan = off
 AS $fencing$
 BEGIN
-    IF EXISTS (SELECT 1 FROM fencing_parked k WHERE k.queue = p_queue AND k.ready_at <= now()) THEN
+    -- parked jobs due, or controls on the queue (a limit, a rate, groups' limits, an aging): the full claim
+    IF EXISTS (SELECT 1 FROM fencing_parked k WHERE k.queue = p_queue AND k.ready_at <= now())
+       OR EXISTS (SELECT 1 FROM fencing_queue_limit l WHERE l.queue = p_queue
+                  AND (l.max_running IS NOT NULL OR l.rate_starts IS NOT NULL OR l.group_max_running IS NOT NULL
+                       OR l.group_rate_starts IS NOT NULL OR l.fifo_per_group OR l.aging_us IS NOT NULL)) THEN
         RETURN QUERY SELECT -1::bigint, 0::bigint, NULL::text, 0::bigint;
         RETURN;
     END IF;

@@ -159,13 +159,9 @@ final class AppendClaims {
                 }
               }
               long micros = leaseLength.toNanos() / 1_000;
-              // a limited queue's claims all count their slots: never the fresh claim's function
-              List<Job> fresh =
-                  jdbc.run(
-                      c ->
-                          limits.limited(c, queue)
-                              ? null
-                              : freshOnly(c, queue, owner, micros, batchSize, token));
+              // the fresh claim's function answers "full claim" for a queue with controls (a
+              // limited queue's claims all count their slots) or with parked jobs due
+              List<Job> fresh = jdbc.run(c -> freshOnly(c, queue, owner, micros, batchSize, token));
               if (fresh != null) {
                 return durable(fresh);
               }
@@ -185,8 +181,8 @@ final class AppendClaims {
    * The claim when only fresh jobs are due: one call of {@code fencing_append_claim_fresh_v2} (in
    * {@code V2__queue_controls.sql}; V1's {@code fencing_append_claim_fresh} behind a probe of
    * {@code fencing_parked}), which holds the window's lock for that call alone; or null when
-   * requeued, parked or expired work is due, or the queue has no window yet, and {@link #claim}
-   * must run.
+   * requeued, parked or expired work is due, the queue has controls ({@code fencing_queue_limit}),
+   * or it has no window yet, and {@link #claim} must run.
    */
   private @Nullable List<Job> freshOnly(
       Connection connection, String queue, String owner, long micros, int n, UUID token)

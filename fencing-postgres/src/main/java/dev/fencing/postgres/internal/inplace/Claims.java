@@ -7,6 +7,7 @@ import static org.jooq.impl.DSL.deleteFrom;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.noCondition;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.when;
 
@@ -91,6 +92,7 @@ final class Claims {
   private final Jdbc jdbc;
   private final RunningLimits limits;
   private final RunningLimits.SlotTests slotTests;
+  private final RenderedSql gatedClaimSql;
   private final RenderedSql claimSql;
   private final RenderedSql agedClaimSql;
 
@@ -106,10 +108,15 @@ final class Claims {
             "select j.id as job_id, j.epoch from "
                 + jobs
                 + " j where j.queue = ? and j.status = 'running'");
+    this.gatedClaimSql =
+        RenderedSql.of(
+            jdbc.dsl(), RenderedSql.Plan.INDEXED, (d, p) -> claimQuery(d, p, false, true));
     this.claimSql =
-        RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, (d, p) -> claimQuery(d, p, false));
+        RenderedSql.of(
+            jdbc.dsl(), RenderedSql.Plan.INDEXED, (d, p) -> claimQuery(d, p, false, false));
     this.agedClaimSql =
-        RenderedSql.of(jdbc.dsl(), RenderedSql.Plan.INDEXED, (d, p) -> claimQuery(d, p, true));
+        RenderedSql.of(
+            jdbc.dsl(), RenderedSql.Plan.INDEXED, (d, p) -> claimQuery(d, p, true, false));
   }
 
   /** The engine's tests of a limit's slots. */
@@ -135,12 +142,15 @@ final class Claims {
                   return taken;
                 }
               }
+              // one statement for a queue without controls; one that found nothing looks whether
+              // controls closed its gate (a second round trip only when it claimed nothing)
               List<Job> plain =
                   jdbc.run(
-                      c ->
-                          limits.limited(c, queue)
-                              ? null
-                              : claimOnce(c, queue, owner, values, batchSize, null, 0));
+                      c -> {
+                        List<Job> got =
+                            claimOnce(c, gatedClaimSql, queue, owner, values, batchSize, null, 0);
+                        return got.isEmpty() && limits.limited(c, queue) ? null : got;
+                      });
               if (plain != null) {
                 return plain;
               }
@@ -149,7 +159,15 @@ final class Claims {
                   slotTests,
                   batchSize,
                   (c, n, startable, aging) ->
-                      claimOnce(c, queue, owner, values, n, startable, aging));
+                      claimOnce(
+                          c,
+                          aging > 0 ? agedClaimSql : claimSql,
+                          queue,
+                          owner,
+                          values,
+                          n,
+                          startable,
+                          aging));
             });
     jobs.sort(Comparator.comparingLong(Job::id));
     return jobs;
@@ -158,6 +176,7 @@ final class Claims {
   /** One claim statement, of at most {@code n} jobs; of a group's, only {@code startable}. */
   private List<Job> claimOnce(
       Connection c,
+      RenderedSql sql,
       String queue,
       String owner,
       Map<String, Object> values,
@@ -167,9 +186,7 @@ final class Claims {
       throws SQLException {
     Map<String, Object> batch = GroupLimits.bind(new HashMap<>(values), startable);
     batch.put("batch", n);
-    RenderedSql sql = claimSql;
     if (agingMicros > 0) {
-      sql = agedClaimSql;
       batch.put("aging", agingMicros);
     }
     try (PreparedStatement s = sql.prepare(c, batch);
@@ -210,7 +227,8 @@ final class Claims {
    * dev.fencing.QueueLimits#withPriorityAging} (parameter {@code aging}, microseconds per priority
    * level), else strict.
    */
-  private static Query claimQuery(DSLContext dsl, RenderedSql.Parameters parameters, boolean aged) {
+  private static Query claimQuery(
+      DSLContext dsl, RenderedSql.Parameters parameters, boolean aged, boolean gated) {
     FencingJob j = FENCING_JOB;
     Param<String> queue = parameters.varchar("queue");
     Param<Integer> batch = parameters.integer("batch");
@@ -218,6 +236,8 @@ final class Claims {
     Param<Long> micros = parameters.bigint("micros");
     Param<UUID> token = parameters.uuid("token");
     Field<Long> aging = aged ? parameters.bigint("aging") : inline(0L);
+    // the fast path's gate: a queue with controls claims nothing here (evaluated once)
+    Condition gate = gated ? RunningLimits.noControls(queue) : noCondition();
     // Plain names: the render mapping would put the user's schema in front of a CTE's name.
     Field<Long> id = field(name("id"), Long.class);
     Field<OffsetDateTime> readyAt = field(name("ready_at"), OffsetDateTime.class);
@@ -232,6 +252,7 @@ final class Claims {
                     .where(r.QUEUE.eq(queue))
                     .and(r.STATUS.eq(inline(JobState.RUNNING.dbName())))
                     .and(r.LEASE_EXPIRES_AT.le(currentOffsetDateTime()))
+                    .and(gate)
                     .orderBy(r.LEASE_EXPIRES_AT)
                     .limit(batch)
                     .forUpdate()
@@ -248,6 +269,7 @@ final class Claims {
                     .where(p.QUEUE.eq(queue))
                     .and(p.STATUS.eq(inline(JobState.PENDING.dbName())))
                     .and(p.RUN_AT.le(currentOffsetDateTime()))
+                    .and(gate)
                     .orderBy(p.RUN_AT, p.ID)
                     .limit(batch)
                     .forUpdate()
@@ -269,6 +291,7 @@ final class Claims {
                     .where(k.QUEUE.eq(queue))
                     .and(k.READY_AT.le(currentOffsetDateTime()))
                     .and(GroupLimits.startableOnly(k, parameters))
+                    .and(gate)
                     .orderBy(
                         aged
                             ? List.of(
