@@ -160,9 +160,9 @@ abstract class QueueGroupLimitRules extends QueueContractFixture {
   @Test
   void aRatesTokensComeBackOverItsWindow() {
     queue.enqueueAll(QUEUE, List.of("{}", "{}", "{}"));
-    queue.setLimits(QUEUE, QueueLimits.NONE.withRate(1, Duration.ofSeconds(1)));
+    queue.setLimits(QUEUE, QueueLimits.NONE.withRate(1, Duration.ofMillis(200)));
     assertThat(queue.claimBatch(QUEUE, "w1", LONG, 3)).hasSize(1);
-    pause(Duration.ofMillis(1_200));
+    pause(Duration.ofMillis(250));
     assertThat(queue.claimBatch(QUEUE, "w1", LONG, 3)).as("one token back, no more").hasSize(1);
   }
 
@@ -204,11 +204,11 @@ abstract class QueueGroupLimitRules extends QueueContractFixture {
   @Test
   void priorityAgingServesAnOlderLowPriorityJobFirst() {
     long low = queue.enqueue(QUEUE, "{}");
-    pause(Duration.ofMillis(1_500));
+    pause(Duration.ofMillis(300));
     long high = queue.enqueue(QUEUE, "{}", JobOptions.ofPriority(1));
     long higher = queue.enqueue(QUEUE, "{}", JobOptions.ofPriority(5));
-    queue.setLimits(QUEUE, QueueLimits.NONE.withPriorityAging(Duration.ofMillis(500)));
-    // as if ready: low at 0, high at 1.5 s - 0.5 s, higher at 1.5 s - 2.5 s
+    queue.setLimits(QUEUE, QueueLimits.NONE.withPriorityAging(Duration.ofMillis(100)));
+    // as if ready: low at 0, high at 0.3 s - 0.1 s or later, higher at 0.3 s - 0.5 s or later
     assertThat(queue.claim(QUEUE, "w1", LONG).orElseThrow().id()).isEqualTo(higher);
     assertThat(queue.claim(QUEUE, "w1", LONG).orElseThrow().id()).isEqualTo(low);
     assertThat(queue.claim(QUEUE, "w1", LONG).orElseThrow().id()).isEqualTo(high);
@@ -217,7 +217,6 @@ abstract class QueueGroupLimitRules extends QueueContractFixture {
   @Test
   void withoutAgingTheOrderIsStrict() {
     long low = queue.enqueue(QUEUE, "{}");
-    pause(Duration.ofMillis(1_500));
     long high = queue.enqueue(QUEUE, "{}", JobOptions.ofPriority(1));
     queue.setLimits(QUEUE, QueueLimits.NONE.withPriorityAging(Duration.ofMillis(500)));
     queue.setLimits(QUEUE, QueueLimits.NONE);
