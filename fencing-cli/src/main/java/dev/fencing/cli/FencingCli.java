@@ -3,6 +3,7 @@ package dev.fencing.cli;
 import dev.fencing.cli.internal.CancelCommand;
 import dev.fencing.cli.internal.CliException;
 import dev.fencing.cli.internal.Durations;
+import dev.fencing.cli.internal.EnqueueCommand;
 import dev.fencing.cli.internal.FailCommand;
 import dev.fencing.cli.internal.JobCommand;
 import dev.fencing.cli.internal.LimitsCommand;
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
  * <pre>
  * java -jar fencing-cli.jar queues --url jdbc:postgresql://db/app --schema jobs
  * java -jar fencing-cli.jar job 42
+ * java -jar fencing-cli.jar enqueue reminders '{"to":"ann"}' --delay 24h --priority 5
  * java -jar fencing-cli.jar requeue 42
  * java -jar fencing-cli.jar cancel 42 --reason "not needed"
  * java -jar fencing-cli.jar limits exports --max-running 5
@@ -42,6 +44,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       QueuesCommand.class,
       JobCommand.class,
+      EnqueueCommand.class,
       RequeueCommand.class,
       FailCommand.class,
       CancelCommand.class,

@@ -396,12 +396,39 @@ class FencingCliTest {
         .isEqualTo(QueueLimits.NONE.withPriorityAging(Duration.ofSeconds(30)));
     Run badAging = execute("limits", "exports", "--aging", "soon");
     assertThat(badAging.code()).isEqualTo(ExitCode.USAGE);
-    assertThat(badAging.err()).startsWith("fencing: aging must be a duration");
+    assertThat(badAging.err()).contains("a duration must be like");
     Run badRate = execute("limits", "exports", "--rate", "100");
     assertThat(badRate.code()).isEqualTo(ExitCode.USAGE);
     assertThat(badRate.err()).startsWith("fencing: rate must be written starts/window");
     Run clearAndSet = execute("limits", "exports", "--clear", "--fifo");
     assertThat(clearAndSet.code()).isEqualTo(ExitCode.USAGE);
+  }
+
+  @Test
+  void enqueueTakesTheProducersOptions(TestSchema schema) {
+    FencedQueue queue = queue(schema, 1);
+    Run plain = run(schema, "enqueue", "emails", "{\"to\": \"ann\"}");
+    assertThat(plain.code()).as(plain.err()).isZero();
+    assertThat(plain.out()).matches("enqueued job \\d+ on queue emails\n");
+    Run later =
+        run(schema, "enqueue", "emails", "{}", "--delay", "1h", "--priority", "5", "--group", "c1");
+    assertThat(later.code()).as(later.err()).isZero();
+    assertThat(later.out()).contains("(JobOptions[delay=PT1H, priority=5, group='c1'])");
+    Run keyed =
+        run(schema, "enqueue", "emails", "{}", "--key", "k1", "--at", "2027-01-01T06:00:00Z");
+    assertThat(keyed.out()).startsWith("enqueued job ");
+    Run again = run(schema, "enqueue", "emails", "{}", "--key", "k1");
+    assertThat(again.code()).isZero();
+    assertThat(again.out()).startsWith("key 'k1' already names job ");
+
+    List<Job> claimed = queue.claimBatch("emails", "w1", Duration.ofMinutes(1), 10);
+    assertThat(claimed).extracting(Job::payload).containsExactly("{\"to\": \"ann\"}");
+
+    Run both = execute("enqueue", "emails", "{}", "--delay", "1h", "--at", "2027-01-01T06:00:00Z");
+    assertThat(both.code()).isEqualTo(ExitCode.USAGE);
+    Run badPriority = execute("enqueue", "emails", "{}", "--priority", "11");
+    assertThat(badPriority.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(badPriority.err()).startsWith("fencing: priority must be between -10 and 10");
   }
 
   @Test

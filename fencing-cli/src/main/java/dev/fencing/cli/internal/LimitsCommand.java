@@ -3,6 +3,7 @@ package dev.fencing.cli.internal;
 import dev.fencing.FencedQueue;
 import dev.fencing.QueueLimits;
 import dev.fencing.internal.Validate;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -77,8 +78,8 @@ public final class LimitsCommand extends DatabaseCommand {
         paramLabel = "DURATION",
         description =
             "priority aging: a job of priority p ranks as if ready p times DURATION earlier"
-                + " (e.g. 30s, PT1M); without it the order is strict")
-    @Nullable String aging;
+                + " (1ms to 1d, e.g. 30s); without it the order is strict")
+    @Nullable Duration aging;
   }
 
   @Override
@@ -130,23 +131,9 @@ public final class LimitsCommand extends DatabaseCommand {
       limits = limits.withRatePerGroup(rate.starts(), rate.per());
     }
     if (w.aging != null) {
-      limits = limits.withPriorityAging(duration("aging", w.aging));
+      limits = limits.withPriorityAging(w.aging);
     }
     return w.fifo ? limits.withFifoPerGroup() : limits;
-  }
-
-  /**
-   * {@code text} as a duration written as a rate's window: {@code 30s}, {@code 1m}, {@code PT1M}.
-   */
-  private static java.time.Duration duration(String option, String text) {
-    try {
-      return QueueLimits.Rate.parse("1/" + text.strip()).per();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          option
-              + " must be a duration of 1 ms to 1 day (e.g. 30s, 1m, PT1M), but was "
-              + Validate.quote(text));
-    }
   }
 
   /** The limits in words: {@code at most 2 running, 100 per 1s; per group: 1 running, FIFO}. */
@@ -167,8 +154,7 @@ public final class LimitsCommand extends DatabaseCommand {
         .priorityAging()
         .ifPresent(
             a -> {
-              String window = new QueueLimits.Rate(1, a).toString();
-              queueWide.add("priority aging " + window.substring(window.indexOf('/') + 1));
+              queueWide.add("priority aging " + Durations.show(a));
             });
     String text = String.join(", ", queueWide);
     if (!perGroup.isEmpty()) {
