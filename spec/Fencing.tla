@@ -33,12 +33,14 @@ CONSTANTS
     MaxFailovers, \* promotions of the standby at most; 0: one server, no replication modelled
     MaxCancels,   \* cancels at most (issue 36); 0: no cancel
     Limit,        \* the queue's running limit (max_running, issue 36); 0: no limit
+    GroupLimit,   \* the running limit of the jobs' group (all jobs are of one group); 0: none
     Variant       \* "Correct" or the name of one broken variant
 
 Variants == {"Correct", "NoCompareAndSet", "NoReceiverEpochCheck",
              "NoIncrementOnClaim", "NoEpochInCompareAndSet", "NoSettledEpochs",
              "NoGeneration", "CancelWithoutFence", "CancelEndedJob",
-             "SettledBeforeCancel", "LimitRenewWithoutLock", "LimitNoCount"}
+             "SettledBeforeCancel", "LimitRenewWithoutLock", "LimitNoCount",
+             "GroupCountsLeases"}
 
 \* Claims of one job at most: MaxAttempts per generation, since a failover may set attempts back.
 MaxClaims == MaxAttempts * (MaxFailovers + 1)
@@ -56,6 +58,7 @@ ASSUME /\ Variant \in Variants
        /\ MaxFailovers \in Nat
        /\ MaxCancels \in Nat
        /\ Limit \in Nat
+       /\ GroupLimit \in Nat
        /\ MaxClaims < GenerationUnit
 
 VARIABLES
@@ -257,6 +260,17 @@ LimitAllows(j) ==
             ELSE Cardinality(ValidSlots) < Limit
                  \/ (job[j].status = "running" /\ job[j].attempts >= MaxAttempts)
 
+\* Issue 36's group limit (GroupLimits; every job of the model is of one group): a job of the
+\* group counts from its claim until it ends or is given back (its row is running, whatever its
+\* lease), so an expired job keeps its place: its takeover is allowed, a pending job starts only
+\* while fewer jobs run. GroupCountsLeases counts valid leases instead, as the queue's limit does.
+UnderWay == {j \in Jobs : job[j].status = "running"}
+
+GroupAllows(j) ==
+    IF GroupLimit = 0 \/ job[j].status = "running" THEN TRUE
+    ELSE IF Variant = "GroupCountsLeases" THEN Cardinality(ValidSlots) < GroupLimit
+    ELSE Cardinality(UnderWay) < GroupLimit
+
 ----------------------------------------------------------------------------
 (***************************************************************************)
 (* Actions                                                                 *)
@@ -292,6 +306,7 @@ Claim(w, j) ==
     IN
     /\ r.status = "pending" \/ expired
     /\ LimitAllows(j)
+    /\ GroupAllows(j)
     /\ IF expired /\ r.attempts >= MaxAttempts
        THEN /\ job' = [job EXCEPT ![j] = [r EXCEPT !.status = "failed",
                                                    !.expiries = @ + 1,
@@ -679,6 +694,11 @@ ReceiverRefusesCancelled == [][\A j \in Jobs : Fenced(j) => recv'[j] = recv[j]]_
 
 \* Issue 36: the leases valid now (the compare-and-set would match them) never exceed the limit.
 ValidLeasesWithinLimit == Limit > 0 => Cardinality({l \in leases : Owns(l)}) <= Limit
+
+\* Issue 36: the group's jobs under way, and so its valid leases, never exceed its limit.
+GroupWithinLimit == GroupLimit > 0 => Cardinality(UnderWay) <= GroupLimit
+ValidLeasesWithinGroupLimit ==
+    GroupLimit > 0 => Cardinality({l \in leases : Owns(l)}) <= GroupLimit
 
 \* Every job ends: completed, or failed once its attempts are used up.
 EveryJobEnds == \A j \in Jobs : <>(job[j].status \in {"completed", "failed"})

@@ -144,6 +144,25 @@ class FencingModelTest {
     violates("LimitRenewWithoutLock.cfg", "ValidLeasesWithinLimit");
   }
 
+  /**
+   * Issue 36's group limit: a job of the group keeps its place until it ends or is given back, so
+   * an expired job is taken over before another starts; the jobs under way never exceed the limit.
+   */
+  @Test
+  void aGroupsJobKeepsItsPlaceUntilItEnds() throws Exception {
+    passes("GroupLimit.cfg");
+  }
+
+  /**
+   * A group limit that counts valid leases, as the queue's does: the second job starts while the
+   * first one's lease ran out, the first is taken over, and two leases are valid under a limit of
+   * 1.
+   */
+  @Test
+  void aGroupLimitCountingValidLeasesIsExceededByATakeover() throws Exception {
+    violates("GroupCountsLeases.cfg", "ValidLeasesWithinGroupLimit");
+  }
+
   /** A claim that does not count the valid leases exceeds the limit. */
   @Test
   void aClaimThatDoesNotCountExceedsTheLimit() throws Exception {
