@@ -1,0 +1,23 @@
+package dev.fencing.demo;
+
+import dev.fencing.testkit.process.FencingBackend;
+import dev.fencing.testkit.property.LimitSafetyProperties;
+
+/**
+ * The running limit's property suite against the real PostgreSQL queue on its default engine, the
+ * append-only one: limits 1 and 2, each searched with a sixth of {@code -Dfencing.tries} (10
+ * interleavings in {@code verify}, 33 in {@code -Pfull}), the valid leases counted from the
+ * engine's claim rows after every action ({@link PostgresBackend#validLeases}).
+ */
+class PostgresLimitSafetyProperties extends LimitSafetyProperties {
+
+  @Override
+  protected Class<? extends FencingBackend> backend() {
+    return PostgresBackend.class;
+  }
+
+  @Override
+  protected int tries() {
+    return Math.max(1, super.tries() / 6);
+  }
+}
