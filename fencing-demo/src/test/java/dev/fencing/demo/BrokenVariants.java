@@ -6,6 +6,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.Lease;
+import dev.fencing.QueueLimits;
 import dev.fencing.internal.Validate;
 import dev.fencing.testkit.fault.ForwardingQueue;
 import java.sql.Connection;
@@ -13,7 +14,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 
 /**
@@ -192,6 +195,37 @@ final class BrokenVariants {
           } catch (SQLException e) {
             throw new IllegalStateException(e);
           }
+        }
+      };
+    }
+  }
+
+  /**
+   * Claims that do not count the running limit: {@code setLimits} is accepted and {@code limits}
+   * reads it back, but the limit is kept in the calling process and never reaches the store, so
+   * every claim takes jobs as on a queue without one. The guard removed is the count of the queue's
+   * valid slots under its lock before a claim hands out ({@code RunningLimits.claim}); it is what a
+   * limit counted in the worker amounts to for every other process.
+   */
+  public static final class NoRunningLimit extends UpdateInPlacePostgresBackend {
+    @Override
+    public FencedQueue queue(DataSource ds, String schema) {
+      return wrap(super.queue(ds, schema));
+    }
+
+    /** Returns {@code real} with its limits kept here instead of in the store. */
+    static FencedQueue wrap(FencedQueue real) {
+      Map<String, QueueLimits> kept = new ConcurrentHashMap<>();
+      return new ForwardingQueue(real) {
+        @Override
+        public QueueLimits limits(String queue) {
+          return kept.getOrDefault(queue, QueueLimits.NONE);
+        }
+
+        @Override
+        public QueueLimits setLimits(String queue, QueueLimits limits) {
+          QueueLimits before = kept.put(queue, limits);
+          return before == null ? QueueLimits.NONE : before;
         }
       };
     }

@@ -32,7 +32,7 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 
 /**
- * The property suite's power, tested, in two ways for each of the four broken backends (one guard
+ * The property suite's power, tested, in two ways for each of the five broken backends (one guard
  * taken out each) on each engine: {@link BrokenVariants} on the update-in-place one, {@link
  * AppendOnlyBrokenVariants} on the append-only one, the default (named {@code AppendOnly.} and the
  * guard here):
@@ -46,7 +46,8 @@ import org.junit.platform.testkit.engine.Event;
  *       interleavings on real processes by luck of the seed, plus dozens more to shrink, so {@code
  *       verify}'s short form searches for the cheapest variant of the update-in-place engine only
  *       ({@code fencing.power.search} in the root {@code pom.xml}); {@code -Pfull} searches for all
- *       eight.
+ *       ten. {@code NoRunningLimit}'s searches and counterexample run on a queue with a running
+ *       limit of 1, and more jobs than that ({@link Interleavings#underLimit}).
  * </ul>
  *
  * <p>Every shrunk counterexample is printed with its seed. The measurement behind the README's
@@ -97,11 +98,17 @@ class PropertiesCatchBrokenVariantsTest {
   /** Where the hand-written part of the report begins, which a new measurement keeps. */
   private static final String FORMS_HEADING = "## Short and long forms";
 
-  /** Each broken backend, the invariant its missing guard protects, and its counterexample. */
+  /** A variant's counterexample on a queue without a running limit. */
+  private static final int NO_LIMIT = 0;
+
+  /**
+   * Each broken backend, the invariant its missing guard protects, its counterexample, and the
+   * running limit of the queue it runs on ({@link #NO_LIMIT} for none).
+   */
   static List<Arguments> variants() {
     String only = System.getProperty("fencing.power.variants", "");
     return Stream.of(
-            Arguments.of(
+            unlimited(
                 BrokenVariants.NoCompareAndSet.class,
                 Invariant.COMMITS_ONLY_BY_CURRENT_OWNER,
                 // the same owner's older lease completes after its own reclaim
@@ -110,7 +117,7 @@ class PropertiesCatchBrokenVariantsTest {
                     new Step.LeasesRunOut(),
                     new Step.Claim(0, false),
                     new Step.Complete(0, 0))),
-            Arguments.of(
+            unlimited(
                 BrokenVariants.NoReceiverEpochCheck.class,
                 Invariant.RECEIVER_KEEPS_NEWEST,
                 // the zombie delivers after the new owner did
@@ -120,12 +127,12 @@ class PropertiesCatchBrokenVariantsTest {
                     new Step.Claim(1, true),
                     new Step.Complete(1, 0),
                     new Step.Complete(0, 0))),
-            Arguments.of(
+            unlimited(
                 BrokenVariants.NoIncrementOnClaim.class,
                 Invariant.EPOCHS_ONLY_GO_UP,
                 interleaving(
                     new Step.Claim(0, true), new Step.LeasesRunOut(), new Step.Claim(0, true))),
-            Arguments.of(
+            unlimited(
                 BrokenVariants.NoEpochInCompareAndSet.class,
                 Invariant.COMMITS_ONLY_BY_CURRENT_OWNER,
                 // only the epoch tells the same owner's two leases apart
@@ -133,7 +140,14 @@ class PropertiesCatchBrokenVariantsTest {
                     new Step.Claim(0, true),
                     new Step.LeasesRunOut(),
                     new Step.Claim(0, false),
-                    new Step.Renew(0, 0))))
+                    new Step.Renew(0, 0))),
+            Arguments.of(
+                BrokenVariants.NoRunningLimit.class,
+                Invariant.VALID_LEASES_WITHIN_LIMIT,
+                // as the search shrank it: a second job claimed while the first holds the slot
+                Interleaving.naming(
+                    1, 2, List.of(new Step.Claim(0, false), new Step.Claim(0, true))),
+                1))
         .flatMap(PropertiesCatchBrokenVariantsTest::onBothEngines)
         .filter(a -> only.isBlank() || listed(only, name((Class<?>) a.get()[0])))
         .toList();
@@ -151,7 +165,17 @@ class PropertiesCatchBrokenVariantsTest {
             .filter(c -> c.getSimpleName().equals(((Class<?>) args[0]).getSimpleName()))
             .findFirst()
             .orElseThrow();
-    return Stream.of(updateInPlace, Arguments.of(appendOnly, args[1], args[2]));
+    return Stream.of(updateInPlace, Arguments.of(appendOnly, args[1], args[2], args[3]));
+  }
+
+  private static Arguments unlimited(
+      Class<?> backend, Invariant invariant, Interleaving counterexample) {
+    return Arguments.of(backend, invariant, counterexample, NO_LIMIT);
+  }
+
+  /** Runs {@code interleaving} on a queue with the running limit {@code limit}, if any. */
+  private static Execution run(InterleavingRunner runner, Interleaving interleaving, int limit) {
+    return limit == NO_LIMIT ? runner.run(interleaving) : runner.run(interleaving, limit);
   }
 
   /** How this test names a broken backend: {@code AppendOnly.} before the append-only ones. */
@@ -169,7 +193,7 @@ class PropertiesCatchBrokenVariantsTest {
   static List<Arguments> searched() {
     return variants().stream()
         .filter(a -> searches(name((Class<?>) a.get()[0]), RUNS))
-        .map(a -> Arguments.of(a.get()[0], a.get()[1]))
+        .map(a -> Arguments.of(a.get()[0], a.get()[1], a.get()[3]))
         .toList();
   }
 
@@ -181,9 +205,12 @@ class PropertiesCatchBrokenVariantsTest {
   @ParameterizedTest
   @MethodSource("variants")
   void theKnownCounterexampleBreaksTheGuardedInvariant(
-      Class<? extends FencingBackend> backend, Invariant expected, Interleaving counterexample) {
+      Class<? extends FencingBackend> backend,
+      Invariant expected,
+      Interleaving counterexample,
+      int limit) {
     String name = name(backend);
-    Execution execution = runner(backend).run(counterexample);
+    Execution execution = run(runner(backend), counterexample, limit);
     System.out.println("== " + name + ", its known counterexample:\n" + execution.report());
     assertThat(execution.breaks(expected.name()))
         .as("%s on its known counterexample:%n%s", name, execution.report())
@@ -199,9 +226,10 @@ class PropertiesCatchBrokenVariantsTest {
   void theRealBackendKeepsEveryInvariantOnEveryCounterexample(
       Class<? extends FencingBackend> real) {
     InterleavingRunner runner = runner(real);
-    for (Interleaving counterexample :
-        variants().stream().map(a -> (Interleaving) a.get()[2]).distinct().toList()) {
-      Execution execution = runner.run(counterexample);
+    for (List<Object> known :
+        variants().stream().map(a -> List.of(a.get()[2], a.get()[3])).distinct().toList()) {
+      Interleaving counterexample = (Interleaving) known.get(0);
+      Execution execution = run(runner, counterexample, (int) known.get(1));
       assertThat(execution.holds())
           .as("%s on %s:%n%s", real.getSimpleName(), counterexample, execution.report())
           .isTrue();
@@ -231,9 +259,11 @@ class PropertiesCatchBrokenVariantsTest {
   @ParameterizedTest
   @MethodSource("searched")
   void theDefaultTriesCatchTheBrokenVariantAndShrinkIt(
-      Class<? extends FencingBackend> backend, Invariant expected) {
+      Class<? extends FencingBackend> backend, Invariant expected, int limit) {
     String name = name(backend);
     InterleavingRunner runner = runner(backend);
+    Interleavings domain =
+        limit == NO_LIMIT ? Interleavings.defaults() : Interleavings.underLimit(limit);
     for (int run = 1; run <= RUNS; run++) {
       PropertySearch.Settings fromProperties = PropertySearch.Settings.fromSystemProperties();
       PropertySearch.Settings settings =
@@ -242,7 +272,7 @@ class PropertiesCatchBrokenVariantsTest {
               TRIES,
               SHRINK_BOUND);
       PropertySearch.Result<Execution> result =
-          PropertySearch.search(Interleavings.defaults(), settings, runner::run);
+          PropertySearch.search(domain, settings, i -> run(runner, i, limit));
 
       assertThat(result)
           .as("%s, seed %d: the property suite must fail", name, settings.seed())
