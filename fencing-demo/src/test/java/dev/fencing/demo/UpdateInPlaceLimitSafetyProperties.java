@@ -17,6 +17,6 @@ class UpdateInPlaceLimitSafetyProperties extends LimitSafetyProperties {
 
   @Override
   protected int tries() {
-    return Math.max(1, super.tries() / 6);
+    return Math.max(1, super.tries() / 8);
   }
 }
