@@ -14,9 +14,4 @@ class UpdateInPlaceLimitSafetyProperties extends LimitSafetyProperties {
   protected Class<? extends FencingBackend> backend() {
     return UpdateInPlacePostgresBackend.class;
   }
-
-  @Override
-  protected int tries() {
-    return Math.max(1, super.tries() / 8);
-  }
 }

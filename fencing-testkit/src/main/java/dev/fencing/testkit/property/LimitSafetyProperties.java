@@ -47,12 +47,12 @@ public abstract class LimitSafetyProperties {
 
   /**
    * How many interleavings to try per limit: system property {@value
-   * PropertySearch#TRIES_PROPERTY}, default {@value PropertySearch#DEFAULT_TRIES}.
+   * PropertySearch#LIMIT_TRIES_PROPERTY}, default {@value PropertySearch#DEFAULT_LIMIT_TRIES}.
    *
    * @throws IllegalArgumentException if the property is not a whole number from 1 to 100,000
    */
   protected int tries() {
-    return PropertySearch.Settings.fromSystemProperties().tries();
+    return settings().tries();
   }
 
   /**
@@ -64,8 +64,7 @@ public abstract class LimitSafetyProperties {
    */
   @Test
   public void validLeasesNeverOutnumberTheLimit() {
-    PropertySearch.Settings settings =
-        PropertySearch.Settings.fromSystemProperties().withTries(tries());
+    PropertySearch.Settings settings = settings().withTries(tries());
     List<String> passed = new ArrayList<>();
     for (int max : limits()) {
       PropertySearch.Result<Execution> result =
@@ -77,6 +76,11 @@ public abstract class LimitSafetyProperties {
       }
     }
     System.out.println(getClass().getSimpleName() + ": " + String.join("; ", passed));
+  }
+
+  private static PropertySearch.Settings settings() {
+    return PropertySearch.Settings.fromSystemProperties(
+        PropertySearch.LIMIT_TRIES_PROPERTY, PropertySearch.DEFAULT_LIMIT_TRIES);
   }
 
   /** Returns this class's runner, started on first use. */
