@@ -32,10 +32,11 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 
 /**
- * The property suite's power, tested, in two ways for each of the five broken backends (one guard
- * taken out each) on each engine: {@link BrokenVariants} on the update-in-place one, {@link
+ * The property suite's power, tested, in two ways for each of the six broken backends (one guard
+ * taken out each), on each engine: {@link BrokenVariants} on the update-in-place one, {@link
  * AppendOnlyBrokenVariants} on the append-only one, the default (named {@code AppendOnly.} and the
- * guard here):
+ * guard here), which has five of the six ({@code NoExpiryCheckOnRenewal} is load-bearing on the
+ * update-in-place engine only, see its javadoc):
  *
  * <ul>
  *   <li><b>Its known counterexample</b> (the interleaving the shrinker found, written down) breaks
@@ -46,8 +47,9 @@ import org.junit.platform.testkit.engine.Event;
  *       interleavings on real processes by luck of the seed, plus dozens more to shrink, so {@code
  *       verify}'s short form searches for the cheapest variant of the update-in-place engine only
  *       ({@code fencing.power.search} in the root {@code pom.xml}); {@code -Pfull} searches for all
- *       ten. {@code NoRunningLimit}'s searches and counterexample run on a queue with a running
- *       limit of 1, and more jobs than that ({@link Interleavings#underLimit}).
+ *       eleven. The searches and counterexamples of {@code NoRunningLimit} and {@code
+ *       NoExpiryCheckOnRenewal} run on a queue with a running limit of 1, and more jobs than that
+ *       ({@link Interleavings#underLimit}).
  * </ul>
  *
  * <p>Every shrunk counterexample is printed with its seed. The measurement behind the README's
@@ -147,6 +149,20 @@ class PropertiesCatchBrokenVariantsTest {
                 // as the search shrank it: a second job claimed while the first holds the slot
                 Interleaving.naming(
                     1, 2, List.of(new Step.Claim(0, false), new Step.Claim(0, true))),
+                1),
+            Arguments.of(
+                BrokenVariants.NoExpiryCheckOnRenewal.class,
+                Invariant.VALID_LEASES_WITHIN_LIMIT,
+                // a zombie's lease runs out, another job takes the slot, the zombie renews;
+                // in place only (BrokenVariants.NoExpiryCheckOnRenewal)
+                Interleaving.naming(
+                    1,
+                    2,
+                    List.of(
+                        new Step.Claim(0, true),
+                        new Step.LeasesRunOut(),
+                        new Step.Claim(1, false),
+                        new Step.Renew(0, 0))),
                 1))
         .flatMap(PropertiesCatchBrokenVariantsTest::onBothEngines)
         .filter(a -> only.isBlank() || listed(only, name((Class<?>) a.get()[0])))
@@ -156,16 +172,15 @@ class PropertiesCatchBrokenVariantsTest {
   /**
    * {@code updateInPlace} (a variant of {@link BrokenVariants}) and, with the same invariant and
    * counterexample, its namesake in {@link AppendOnlyBrokenVariants}: the guard is the same, so is
-   * what its absence breaks.
+   * what its absence breaks. {@code NoExpiryCheckOnRenewal} has none (see its javadoc).
    */
   private static Stream<Arguments> onBothEngines(Arguments updateInPlace) {
     Object[] args = updateInPlace.get();
-    Class<?> appendOnly =
+    return Stream.concat(
+        Stream.of(updateInPlace),
         Stream.of(AppendOnlyBrokenVariants.class.getDeclaredClasses())
             .filter(c -> c.getSimpleName().equals(((Class<?>) args[0]).getSimpleName()))
-            .findFirst()
-            .orElseThrow();
-    return Stream.of(updateInPlace, Arguments.of(appendOnly, args[1], args[2], args[3]));
+            .map(appendOnly -> Arguments.of(appendOnly, args[1], args[2], args[3])));
   }
 
   private static Arguments unlimited(
