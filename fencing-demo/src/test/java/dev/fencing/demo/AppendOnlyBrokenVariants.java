@@ -262,4 +262,12 @@ final class AppendOnlyBrokenVariants {
       throw e;
     }
   }
+
+  /** {@link BrokenVariants.NoRunningLimit}: claims that do not count the running limit. */
+  public static final class NoRunningLimit extends AppendOnlyPostgresBackend {
+    @Override
+    public FencedQueue queue(DataSource ds, String schema) {
+      return BrokenVariants.NoRunningLimit.wrap(super.queue(ds, schema));
+    }
+  }
 }

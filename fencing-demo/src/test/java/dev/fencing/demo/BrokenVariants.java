@@ -6,6 +6,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.Lease;
+import dev.fencing.QueueLimits;
 import dev.fencing.internal.Validate;
 import dev.fencing.testkit.fault.ForwardingQueue;
 import java.sql.Connection;
@@ -13,7 +14,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 
 /**
@@ -171,29 +175,115 @@ final class BrokenVariants {
         @Override
         public Lease renew(Lease lease, Duration leaseLength) {
           Validate.leaseLength(leaseLength);
-          try (Connection c = ds.getConnection();
-              PreparedStatement s =
-                  c.prepareStatement(
-                      "update "
-                          + table
-                          + " set lease_expires_at = now() + (? * interval '1 microsecond'),"
-                          + " last_event = 'renewed'"
-                          + owns
-                          + " returning lease_expires_at")) {
-            s.setLong(1, leaseLength.toNanos() / 1_000);
-            s.setLong(2, lease.jobId());
-            s.setString(3, lease.owner());
-            try (ResultSet r = s.executeQuery()) {
-              return r.next()
-                  ? new Lease(
-                      lease.jobId(), lease.owner(), lease.epoch(), r.getTimestamp(1).toInstant())
-                  : super.renew(lease, leaseLength);
-            }
-          } catch (SQLException e) {
-            throw new IllegalStateException(e);
-          }
+          return renewed(
+                  ds,
+                  "update "
+                      + table
+                      + " set lease_expires_at = now() + (? * interval '1 microsecond'),"
+                      + " last_event = 'renewed'"
+                      + owns
+                      + " returning lease_expires_at",
+                  leaseLength,
+                  lease.jobId(),
+                  lease.owner())
+              .map(end -> new Lease(lease.jobId(), lease.owner(), lease.epoch(), end))
+              .orElseGet(() -> super.renew(lease, leaseLength));
         }
       };
+    }
+  }
+
+  /**
+   * Claims that do not count the running limit: {@code setLimits} is accepted and {@code limits}
+   * reads it back, but the limit is kept in the calling process and never reaches the store, so
+   * every claim takes jobs as on a queue without one. The guard removed is the count of the queue's
+   * valid slots under its lock before a claim hands out ({@code RunningLimits.claim}); it is what a
+   * limit counted in the worker amounts to for every other process.
+   */
+  public static final class NoRunningLimit extends UpdateInPlacePostgresBackend {
+    @Override
+    public FencedQueue queue(DataSource ds, String schema) {
+      return wrap(super.queue(ds, schema));
+    }
+
+    /** Returns {@code real} with its limits kept here instead of in the store. */
+    static FencedQueue wrap(FencedQueue real) {
+      Map<String, QueueLimits> kept = new ConcurrentHashMap<>();
+      return new ForwardingQueue(real) {
+        @Override
+        public QueueLimits limits(String queue) {
+          return kept.getOrDefault(queue, QueueLimits.NONE);
+        }
+
+        @Override
+        public QueueLimits setLimits(String queue, QueueLimits limits) {
+          QueueLimits before = kept.put(queue, limits);
+          return before == null ? QueueLimits.NONE : before;
+        }
+      };
+    }
+  }
+
+  /**
+   * A renewal that does not check that the lease is still valid: a zombie whose lease ran out, and
+   * whose job nobody took over, renews it and holds its job again, although a claim counted its
+   * slot free when the lease ran out. The guard removed is the renewal's {@code lease_expires_at >
+   * now()} (under a running limit, judged at {@code clock_timestamp()} after the limit's lock, see
+   * {@code RunningLimits}); the owner, epoch and status stay checked.
+   *
+   * <p>On this engine only. The append-only engine's claim takes over the claim rows whose leases
+   * ran out that it finds, whole ({@code Reclaims}: the row is no longer live, its jobs handed out
+   * again or requeued), also when it hands out another job; so there the zombie's renewal after a
+   * claim took its slot is refused by the row's {@code live}, with or without the check of the
+   * lease's end. The same variant written for that engine kept the limit on this counterexample
+   * (its renewal was refused) and on a fresh-seed search of 200 tries.
+   */
+  public static final class NoExpiryCheckOnRenewal extends UpdateInPlacePostgresBackend {
+    @Override
+    public FencedQueue queue(DataSource ds, String schema) {
+      String sql =
+          "update \""
+              + schema
+              + "\".fencing_job set lease_expires_at = now() + (? * interval '1 microsecond'),"
+              + " last_event = 'renewed' where id = ? and owner = ? and epoch = ?"
+              + " and status = 'running' returning lease_expires_at";
+      return renewingWith(super.queue(ds, schema), ds, sql);
+    }
+
+    /**
+     * Returns {@code real} renewing by {@code sql} (parameters: microseconds, job, owner, epoch;
+     * returns the new end), and by the real queue when {@code sql} changes nothing.
+     */
+    static FencedQueue renewingWith(FencedQueue real, DataSource ds, String sql) {
+      return new ForwardingQueue(real) {
+        @Override
+        public Lease renew(Lease lease, Duration leaseLength) {
+          Validate.leaseLength(leaseLength);
+          return renewed(ds, sql, leaseLength, lease.jobId(), lease.owner(), lease.epoch().value())
+              .map(end -> new Lease(lease.jobId(), lease.owner(), lease.epoch(), end))
+              .orElseGet(() -> super.renew(lease, leaseLength));
+        }
+      };
+    }
+  }
+
+  /**
+   * Runs a renewal statement whose parameters are the lease's length in microseconds and then
+   * {@code values}, and which returns the lease's new end; empty when it changed no row.
+   */
+  static Optional<Instant> renewed(
+      DataSource ds, String sql, Duration leaseLength, Object... values) {
+    try (Connection c = ds.getConnection();
+        PreparedStatement s = c.prepareStatement(sql)) {
+      s.setLong(1, leaseLength.toNanos() / 1_000);
+      for (int i = 0; i < values.length; i++) {
+        s.setObject(i + 2, values[i]);
+      }
+      try (ResultSet r = s.executeQuery()) {
+        return r.next() ? Optional.of(r.getTimestamp(1).toInstant()) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
     }
   }
 

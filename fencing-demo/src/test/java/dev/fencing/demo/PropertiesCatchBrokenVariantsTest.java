@@ -32,21 +32,25 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 
 /**
- * The property suite's power, tested, in two ways for each of the four broken backends (one guard
- * taken out each) on each engine: {@link BrokenVariants} on the update-in-place one, {@link
+ * The property suite's power, tested, in two ways for each of the six broken backends (one guard
+ * taken out each), on each engine: {@link BrokenVariants} on the update-in-place one, {@link
  * AppendOnlyBrokenVariants} on the append-only one, the default (named {@code AppendOnly.} and the
- * guard here):
+ * guard here), which has five of the six ({@code NoExpiryCheckOnRenewal} is load-bearing on the
+ * update-in-place engine only, see its javadoc):
  *
  * <ul>
  *   <li><b>Its known counterexample</b> (the interleaving the shrinker found, written down) breaks
  *       the invariant the missing guard protects, and the real backend keeps every invariant on it:
  *       a deterministic test, a few seconds each, that fails when the guard is removed.
  *   <li><b>A search from a fresh seed</b> must catch it within the kit's default number of tries
- *       and shrink it to a short interleaving that names the invariant. A search costs from 2 to 70
- *       interleavings on real processes by luck of the seed, plus dozens more to shrink, so {@code
- *       verify}'s short form searches for the cheapest variant of the update-in-place engine only
- *       ({@code fencing.power.search} in the root {@code pom.xml}); {@code -Pfull} searches for all
- *       eight.
+ *       (500 under a running limit, see {@link #LIMITED_TRIES}) and shrink it to a short
+ *       interleaving that names the invariant. A search costs from 2 to 70 interleavings on real
+ *       processes by luck of the seed, plus dozens more to shrink, so {@code verify}'s short form
+ *       searches for the cheapest variant of the update-in-place engine only ({@code
+ *       fencing.power.search} in the root {@code pom.xml}); {@code -Pfull} searches for all eleven.
+ *       The searches and counterexamples of {@code NoRunningLimit} and {@code
+ *       NoExpiryCheckOnRenewal} run on a queue with a running limit of 1, and more jobs than that
+ *       ({@link Interleavings#underLimit}).
  * </ul>
  *
  * <p>Every shrunk counterexample is printed with its seed. The measurement behind the README's
@@ -75,6 +79,13 @@ class PropertiesCatchBrokenVariantsTest {
       Integer.getInteger("fencing.power.tries", PropertySearch.DEFAULT_TRIES);
 
   /**
+   * The most tries a search under a running limit may take: {@code NoExpiryCheckOnRenewal} was
+   * found at tries 38 to 111 (a mean near 64, docs/PROPERTIES.md), which 200 tries would miss about
+   * once in 23 searches ((63/64)^200), 500 about once in 2,600. A search that finds it stops there.
+   */
+  private static final int LIMITED_TRIES = Integer.getInteger("fencing.power.limit.tries", 500);
+
+  /**
    * How long shrinking may take here: it took 1 to 14 s on a quiet machine, but a machine loaded by
    * other builds made one interleaving with crashes (JVM starts) take seconds; a shrink cut short
    * by its bound would fail the step count for the load's sake, not the suite's.
@@ -97,11 +108,17 @@ class PropertiesCatchBrokenVariantsTest {
   /** Where the hand-written part of the report begins, which a new measurement keeps. */
   private static final String FORMS_HEADING = "## Short and long forms";
 
-  /** Each broken backend, the invariant its missing guard protects, and its counterexample. */
+  /** A variant's counterexample on a queue without a running limit. */
+  private static final int NO_LIMIT = 0;
+
+  /**
+   * Each broken backend, the invariant its missing guard protects, its counterexample, and the
+   * running limit of the queue it runs on ({@link #NO_LIMIT} for none).
+   */
   static List<Arguments> variants() {
     String only = System.getProperty("fencing.power.variants", "");
     return Stream.of(
-            Arguments.of(
+            unlimited(
                 BrokenVariants.NoCompareAndSet.class,
                 Invariant.COMMITS_ONLY_BY_CURRENT_OWNER,
                 // the same owner's older lease completes after its own reclaim
@@ -110,7 +127,7 @@ class PropertiesCatchBrokenVariantsTest {
                     new Step.LeasesRunOut(),
                     new Step.Claim(0, false),
                     new Step.Complete(0, 0))),
-            Arguments.of(
+            unlimited(
                 BrokenVariants.NoReceiverEpochCheck.class,
                 Invariant.RECEIVER_KEEPS_NEWEST,
                 // the zombie delivers after the new owner did
@@ -120,12 +137,12 @@ class PropertiesCatchBrokenVariantsTest {
                     new Step.Claim(1, true),
                     new Step.Complete(1, 0),
                     new Step.Complete(0, 0))),
-            Arguments.of(
+            unlimited(
                 BrokenVariants.NoIncrementOnClaim.class,
                 Invariant.EPOCHS_ONLY_GO_UP,
                 interleaving(
                     new Step.Claim(0, true), new Step.LeasesRunOut(), new Step.Claim(0, true))),
-            Arguments.of(
+            unlimited(
                 BrokenVariants.NoEpochInCompareAndSet.class,
                 Invariant.COMMITS_ONLY_BY_CURRENT_OWNER,
                 // only the epoch tells the same owner's two leases apart
@@ -133,7 +150,28 @@ class PropertiesCatchBrokenVariantsTest {
                     new Step.Claim(0, true),
                     new Step.LeasesRunOut(),
                     new Step.Claim(0, false),
-                    new Step.Renew(0, 0))))
+                    new Step.Renew(0, 0))),
+            Arguments.of(
+                BrokenVariants.NoRunningLimit.class,
+                Invariant.VALID_LEASES_WITHIN_LIMIT,
+                // as the search shrank it: a second job claimed while the first holds the slot
+                Interleaving.naming(
+                    1, 2, List.of(new Step.Claim(0, false), new Step.Claim(0, true))),
+                1),
+            Arguments.of(
+                BrokenVariants.NoExpiryCheckOnRenewal.class,
+                Invariant.VALID_LEASES_WITHIN_LIMIT,
+                // a zombie's lease runs out, another job takes the slot, the zombie renews;
+                // in place only (BrokenVariants.NoExpiryCheckOnRenewal)
+                Interleaving.naming(
+                    1,
+                    2,
+                    List.of(
+                        new Step.Claim(0, true),
+                        new Step.LeasesRunOut(),
+                        new Step.Claim(1, false),
+                        new Step.Renew(0, 0))),
+                1))
         .flatMap(PropertiesCatchBrokenVariantsTest::onBothEngines)
         .filter(a -> only.isBlank() || listed(only, name((Class<?>) a.get()[0])))
         .toList();
@@ -142,16 +180,25 @@ class PropertiesCatchBrokenVariantsTest {
   /**
    * {@code updateInPlace} (a variant of {@link BrokenVariants}) and, with the same invariant and
    * counterexample, its namesake in {@link AppendOnlyBrokenVariants}: the guard is the same, so is
-   * what its absence breaks.
+   * what its absence breaks. {@code NoExpiryCheckOnRenewal} has none (see its javadoc).
    */
   private static Stream<Arguments> onBothEngines(Arguments updateInPlace) {
     Object[] args = updateInPlace.get();
-    Class<?> appendOnly =
+    return Stream.concat(
+        Stream.of(updateInPlace),
         Stream.of(AppendOnlyBrokenVariants.class.getDeclaredClasses())
             .filter(c -> c.getSimpleName().equals(((Class<?>) args[0]).getSimpleName()))
-            .findFirst()
-            .orElseThrow();
-    return Stream.of(updateInPlace, Arguments.of(appendOnly, args[1], args[2]));
+            .map(appendOnly -> Arguments.of(appendOnly, args[1], args[2], args[3])));
+  }
+
+  private static Arguments unlimited(
+      Class<?> backend, Invariant invariant, Interleaving counterexample) {
+    return Arguments.of(backend, invariant, counterexample, NO_LIMIT);
+  }
+
+  /** Runs {@code interleaving} on a queue with the running limit {@code limit}, if any. */
+  private static Execution run(InterleavingRunner runner, Interleaving interleaving, int limit) {
+    return limit == NO_LIMIT ? runner.run(interleaving) : runner.run(interleaving, limit);
   }
 
   /** How this test names a broken backend: {@code AppendOnly.} before the append-only ones. */
@@ -169,7 +216,7 @@ class PropertiesCatchBrokenVariantsTest {
   static List<Arguments> searched() {
     return variants().stream()
         .filter(a -> searches(name((Class<?>) a.get()[0]), RUNS))
-        .map(a -> Arguments.of(a.get()[0], a.get()[1]))
+        .map(a -> Arguments.of(a.get()[0], a.get()[1], a.get()[3]))
         .toList();
   }
 
@@ -181,9 +228,12 @@ class PropertiesCatchBrokenVariantsTest {
   @ParameterizedTest
   @MethodSource("variants")
   void theKnownCounterexampleBreaksTheGuardedInvariant(
-      Class<? extends FencingBackend> backend, Invariant expected, Interleaving counterexample) {
+      Class<? extends FencingBackend> backend,
+      Invariant expected,
+      Interleaving counterexample,
+      int limit) {
     String name = name(backend);
-    Execution execution = runner(backend).run(counterexample);
+    Execution execution = run(runner(backend), counterexample, limit);
     System.out.println("== " + name + ", its known counterexample:\n" + execution.report());
     assertThat(execution.breaks(expected.name()))
         .as("%s on its known counterexample:%n%s", name, execution.report())
@@ -199,9 +249,10 @@ class PropertiesCatchBrokenVariantsTest {
   void theRealBackendKeepsEveryInvariantOnEveryCounterexample(
       Class<? extends FencingBackend> real) {
     InterleavingRunner runner = runner(real);
-    for (Interleaving counterexample :
-        variants().stream().map(a -> (Interleaving) a.get()[2]).distinct().toList()) {
-      Execution execution = runner.run(counterexample);
+    for (List<Object> known :
+        variants().stream().map(a -> List.of(a.get()[2], a.get()[3])).distinct().toList()) {
+      Interleaving counterexample = (Interleaving) known.get(0);
+      Execution execution = run(runner, counterexample, (int) known.get(1));
       assertThat(execution.holds())
           .as("%s on %s:%n%s", real.getSimpleName(), counterexample, execution.report())
           .isTrue();
@@ -231,18 +282,20 @@ class PropertiesCatchBrokenVariantsTest {
   @ParameterizedTest
   @MethodSource("searched")
   void theDefaultTriesCatchTheBrokenVariantAndShrinkIt(
-      Class<? extends FencingBackend> backend, Invariant expected) {
+      Class<? extends FencingBackend> backend, Invariant expected, int limit) {
     String name = name(backend);
     InterleavingRunner runner = runner(backend);
+    Interleavings domain =
+        limit == NO_LIMIT ? Interleavings.defaults() : Interleavings.underLimit(limit);
     for (int run = 1; run <= RUNS; run++) {
       PropertySearch.Settings fromProperties = PropertySearch.Settings.fromSystemProperties();
       PropertySearch.Settings settings =
           new PropertySearch.Settings(
               run == 1 ? fromProperties.seed() : new SecureRandom().nextLong(),
-              TRIES,
+              limit == NO_LIMIT ? TRIES : LIMITED_TRIES,
               SHRINK_BOUND);
       PropertySearch.Result<Execution> result =
-          PropertySearch.search(Interleavings.defaults(), settings, runner::run);
+          PropertySearch.search(domain, settings, i -> run(runner, i, limit));
 
       assertThat(result)
           .as("%s, seed %d: the property suite must fail", name, settings.seed())

@@ -3,6 +3,7 @@ package dev.fencing.testkit.property;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.JobSnapshot;
+import dev.fencing.QueueLimits;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.process.FencingBackend;
 import dev.fencing.testkit.process.WorkerProcess;
@@ -10,9 +11,11 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs {@link Interleaving}s against real worker processes and checks the {@link Invariant}s after
@@ -40,6 +43,8 @@ public final class InterleavingRunner implements AutoCloseable {
   public static final Duration LONG_LEASE = Duration.ofMinutes(2);
 
   private final DataSource pool;
+  private final String schema;
+  private final @Nullable ValidLeaseCount storeCount;
   private final FencedQueue queue;
   private final FencedReceiver receiver;
   private final WorkerPool workers;
@@ -54,7 +59,9 @@ public final class InterleavingRunner implements AutoCloseable {
       PostgresFixture.Database database, Class<? extends FencingBackend> backend, String schema) {
     database.recreateSchema(schema);
     this.pool = database.pooledDataSource(4);
+    this.schema = schema;
     FencingBackend local = FencingBackend.load(backend.getName());
+    this.storeCount = local instanceof ValidLeaseCount count ? count : null;
     this.queue = local.queue(pool, schema);
     this.receiver = local.receiver(pool, schema);
     this.workers = new WorkerPool(backend, database, schema);
@@ -68,14 +75,45 @@ public final class InterleavingRunner implements AutoCloseable {
    *     database went away; every process has been killed
    */
   public Execution run(Interleaving interleaving) {
+    return runWith(interleaving, null);
+  }
+
+  /**
+   * Runs {@code interleaving} as {@link #run(Interleaving)} does, on a queue with a running limit
+   * of {@code maxRunning} ({@link dev.fencing.FencedQueue#setLimits}), and checks after every
+   * action that the jobs whose leases are valid never outnumber it ({@link
+   * Invariant#VALID_LEASES_WITHIN_LIMIT}): counted by the store when the backend is a {@link
+   * ValidLeaseCount}, and from the jobs' snapshots in any case. The limit is lifted before the end
+   * checks.
+   *
+   * @throws IllegalArgumentException if {@code maxRunning} is outside 1 .. {@value
+   *     QueueLimits#MAX_RUNNING}
+   * @throws InterleavingAbortedException as {@link #run(Interleaving)} does
+   */
+  public Execution run(Interleaving interleaving, int maxRunning) {
+    QueueLimits.maxRunning(maxRunning);
+    return runWith(interleaving, maxRunning);
+  }
+
+  private Execution runWith(Interleaving interleaving, @Nullable Integer maxRunning) {
     runs++;
     String queueName = "s" + runs;
     List<Long> jobs =
         queue.enqueueAll(queueName, java.util.Collections.nCopies(interleaving.jobs(), "{}"));
+    RunningLimitWatch limit =
+        maxRunning == null
+            ? null
+            : new RunningLimitWatch(queue, pool, schema, storeCount, queueName, maxRunning);
     Oracle oracle = new Oracle(jobs, this::snapshot);
-    Run run = new Run(interleaving, queueName, oracle);
+    Run run = new Run(interleaving, queueName, oracle, limit);
     try {
+      if (limit != null) {
+        run.timeline.add("setup: " + limit.set());
+      }
       run.execute();
+      if (limit != null) {
+        limit.lift();
+      }
       oracle.finish(queue, queueName);
       return new Execution(interleaving, run.timeline, oracle.violations());
     } catch (RuntimeException e) {
@@ -149,14 +187,20 @@ public final class InterleavingRunner implements AutoCloseable {
     private final Interleaving interleaving;
     private final String queueName;
     private final Oracle oracle;
+    private final @Nullable RunningLimitWatch limit;
     private final List<String> timeline = new ArrayList<>();
     private final List<WorkerState> states = new ArrayList<>();
     private int step;
 
-    Run(Interleaving interleaving, String queueName, Oracle oracle) {
+    Run(
+        Interleaving interleaving,
+        String queueName,
+        Oracle oracle,
+        @Nullable RunningLimitWatch limit) {
       this.interleaving = interleaving;
       this.queueName = queueName;
       this.oracle = oracle;
+      this.limit = limit;
     }
 
     void execute() {
@@ -297,7 +341,7 @@ public final class InterleavingRunner implements AutoCloseable {
       }
       String where = jobId < 0 ? "" : " [job " + jobId + "]";
       timeline.add(label() + "w" + w.index + where + ": " + command + " -> " + reply);
-      oracle.observe(step);
+      observe();
       return reply;
     }
 
@@ -319,7 +363,18 @@ public final class InterleavingRunner implements AutoCloseable {
         now = databaseMillis();
       }
       timeline.add(label() + "time passes: every short lease ran out on the database clock");
+      observe();
+    }
+
+    /** Reads every job after an action; under a limit, counts the valid leases too. */
+    private void observe() {
+      if (limit == null) {
+        oracle.observe(step);
+        return;
+      }
+      Instant before = limit.now();
       oracle.observe(step);
+      limit.check(step, before, oracle.currentStates(), oracle);
     }
 
     private void note(WorkerState w, String what) {

@@ -52,6 +52,22 @@ public record Interleavings(int minWorkers, int maxWorkers, int minJobs, int max
   }
 
   /**
+   * Returns the bounds for a queue with a running limit of {@code maxRunning} (1 to 4): 2-4
+   * workers, from one job more than the limit to three more, 1-30 steps. With more jobs than slots,
+   * a claim past the limit always finds a job to take, so a store that does not count the limit
+   * breaks it within a few claims.
+   *
+   * @throws IllegalArgumentException if {@code maxRunning} is outside 1 .. 4
+   */
+  public static Interleavings underLimit(int maxRunning) {
+    if (maxRunning < 1 || maxRunning > 4) {
+      throw new IllegalArgumentException(
+          "maxRunning must be between 1 and 4, but was " + maxRunning);
+    }
+    return new Interleavings(2, 4, maxRunning + 1, maxRunning + 3, 30);
+  }
+
+  /**
    * Returns the first {@code count} interleavings a search with {@code seed} would try, in order.
    *
    * @throws IllegalArgumentException if {@code count} is not positive

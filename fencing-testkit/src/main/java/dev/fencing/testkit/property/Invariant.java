@@ -25,5 +25,12 @@ public enum Invariant {
    * No job is lost: every job ends completed, failed, or claimable again (pending, or running under
    * a lease that runs out), and a checker can claim each one that should be claimable.
    */
-  NO_JOB_LOST
+  NO_JOB_LOST,
+  /**
+   * With a running limit of N on the queue ({@link InterleavingRunner#run(Interleaving, int)}), the
+   * jobs whose leases are valid never outnumber N: counted after every action by the store itself
+   * in one statement ({@link ValidLeaseCount}), and from the jobs' snapshots against one reading of
+   * the database clock.
+   */
+  VALID_LEASES_WITHIN_LIMIT
 }

@@ -61,6 +61,16 @@ final class Oracle {
     return current.get(jobId);
   }
 
+  /** Every job's state as last read, in the order the jobs were enqueued. */
+  List<State> currentStates() {
+    return jobs.stream().map(current::get).toList();
+  }
+
+  /** Reports the running limit exceeded, as {@link RunningLimitWatch} saw it. */
+  void limitExceeded(int step, String detail) {
+    violate(Invariant.VALID_LEASES_WITHIN_LIMIT, step, "limit", detail);
+  }
+
   void claimed(int step, long jobId, long epoch) {
     long before = highestClaim.getOrDefault(jobId, 0L);
     if (epoch <= before) {

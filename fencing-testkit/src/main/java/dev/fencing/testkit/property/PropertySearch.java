@@ -42,6 +42,12 @@ public final class PropertySearch {
    */
   public static final String PRODUCER_TRIES_PROPERTY = "fencing.producer.tries";
 
+  /**
+   * The system property for the number of interleavings tried per running limit ({@link
+   * LimitSafetyProperties}); default {@value #DEFAULT_LIMIT_TRIES}.
+   */
+  public static final String LIMIT_TRIES_PROPERTY = "fencing.limit.tries";
+
   /** The system property for the shrinking bound in seconds; default 60. */
   public static final String SHRINK_SECONDS_PROPERTY = "fencing.shrink.seconds";
 
@@ -50,6 +56,9 @@ public final class PropertySearch {
 
   /** The number of producer interleavings tried unless told otherwise. */
   public static final int DEFAULT_PRODUCER_TRIES = 30;
+
+  /** The number of interleavings tried per running limit unless told otherwise. */
+  public static final int DEFAULT_LIMIT_TRIES = 50;
 
   private PropertySearch() {}
 

@@ -2,11 +2,6 @@ package dev.fencing.testkit.property;
 
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.process.FencingBackend;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class ZombieSafetyProperties {
 
-  private static final Map<Class<?>, InterleavingRunner> RUNNERS = new ConcurrentHashMap<>();
+  private static final SuiteRunners RUNNERS = new SuiteRunners("props_");
 
   /** The backend under test; worker processes load it by class name. */
   protected abstract Class<? extends FencingBackend> backend();
@@ -72,32 +67,11 @@ public abstract class ZombieSafetyProperties {
 
   /** Returns this class's runner, started on first use. */
   protected InterleavingRunner runner() {
-    return RUNNERS.computeIfAbsent(
-        getClass(), c -> new InterleavingRunner(PostgresFixture.get(), backend(), schemaFor(c)));
+    return RUNNERS.of(getClass(), backend());
   }
 
   @AfterAll
   static void stopWorkers() {
-    List<InterleavingRunner> runners = new ArrayList<>(RUNNERS.values());
-    RUNNERS.clear();
-    RuntimeException first = null;
-    for (InterleavingRunner runner : runners) {
-      try {
-        runner.close();
-      } catch (RuntimeException e) {
-        // close the others all the same: no worker process may outlive the suite
-        if (first == null) {
-          first = e;
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
-    }
-  }
-
-  private static String schemaFor(Class<?> type) {
-    String name = type.getSimpleName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
-    return ("props_" + name).substring(0, Math.min(60, 6 + name.length()));
+    RUNNERS.closeAll();
   }
 }

@@ -45,6 +45,25 @@ class InterleavingTest {
   }
 
   @Test
+  void underARunningLimitThereAreMoreJobsThanSlots() {
+    for (int max = 1; max <= 4; max++) {
+      int slots = max;
+      Interleavings.underLimit(max)
+          .sample(42, 200)
+          .forEach(
+              s -> {
+                assertThat(s.workers()).isBetween(2, 4);
+                assertThat(s.jobs()).isBetween(slots + 1, slots + 3);
+              });
+    }
+    assertThatThrownBy(() -> Interleavings.underLimit(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxRunning must be between 1 and 4, but was 0");
+    assertThatThrownBy(() -> Interleavings.underLimit(5))
+        .hasMessage("maxRunning must be between 1 and 4, but was 5");
+  }
+
+  @Test
   void theSameSeedDrawsTheSameInterleavingsAndAnotherSeedOthers() {
     List<Interleaving> first = Interleavings.defaults().sample(7, 50);
     assertThat(Interleavings.defaults().sample(7, 50)).isEqualTo(first);
