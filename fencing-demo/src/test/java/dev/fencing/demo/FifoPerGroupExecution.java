@@ -15,8 +15,8 @@ record FifoPerGroupExecution(
     implements Trial<FifoPerGroupInterleaving> {
 
   /**
-   * What a queue limited by {@code withMaxRunningPerGroup(1).withFifoPerGroup()} promises, checked
-   * after every step.
+   * What a queue limited by {@code withMaxRunningPerGroup(n).withFifoPerGroup()} promises, checked
+   * after every action.
    */
   enum Invariant {
     /**
@@ -25,17 +25,18 @@ record FifoPerGroupExecution(
      */
     FIFO_FIRST_STARTS,
     /**
-     * A job of a group is handed out only once every earlier job of its group has ended (completed
-     * or failed for good): an earlier one waiting for its retry or given back holds its group, and
-     * one under way keeps the group's one place.
+     * A job of a group is handed out only while no earlier job of its group waits (to be claimed,
+     * for its retry, or given back): only a group's oldest waiting jobs start, and one waiting for
+     * its retry holds its group. With a limit of 1 and the next invariant, every earlier job of the
+     * group has ended.
      */
-    EARLIER_JOBS_OF_THE_GROUP_ENDED,
+    EARLIER_JOBS_NOT_WAITING,
     /**
-     * At every step, at most one job of each group is under way in the database (running, whatever
-     * its lease), and so at most one holds a lease still valid at the database's {@code
-     * clock_timestamp()}.
+     * At every step, at most {@code n} jobs of each group are under way in the database (running,
+     * whatever their leases), and so at most {@code n} hold a lease still valid at the database's
+     * {@code clock_timestamp()}.
      */
-    ONE_JOB_UNDER_WAY_PER_GROUP
+    GROUP_LIMIT_KEPT
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.fencing.demo;
 
 import dev.fencing.JobOptions;
+import dev.fencing.QueueLimits;
 import dev.fencing.testkit.property.Interleaving;
 import dev.fencing.testkit.property.Step;
 import java.util.ArrayList;
@@ -8,9 +9,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * An interleaving of a queue limited to one job at a time per group, first in first out ({@code
- * withMaxRunningPerGroup(1).withFifoPerGroup()}): the grouped jobs enqueued before the first step,
- * in this order (so in increasing job id), and the workers' steps.
+ * An interleaving of a queue limited to {@code runningPerGroup} jobs at a time per group, first in
+ * first out ({@code withMaxRunningPerGroup(runningPerGroup).withFifoPerGroup()}): the grouped jobs
+ * enqueued before the first step, in this order (so in increasing job id), and the workers' steps.
  *
  * <p>The steps are the kit's {@link Step}s, read for this queue: the kit has no step that gives a
  * job back, and delivering to a receiver shows nothing about the order of starts, so {@link
@@ -18,10 +19,12 @@ import java.util.Objects;
  * retry</em> ({@value #RETRY_DELAY_MILLIS} ms); {@link Step.Fail} fails with no retry delay. Use
  * {@link #release} and {@link #failLater} to write them, and {@link #describe} to read them.
  *
+ * @param runningPerGroup how many jobs of a group may be under way at once, 1 or 2
  * @param jobs the jobs, in enqueue order, at least 1 and as many as {@code run.jobs()}
  * @param run the workers and steps; its job count is {@code jobs.size()}
  */
-record FifoPerGroupInterleaving(List<FifoPerGroupInterleaving.GroupedJob> jobs, Interleaving run) {
+record FifoPerGroupInterleaving(
+    int runningPerGroup, List<FifoPerGroupInterleaving.GroupedJob> jobs, Interleaving run) {
 
   /** The retry delay of a {@link #failLater} step. */
   static final long RETRY_DELAY_MILLIS = 250;
@@ -64,9 +67,14 @@ record FifoPerGroupInterleaving(List<FifoPerGroupInterleaving.GroupedJob> jobs, 
   }
 
   /**
-   * @throws IllegalArgumentException if the job count and the run's disagree
+   * @throws IllegalArgumentException if the limit is not 1 or 2, or the job count and the run's
+   *     disagree
    */
   FifoPerGroupInterleaving {
+    if (runningPerGroup < 1 || runningPerGroup > 2) {
+      throw new IllegalArgumentException(
+          "runningPerGroup must be 1 or 2, but was " + runningPerGroup);
+    }
     jobs = List.copyOf(Objects.requireNonNull(jobs, "jobs"));
     Objects.requireNonNull(run, "run");
     if (jobs.size() != run.jobs()) {
@@ -76,8 +84,15 @@ record FifoPerGroupInterleaving(List<FifoPerGroupInterleaving.GroupedJob> jobs, 
   }
 
   /** Returns an interleaving of these jobs and steps, naming at least {@code minWorkers}. */
-  static FifoPerGroupInterleaving of(int minWorkers, List<GroupedJob> jobs, List<Step> steps) {
-    return new FifoPerGroupInterleaving(jobs, Interleaving.naming(minWorkers, jobs.size(), steps));
+  static FifoPerGroupInterleaving of(
+      int minWorkers, int runningPerGroup, List<GroupedJob> jobs, List<Step> steps) {
+    return new FifoPerGroupInterleaving(
+        runningPerGroup, jobs, Interleaving.naming(minWorkers, jobs.size(), steps));
+  }
+
+  /** The limits of this interleaving's queue. */
+  QueueLimits limits() {
+    return QueueLimits.NONE.withMaxRunningPerGroup(runningPerGroup).withFifoPerGroup();
   }
 
   List<Step> steps() {
@@ -86,7 +101,7 @@ record FifoPerGroupInterleaving(List<FifoPerGroupInterleaving.GroupedJob> jobs, 
 
   /** Returns these jobs with {@code run}'s steps and workers, and its first {@code run.jobs()}. */
   FifoPerGroupInterleaving with(Interleaving other) {
-    return new FifoPerGroupInterleaving(jobs.subList(0, other.jobs()), other);
+    return new FifoPerGroupInterleaving(runningPerGroup, jobs.subList(0, other.jobs()), other);
   }
 
   /** The worker gives its job back ({@code release}): the job waits again, at once. */
@@ -124,7 +139,9 @@ record FifoPerGroupInterleaving(List<FifoPerGroupInterleaving.GroupedJob> jobs, 
       lines.add("\n  " + (i + 1) + ". " + describe(run.steps().get(i)));
     }
     return run.workers()
-        + " workers, jobs in enqueue order (group/priority) "
+        + " workers, "
+        + runningPerGroup
+        + " job(s) under way per group, jobs in enqueue order (group/priority) "
         + jobs
         + ":"
         + String.join("", lines);

@@ -11,17 +11,19 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * Which {@link FifoPerGroupInterleaving}s a search draws: 2 to {@code maxJobs} jobs in 2 or 3
- * groups at random priorities (so that a claim by priority would often start a later job of a group
- * first), 2 or 3 workers, and up to {@code maxSteps} steps: claims, completions, failures (at once
- * or after a retry delay), releases, stalls ({@code SIGSTOP}), resumptions, crashes ({@code
- * SIGKILL}) and time passing. Shrinking deletes steps, then tries the kit's worker reductions
- * (fewer jobs, fewer workers, lease #0), then drops single jobs and sets priorities to 0.
+ * Which {@link FifoPerGroupInterleaving}s a search draws: a queue limited to one job under way per
+ * group (two in a third of them), 2 to {@code maxJobs} jobs in 2 or 3 groups at random priorities
+ * (so that a claim by priority would often start a later job of a group first), 2 or 3 workers, and
+ * up to {@code maxSteps} steps: claims, completions, failures (at once or after a retry delay),
+ * releases, stalls ({@code SIGSTOP}), resumptions, crashes ({@code SIGKILL}) and time passing.
+ * Shrinking deletes steps, then tries the kit's worker reductions (fewer jobs, fewer workers, lease
+ * #0), then a limit of 1, single jobs left out and priorities set to 0.
  *
+ * @param runningPerGroup the queue's limit per group, 1 or 2
  * @param maxJobs the most jobs, 2 to 8
  * @param maxSteps the most steps, 1 to 1,000
  */
-record FifoPerGroupInterleavings(int maxJobs, int maxSteps)
+record FifoPerGroupInterleavings(int runningPerGroup, int maxJobs, int maxSteps)
     implements PropertyDomain<FifoPerGroupInterleaving, FifoPerGroupExecution> {
 
   private static final int MIN_WORKERS = 2;
@@ -32,6 +34,10 @@ record FifoPerGroupInterleavings(int maxJobs, int maxSteps)
    * @throws IllegalArgumentException naming the bound out of range
    */
   FifoPerGroupInterleavings {
+    if (runningPerGroup < 1 || runningPerGroup > 2) {
+      throw new IllegalArgumentException(
+          "runningPerGroup must be 1 or 2, but was " + runningPerGroup);
+    }
     if (maxJobs < MIN_JOBS || maxJobs > 8) {
       throw new IllegalArgumentException("maxJobs must be between 2 and 8, but was " + maxJobs);
     }
@@ -41,9 +47,9 @@ record FifoPerGroupInterleavings(int maxJobs, int maxSteps)
     }
   }
 
-  /** Returns the default bounds: up to 6 jobs and 25 steps. */
+  /** Returns the default: one job under way per group, up to 6 jobs and 25 steps. */
   static FifoPerGroupInterleavings defaults() {
-    return new FifoPerGroupInterleavings(6, 25);
+    return new FifoPerGroupInterleavings(1, 6, 25);
   }
 
   @Override
@@ -66,7 +72,8 @@ record FifoPerGroupInterleavings(int maxJobs, int maxSteps)
                       }
                       return drawn;
                     });
-    return jobs.zip(steps, (j, s) -> FifoPerGroupInterleaving.of(MIN_WORKERS, j, s));
+    return jobs.zip(
+        steps, (j, s) -> FifoPerGroupInterleaving.of(MIN_WORKERS, runningPerGroup, j, s));
   }
 
   /** {@code count} jobs, each in one of {@code groups}, at a priority from 0 to 5. */
@@ -112,7 +119,7 @@ record FifoPerGroupInterleavings(int maxJobs, int maxSteps)
 
   @Override
   public FifoPerGroupInterleaving withSteps(FifoPerGroupInterleaving like, List<Step> steps) {
-    return FifoPerGroupInterleaving.of(MIN_WORKERS, like.jobs(), steps);
+    return FifoPerGroupInterleaving.of(MIN_WORKERS, runningPerGroup, like.jobs(), steps);
   }
 
   /**
@@ -155,7 +162,7 @@ record FifoPerGroupInterleavings(int maxJobs, int maxSteps)
     for (int i = best.jobs().size() - 1; i >= 0 && best.jobs().size() > MIN_JOBS; i--) {
       List<GroupedJob> jobs = new ArrayList<>(best.jobs());
       jobs.remove(i);
-      out.add(FifoPerGroupInterleaving.of(MIN_WORKERS, jobs, best.steps()));
+      out.add(FifoPerGroupInterleaving.of(MIN_WORKERS, best.runningPerGroup(), jobs, best.steps()));
     }
     return out;
   }
@@ -168,7 +175,8 @@ record FifoPerGroupInterleavings(int maxJobs, int maxSteps)
       if (job.priority() != 0) {
         List<GroupedJob> jobs = new ArrayList<>(best.jobs());
         jobs.set(i, new GroupedJob(job.group(), 0));
-        out.add(FifoPerGroupInterleaving.of(MIN_WORKERS, jobs, best.steps()));
+        out.add(
+            FifoPerGroupInterleaving.of(MIN_WORKERS, best.runningPerGroup(), jobs, best.steps()));
       }
     }
     return out;

@@ -3,7 +3,6 @@ package dev.fencing.demo;
 import dev.fencing.FencedQueue;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
-import dev.fencing.QueueLimits;
 import dev.fencing.demo.FifoPerGroupExecution.Invariant;
 import dev.fencing.demo.FifoPerGroupExecution.Violation;
 import dev.fencing.testkit.db.PostgresFixture;
@@ -25,11 +24,11 @@ import javax.sql.DataSource;
 /**
  * Runs {@link FifoPerGroupInterleaving}s against real worker processes (the kit's {@code
  * PuppetWorker}, one JVM each, frozen with {@code SIGSTOP}, killed with {@code SIGKILL}) on a queue
- * limited to one job at a time per group, first in first out, and checks the {@link Invariant}s
- * after every action. Each interleaving gets a queue of its own: its limits are set, then its jobs
- * enqueued one by one with their groups and priorities; then the steps run. Hand-outs are recorded
- * as the workers report them; what is under way is read from the database by {@code find} after
- * every action, leases judged at the database's {@code clock_timestamp()}.
+ * limited to one (or two) jobs at a time per group, first in first out, and checks the {@link
+ * Invariant}s after every action. Each interleaving gets a queue of its own: its limits are set,
+ * then its jobs enqueued one by one with their groups and priorities; then the steps run. Hand-outs
+ * are recorded as the workers report them; what is under way is read from the database by {@code
+ * find} after every action, leases judged at the database's {@code clock_timestamp()}.
  *
  * <p>Worker processes are kept across interleavings; a crashed one is replaced by a fresh JVM. The
  * limits are set through the queue of a backend the caller names ({@link #run(
@@ -43,9 +42,6 @@ final class FifoPerGroupRunner implements AutoCloseable {
 
   /** The lease of a claim with a long lease: it never runs out during an interleaving. */
   static final Duration LONG_LEASE = Duration.ofMinutes(2);
-
-  /** The limits under test. */
-  static final QueueLimits LIMITS = QueueLimits.NONE.withMaxRunningPerGroup(1).withFifoPerGroup();
 
   private final PostgresFixture.Database database;
   private final Class<? extends FencingBackend> backend;
@@ -79,7 +75,7 @@ final class FifoPerGroupRunner implements AutoCloseable {
   }
 
   /**
-   * Runs {@code interleaving} with {@link #LIMITS} set through {@code limitsBy}'s queue, on this
+   * Runs {@code interleaving} with its limits set through {@code limitsBy}'s queue, on this
    * runner's workers, and returns what it showed. Violations are returned, not thrown.
    *
    * @throws IllegalStateException if a worker died unexpectedly or reported an error, or the
@@ -91,7 +87,7 @@ final class FifoPerGroupRunner implements AutoCloseable {
     String queueName = "g" + runs;
     limitSetters
         .computeIfAbsent(limitsBy, b -> FencingBackend.load(b.getName()).queue(pool, schema))
-        .setLimits(queueName, LIMITS);
+        .setLimits(queueName, interleaving.limits());
     Run run = new Run(interleaving, queueName);
     try {
       run.execute();
@@ -312,8 +308,8 @@ final class FifoPerGroupRunner implements AutoCloseable {
     }
 
     /**
-     * A worker reported a hand-out: first starts must come in id order within the group, and every
-     * earlier job of the group must have ended by now.
+     * A worker reported a hand-out: first starts must come in id order within the group, and no
+     * earlier job of the group may be waiting now.
      */
     private void handedOut(Held held) {
       FifoPerGroupInterleaving.GroupedJob job = jobs.get(held.jobId);
@@ -337,10 +333,10 @@ final class FifoPerGroupRunner implements AutoCloseable {
       }
       observe();
       for (long earlier : earlierOfTheGroup(held.jobId)) {
-        JobState state = rows.get(earlier).state();
-        if (state != JobState.COMPLETED && state != JobState.FAILED) {
+        JobSnapshot row = rows.get(earlier);
+        if (row.state() == JobState.PENDING) {
           violate(
-              Invariant.EARLIER_JOBS_OF_THE_GROUP_ENDED,
+              Invariant.EARLIER_JOBS_NOT_WAITING,
               "job " + held.jobId,
               "job "
                   + held.jobId
@@ -352,9 +348,10 @@ final class FifoPerGroupRunner implements AutoCloseable {
                   + earlier
                   + " ("
                   + jobs.get(earlier)
-                  + "), enqueued earlier in its group, was "
-                  + state
-                  + " in the database");
+                  + "), enqueued earlier in its group, waited in the database"
+                  + (row.epoch() == 0 ? ", never handed out" : " at epoch " + row.epoch())
+                  + ", due at "
+                  + row.runAt());
         }
       }
     }
@@ -364,7 +361,7 @@ final class FifoPerGroupRunner implements AutoCloseable {
       return ids.stream().filter(id -> id < jobId && jobs.get(id).group().equals(group)).toList();
     }
 
-    /** Reads every job's row, then checks that no group has two jobs under way. */
+    /** Reads every job's row, then checks that no group has more jobs under way than its limit. */
     private void observe() {
       long now = databaseMillis();
       for (long id : ids) {
@@ -395,15 +392,17 @@ final class FifoPerGroupRunner implements AutoCloseable {
       }
       underWay.forEach(
           (group, running) -> {
-            if (running.size() > 1) {
+            if (running.size() > interleaving.runningPerGroup()) {
               violate(
-                  Invariant.ONE_JOB_UNDER_WAY_PER_GROUP,
+                  Invariant.GROUP_LIMIT_KEPT,
                   group,
                   "group "
                       + group
                       + " has "
                       + running.size()
-                      + " jobs under way ("
+                      + " jobs under way, above its limit of "
+                      + interleaving.runningPerGroup()
+                      + " ("
                       + valid.get(group)
                       + " with a valid lease at clock_timestamp()): "
                       + running);
