@@ -1,10 +1,6 @@
 package dev.fencing.demo;
 
 import dev.fencing.FencedQueue;
-import dev.fencing.JobSnapshot;
-import dev.fencing.JobState;
-import dev.fencing.demo.FifoPerGroupExecution.Invariant;
-import dev.fencing.demo.FifoPerGroupExecution.Violation;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.process.FencingBackend;
 import dev.fencing.testkit.process.WorkerProcess;
@@ -15,10 +11,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -91,7 +86,7 @@ final class FifoPerGroupRunner implements AutoCloseable {
     Run run = new Run(interleaving, queueName);
     try {
       run.execute();
-      return new FifoPerGroupExecution(interleaving, run.timeline, run.violations);
+      return new FifoPerGroupExecution(interleaving, run.timeline, run.oracle.violations());
     } catch (RuntimeException e) {
       killAll();
       throw new IllegalStateException(
@@ -173,14 +168,9 @@ final class FifoPerGroupRunner implements AutoCloseable {
   private final class Run {
     private final FifoPerGroupInterleaving interleaving;
     private final String queueName;
-    private final List<Long> ids = new ArrayList<>();
-    private final Map<Long, FifoPerGroupInterleaving.GroupedJob> jobs = new HashMap<>();
-    private final Set<Long> handedOut = new HashSet<>();
-    private final Map<Long, JobSnapshot> rows = new HashMap<>();
     private final List<String> timeline = new ArrayList<>();
-    private final List<Violation> violations = new ArrayList<>();
-    private final Set<String> reported = new HashSet<>();
     private final List<Slot> slots = new ArrayList<>();
+    private FifoPerGroupOracle oracle;
     private int step;
 
     Run(FifoPerGroupInterleaving interleaving, String queueName) {
@@ -189,21 +179,30 @@ final class FifoPerGroupRunner implements AutoCloseable {
     }
 
     void execute() {
+      Map<Long, FifoPerGroupInterleaving.GroupedJob> jobs = new LinkedHashMap<>();
+      long last = 0;
       for (FifoPerGroupInterleaving.GroupedJob job : interleaving.jobs()) {
         long id = queue.enqueue(queueName, "{}", job.options());
-        if (!ids.isEmpty() && id <= ids.getLast()) {
-          throw new IllegalStateException("job ids must grow, but " + id + " came after " + ids);
+        if (id <= last) {
+          throw new IllegalStateException("job ids must grow, but " + id + " came after " + last);
         }
-        ids.add(id);
+        last = id;
         jobs.put(id, job);
       }
-      timeline.add("enqueued " + ids + " as " + interleaving.jobs() + " (group/priority)");
+      timeline.add("enqueued " + jobs + " (id=group/priority)");
+      oracle =
+          new FifoPerGroupOracle(
+              interleaving.runningPerGroup(),
+              jobs,
+              queue,
+              FifoPerGroupRunner.this::databaseMillis,
+              line -> timeline.add(label() + line));
       for (int w = 0; w < interleaving.run().workers(); w++) {
         WorkerProcess process = worker(w);
         expectOk(process, "reset");
         slots.add(new Slot(w, process, "w" + w + "_" + queueName));
       }
-      observe();
+      oracle.observe(step);
       for (Step s : interleaving.steps()) {
         step++;
         apply(s);
@@ -275,9 +274,9 @@ final class FifoPerGroupRunner implements AutoCloseable {
                   Long.parseLong(parts[4]));
           // an older lease of the same job stays: the same owner may still try to use it
           w.leases.add(held);
-          handedOut(held);
+          oracle.handedOut(step, held.jobId, held.epoch);
         } else {
-          observe();
+          oracle.observe(step);
         }
         return;
       }
@@ -304,110 +303,7 @@ final class FifoPerGroupRunner implements AutoCloseable {
             default -> throw new IllegalStateException("not an action: " + s);
           };
       send(w, command);
-      observe();
-    }
-
-    /**
-     * A worker reported a hand-out: first starts must come in id order within the group, and no
-     * earlier job of the group may be waiting now.
-     */
-    private void handedOut(Held held) {
-      FifoPerGroupInterleaving.GroupedJob job = jobs.get(held.jobId);
-      if (handedOut.add(held.jobId)) {
-        for (long earlier : earlierOfTheGroup(held.jobId)) {
-          if (!handedOut.contains(earlier)) {
-            violate(
-                Invariant.FIFO_FIRST_STARTS,
-                job.group(),
-                "job "
-                    + held.jobId
-                    + " ("
-                    + job
-                    + ") was handed out first, before job "
-                    + earlier
-                    + " ("
-                    + jobs.get(earlier)
-                    + ") of its group, enqueued earlier, had ever been");
-          }
-        }
-      }
-      observe();
-      for (long earlier : earlierOfTheGroup(held.jobId)) {
-        JobSnapshot row = rows.get(earlier);
-        if (row.state() == JobState.PENDING) {
-          violate(
-              Invariant.EARLIER_JOBS_NOT_WAITING,
-              "job " + held.jobId,
-              "job "
-                  + held.jobId
-                  + " ("
-                  + job
-                  + ") was handed out at epoch "
-                  + held.epoch
-                  + " while job "
-                  + earlier
-                  + " ("
-                  + jobs.get(earlier)
-                  + "), enqueued earlier in its group, waited in the database"
-                  + (row.epoch() == 0 ? ", never handed out" : " at epoch " + row.epoch())
-                  + ", due at "
-                  + row.runAt());
-        }
-      }
-    }
-
-    private List<Long> earlierOfTheGroup(long jobId) {
-      String group = jobs.get(jobId).group();
-      return ids.stream().filter(id -> id < jobId && jobs.get(id).group().equals(group)).toList();
-    }
-
-    /** Reads every job's row, then checks that no group has more jobs under way than its limit. */
-    private void observe() {
-      long now = databaseMillis();
-      for (long id : ids) {
-        rows.put(
-            id,
-            queue.find(id).orElseThrow(() -> new IllegalStateException("job " + id + " is gone")));
-      }
-      Map<String, List<String>> underWay = new HashMap<>();
-      Map<String, Integer> valid = new HashMap<>();
-      for (long id : ids) {
-        JobSnapshot row = rows.get(id);
-        if (row.state() == JobState.RUNNING) {
-          String group = jobs.get(id).group();
-          boolean leaseValid =
-              row.leaseExpiresAt() != null && row.leaseExpiresAt().toEpochMilli() > now;
-          underWay
-              .computeIfAbsent(group, g -> new ArrayList<>())
-              .add(
-                  "job "
-                      + id
-                      + " at epoch "
-                      + row.epoch()
-                      + " by "
-                      + row.owner()
-                      + (leaseValid ? ", lease valid" : ", lease ran out"));
-          valid.merge(group, leaseValid ? 1 : 0, Integer::sum);
-        }
-      }
-      underWay.forEach(
-          (group, running) -> {
-            if (running.size() > interleaving.runningPerGroup()) {
-              violate(
-                  Invariant.GROUP_LIMIT_KEPT,
-                  group,
-                  "group "
-                      + group
-                      + " has "
-                      + running.size()
-                      + " jobs under way, above its limit of "
-                      + interleaving.runningPerGroup()
-                      + " ("
-                      + valid.get(group)
-                      + " with a valid lease at clock_timestamp()): "
-                      + running);
-            }
-          });
+      oracle.observe(step);
     }
 
     /** Waits until every short lease held and every retry delay has run out on the database. */
@@ -420,11 +316,7 @@ final class FifoPerGroupRunner implements AutoCloseable {
           }
         }
       }
-      for (JobSnapshot row : rows.values()) {
-        if (row.state() == JobState.PENDING) {
-          until = Math.max(until, row.runAt().toEpochMilli());
-        }
-      }
+      until = Math.max(until, oracle.lastDueMillis());
       long now = databaseMillis();
       if (now >= until) {
         timeline.add(label() + "time passes: nothing left to run out");
@@ -435,14 +327,7 @@ final class FifoPerGroupRunner implements AutoCloseable {
         now = databaseMillis();
       }
       timeline.add(label() + "time passes: every short lease and retry delay ran out");
-      observe();
-    }
-
-    private void violate(Invariant invariant, String subject, String detail) {
-      if (reported.add(invariant + "/" + subject)) {
-        violations.add(new Violation(invariant, step, detail));
-        timeline.add(label() + "VIOLATION " + invariant + ": " + detail);
-      }
+      oracle.observe(step);
     }
 
     private String send(Slot w, String command) {
