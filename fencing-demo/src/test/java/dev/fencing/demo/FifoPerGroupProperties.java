@@ -116,12 +116,13 @@ class FifoPerGroupProperties {
             FifoPerGroupInterleaving.of(1, 1, laterFirstByPriority, retryHolds)),
         Arguments.of(
             "a head waiting for its retry holds its group, with room for two",
-            // alike priorities, and no claim once the retry is due: with room for two, FIFO over
-            // priorities and due times is not kept (see below)
+            // the older job ranked higher, and no claim once the retry is surely due: with room for
+            // two, FIFO is kept over neither priorities nor due times (see below), and a claim that
+            // comes after the retry is due on a slow machine still takes the older job
             FifoPerGroupInterleaving.of(
                 1,
                 2,
-                List.of(new GroupedJob("a", 0), new GroupedJob("a", 0)),
+                List.of(new GroupedJob("a", 5), new GroupedJob("a", 0)),
                 retryHolds.subList(0, 3))),
         Arguments.of(
             "an expired job keeps its group's place and is taken over first",
