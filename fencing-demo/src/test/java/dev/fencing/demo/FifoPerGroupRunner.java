@@ -19,11 +19,11 @@ import javax.sql.DataSource;
 /**
  * Runs {@link FifoPerGroupInterleaving}s against real worker processes (the kit's {@code
  * PuppetWorker}, one JVM each, frozen with {@code SIGSTOP}, killed with {@code SIGKILL}) on a queue
- * limited to one (or two) jobs at a time per group, first in first out, and checks the {@link
- * Invariant}s after every action. Each interleaving gets a queue of its own: its limits are set,
- * then its jobs enqueued one by one with their groups and priorities; then the steps run. Hand-outs
- * are recorded as the workers report them; what is under way is read from the database by {@code
- * find} after every action, leases judged at the database's {@code clock_timestamp()}.
+ * limited to one (or two) jobs at a time per group, first in first out, and has a {@link
+ * FifoPerGroupOracle} check the {@link FifoPerGroupExecution.Invariant}s after every action. Each
+ * interleaving gets a queue of its own: its limits are set, then its jobs enqueued one by one with
+ * their groups and priorities; then the steps run. Hand-outs are passed on as the workers report
+ * them.
  *
  * <p>Worker processes are kept across interleavings; a crashed one is replaced by a fresh JVM. The
  * limits are set through the queue of a backend the caller names ({@link #run(
