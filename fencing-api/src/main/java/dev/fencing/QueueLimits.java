@@ -32,8 +32,8 @@ import org.jspecify.annotations.Nullable;
  * group's place, and is taken over before any other job of its group starts. So a group limit is
  * never exceeded by the group's jobs under way, valid leases or not, and so never by valid leases
  * either. With FIFO, each group's jobs start in the order they were enqueued: only the group's
- * oldest waiting job (its head) may start, and a head waiting for its retry time holds its group
- * back. "One at a time per customer, in order" is {@code
+ * oldest waiting job (its head) may start, one per claim, and a head waiting for its retry time
+ * holds its group back. "One at a time per customer, in order" is {@code
  * QueueLimits.NONE.withMaxRunningPerGroup(1).withFifoPerGroup()}.
  *
  * <p><b>Rate limits</b> ({@link #withRate(int, Duration)}, {@link #withRatePerGroup(int,

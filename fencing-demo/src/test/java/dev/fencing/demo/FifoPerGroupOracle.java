@@ -30,6 +30,10 @@ final class FifoPerGroupOracle {
   private final LongSupplier databaseMillis;
   private final Consumer<String> timeline;
   private final Set<Long> handedOut = new HashSet<>();
+
+  /** Jobs a release or a failure of theirs gave back since they were last handed out. */
+  private final Set<Long> givenBack = new HashSet<>();
+
   private final Map<Long, JobSnapshot> rows = new HashMap<>();
   private final List<Violation> violations = new ArrayList<>();
   private final Set<String> reported = new HashSet<>();
@@ -71,6 +75,7 @@ final class FifoPerGroupOracle {
    */
   void handedOut(int step, long jobId, long epoch) {
     GroupedJob job = jobs.get(jobId);
+    givenBack.remove(jobId);
     if (handedOut.add(jobId)) {
       for (long earlier : earlierOfTheGroup(jobId)) {
         if (!handedOut.contains(earlier)) {
@@ -93,7 +98,9 @@ final class FifoPerGroupOracle {
     observe(step);
     for (long earlier : earlierOfTheGroup(jobId)) {
       JobSnapshot row = rows.get(earlier);
-      if (row.state() == JobState.PENDING) {
+      // waiting for its first start, or given back: an expired job (which an append-only claim
+      // may put back, pending) keeps its group's place and is not waiting for a start
+      if (row.state() == JobState.PENDING && (row.epoch() == 0 || givenBack.contains(earlier))) {
         violate(
             Invariant.EARLIER_JOBS_NOT_WAITING,
             step,
@@ -114,6 +121,11 @@ final class FifoPerGroupOracle {
                 + row.runAt());
       }
     }
+  }
+
+  /** A release or a failure of {@code jobId} was accepted: it waits for its group's turn again. */
+  void givenBack(long jobId) {
+    givenBack.add(jobId);
   }
 
   /** Reads every job's row, then checks that no group has more jobs under way than its limit. */

@@ -19,7 +19,6 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -170,18 +169,11 @@ class FifoPerGroupProperties {
   }
 
   /**
-   * FIFO with room for two per group, over priorities: the older job of a group must start first.
-   * Not kept today on either engine (nor by the in-memory queue, whose {@code startable} does the
-   * same): with room for {@code n}, a claim may start any of its group's {@code n} oldest waiting
-   * jobs and takes them in the queue's order (priority, then due time), so a later job ranked
-   * higher starts first, and on the append-only engine a later job starts before an older one whose
-   * lease ran out and was put back (it is due later). {@code QueueLimits}'s javadoc promises "each
-   * group's jobs start in the order they were enqueued: only the group's oldest waiting job (its
-   * head) may start". Either the promise is narrowed to a limit of 1 or a claim orders a FIFO
-   * group's startable jobs by age: the owner of the limits decides. Run with {@code
-   * -Dfencing.fifo.roomForTwo=true}.
+   * FIFO with room for two per group: the older job of a group starts first, over priorities and
+   * over a later job that became due earlier (a claim starts a FIFO group's head only, one a
+   * claim). A job whose lease ran out keeps its group's place (it is under way, whatever its
+   * lease), so the next job may start beside it: first starts stay in order.
    */
-  @EnabledIfSystemProperty(named = "fencing.fifo.roomForTwo", matches = "true")
   @ParameterizedTest
   @ValueSource(classes = {UpdateInPlacePostgresBackend.class, AppendOnlyPostgresBackend.class})
   void withRoomForTwoTheOlderJobStillStartsFirst(Class<? extends FencingBackend> engine) {
@@ -194,7 +186,7 @@ class FifoPerGroupProperties {
                 2,
                 List.of(new GroupedJob("a", 0), new GroupedJob("a", 5)),
                 List.of(new Step.Claim(0, false))),
-            // the older job's lease ran out: it was put back, due later than the other
+            // the older job's lease ran out: it keeps its place (under way), the next may start
             FifoPerGroupInterleaving.of(
                 1,
                 2,

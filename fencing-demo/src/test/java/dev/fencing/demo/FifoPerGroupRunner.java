@@ -302,7 +302,10 @@ final class FifoPerGroupRunner implements AutoCloseable {
             case Step.Deliver d -> "release " + held;
             default -> throw new IllegalStateException("not an action: " + s);
           };
-      send(w, command);
+      String reply = send(w, command);
+      if (reply.startsWith("ok accepted") && !(s instanceof Step.Complete)) {
+        oracle.givenBack(held.jobId);
+      }
       oracle.observe(step);
     }
 

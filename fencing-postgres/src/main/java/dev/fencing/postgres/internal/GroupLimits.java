@@ -29,10 +29,11 @@ import org.jspecify.annotations.Nullable;
  * #startable} which of them may start: per group, as many as its running limit leaves room for
  * beside its jobs <em>under way</em> (a {@code fencing_limit_slot} row of the group whose job has
  * neither ended nor been given back: the engine's {@code underWay} test, whatever the lease), and
- * as its bucket holds tokens; with FIFO only its oldest parked jobs, up to the first not yet due.
- * The engine's parked source takes grouped jobs only from that set ({@link #startableOnly}); a job
- * taken gets its group's slot ({@link #started}), which it keeps through takeovers until it ends or
- * is given back, so that an expired job of a group is taken over before another starts.
+ * as its bucket holds tokens; with FIFO only its oldest parked job (its head), when due: one start
+ * per group per claim. The engine's parked source takes grouped jobs only from that set ({@link
+ * #startableOnly}); a job taken gets its group's slot ({@link #started}), which it keeps through
+ * takeovers until it ends or is given back, so that an expired job of a group is taken over before
+ * another starts.
  *
  * <p>A bucket is a {@code fencing_limit_state} row: {@code tokens} as of {@code refilled_at},
  * refilled evenly at {@code starts} per window up to {@code starts}, read and spent by the
@@ -213,6 +214,9 @@ public final class GroupLimits {
             + state
             + " t on t.queue = ? and t.grp = w.grp"
             + " where w.due and w.head_due and w.rn <= ?::bigint - coalesce(h.n, 0)"
+            // with FIFO a claim starts a group's head only: taken with others of its group, a
+            // later one could go first by priority or ready time in the engine's merge
+            + (fifo ? " and w.rn = 1" : "")
             + (rate == null ? "" : " and w.rn <= floor(" + REFILL + ")")
             + " order by w.job_id";
     Map<Long, String> startable = new LinkedHashMap<>();

@@ -254,8 +254,8 @@ final class MemoryStore {
   /**
    * The pending jobs of a group that its group's limits let start now: of each group, as many as
    * its running limit leaves room for beside its jobs under way (running, lease valid or not) and
-   * its bucket holds tokens; with FIFO, its oldest waiting jobs only, up to the first that is not
-   * due. Every pending grouped job when the queue limits no group.
+   * its bucket holds tokens; with FIFO, its oldest waiting job only (its head), when due: one start
+   * per group per claim. Every pending grouped job when the queue limits no group.
    */
   private Set<Long> startable(
       String queue,
@@ -297,7 +297,8 @@ final class MemoryStore {
           break;
         }
         startable.add(job.id);
-        room--;
+        // with FIFO, the head only: one start per group per claim, in enqueue order
+        room = limit.fifoPerGroup() ? 0 : room - 1;
       }
     }
     return startable;
