@@ -30,7 +30,9 @@ record EngineResult(
         windows.add(cells(line));
       } else if (line.startsWith("summary|")) {
         summary = cells(line.substring("summary".length()));
-      } else if (line.startsWith("Every claim's outcome") || line.startsWith("Enqueues")) {
+      } else if (line.startsWith("Every claim's outcome")
+          || line.startsWith("Enqueues")
+          || line.startsWith(ValidLeases.LINE)) {
         outcome.append(outcome.isEmpty() ? "" : " ").append(line);
       }
     }

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.FencedQueue;
 import dev.fencing.JobOptions;
 import dev.fencing.KeyedJob;
+import dev.fencing.QueueLimits;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.WorkOutcome;
@@ -54,7 +55,11 @@ public final class LoadRun {
    * not yet claimed) instead of keyed batches of up to 1,000 and the depth as jobs not yet started.
    * {@code virtualThreads} ({@code --virtual-threads}, {@code --platform-threads}): the handlers on
    * virtual threads; without either flag, the runtime's default ({@link
-   * FencedRuntime#defaultVirtualThreads()}).
+   * FencedRuntime#defaultVirtualThreads()}). {@code maxRunning} ({@code --max-running N}): the
+   * queue's running limit, set before the run, and its valid leases counted ({@link ValidLeases});
+   * 0, the default, sets none. {@code fallbackPollMs} ({@code --fallback-poll-ms}): the runtime's
+   * {@code fallbackPoll}, how long its claimer waits after an empty claim unless an enqueue wakes
+   * it; 0, the default, keeps the runtime's.
    */
   private record Settings(
       String schema,
@@ -69,7 +74,9 @@ public final class LoadRun {
       PostgresFencing.Engine engine,
       boolean harness,
       boolean virtualThreads,
-      int priorities) {
+      int priorities,
+      int maxRunning,
+      int fallbackPollMs) {
 
     static Settings parse(String[] args) {
       int window = Args.intArg(args, "--window", 5);
@@ -95,7 +102,9 @@ public final class LoadRun {
           List.of(args).contains("--virtual-threads")
               || (!List.of(args).contains("--platform-threads")
                   && FencedRuntime.defaultVirtualThreads()),
-          Args.intArg(args, "--priorities", 0));
+          Args.intArg(args, "--priorities", 0),
+          Args.intArg(args, "--max-running", 0),
+          Args.intArg(args, "--fallback-poll-ms", 0));
     }
 
     PostgresFencing.Builder fencing(HikariDataSource pool) {
@@ -131,7 +140,20 @@ public final class LoadRun {
       LoadRun load = new LoadRun(queue, settings);
       System.out.print(BenchDatabase.machine(pool));
       System.out.println();
-      load.run(pool, stats);
+      if (settings.maxRunning() > 0) {
+        queue.setLimits(QUEUE, QueueLimits.maxRunning(settings.maxRunning()));
+        try (ValidLeases counted =
+            ValidLeases.watch(
+                db.dataSource(),
+                settings.schema(),
+                settings.engine(),
+                QUEUE,
+                settings.maxRunning())) {
+          load.run(pool, stats);
+        }
+      } else {
+        load.run(pool, stats);
+      }
     }
   }
 
@@ -144,8 +166,12 @@ public final class LoadRun {
                 ? "fencing_append_%"
                 : "fencing_job");
     int window = settings.window();
+    FencedRuntime.Builder builder = FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE);
+    if (settings.fallbackPollMs() > 0) {
+      builder.fallbackPoll(Duration.ofMillis(settings.fallbackPollMs()));
+    }
     runtime =
-        FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE)
+        builder
             .queue(QUEUE)
             .owner("load-worker")
             .concurrency(settings.threads())
