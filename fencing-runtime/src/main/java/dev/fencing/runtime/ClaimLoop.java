@@ -16,6 +16,9 @@ final class ClaimLoop extends Loop {
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
   private static final long SLICE = TimeUnit.MILLISECONDS.toNanos(100);
 
+  /** The slice of an idle wait while this runtime holds jobs, which may end at any moment. */
+  private static final long HOLDING_SLICE = TimeUnit.MILLISECONDS.toNanos(5);
+
   /** While claims fail, how often the same failure is logged again. */
   private static final long REPEAT_NANOS = TimeUnit.MINUTES.toNanos(1);
 
@@ -128,19 +131,32 @@ final class ClaimLoop extends Loop {
   /**
    * Waits for work after an empty claim: {@code idleWait} on a queue that does not signal; on one
    * that does, until a signal or {@code fallbackPoll}, in slices so that stop() ends it promptly.
+   * While this runtime holds jobs, the wait also ends when one of them ends (its outcome known): a
+   * claim the queue's limits emptied (QueueLimits) may find room then, and a job's end signals
+   * nothing.
    */
   private void idle(Settings s) {
-    if (!p.queue.signalsWork()) {
-      pause(s.idleWait().toNanos());
-      return;
-    }
-    long end = System.nanoTime() + s.fallbackPoll().toNanos();
+    long ended = ended();
+    // jobs claimed whose outcome is not known yet: handled, or their commit under way
+    boolean holding = p.counters.get(Counters.Count.CLAIMED) > ended;
+    long slice = holding ? HOLDING_SLICE : SLICE;
+    long end =
+        System.nanoTime() + (p.queue.signalsWork() ? s.fallbackPoll() : s.idleWait()).toNanos();
     try {
       while (running()) {
         long left = end - System.nanoTime();
-        if (left <= 0
-            || p.queue.awaitWork(s.queueName(), Duration.ofNanos(Math.min(left, SLICE)))) {
+        if (left <= 0) {
           return;
+        }
+        if (p.queue.signalsWork()) {
+          if (p.queue.awaitWork(s.queueName(), Duration.ofNanos(Math.min(left, slice)))) {
+            return;
+          }
+        } else {
+          pause(Math.min(left, slice));
+        }
+        if (holding && ended() > ended) {
+          return; // one of ours ended: its lease no longer counts
         }
       }
     } catch (InterruptedException e) {
@@ -150,6 +166,16 @@ final class ClaimLoop extends Loop {
       p.counters.increment(Counters.Count.STORE_ERRORS);
       pause(s.idleWait().toNanos());
     }
+  }
+
+  /** The jobs of this runtime whose outcome is known (committed, fenced off, failed, ...). */
+  private long ended() {
+    Counters c = p.counters;
+    return c.get(Counters.Count.COMPLETED)
+        + c.get(Counters.Count.FENCED_OFF)
+        + c.get(Counters.Count.FAILED)
+        + c.get(Counters.Count.RELEASED)
+        + c.get(Counters.Count.ABANDONED);
   }
 
   private void awaitSlots(int threshold) {

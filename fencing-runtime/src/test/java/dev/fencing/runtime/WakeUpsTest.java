@@ -3,11 +3,13 @@ package dev.fencing.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.FencedQueue;
+import dev.fencing.QueueLimits;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.receiver.Receivers;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +56,20 @@ class WakeUpsTest {
 
       var done = outcomes.await(WorkOutcome.Completed.class, 1, Duration.ofSeconds(10));
       assertThat(done.getFirst().job().id()).isEqualTo(id);
+    }
+  }
+
+  @Test
+  void aClaimALimitEmptiedIsTriedAgainWhenOneOfItsJobsEnds(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema, true);
+    queue.setLimits("q", QueueLimits.maxRunning(1));
+    queue.enqueueAll("q", List.of("{}", "{}", "{}", "{}"));
+    Outcomes outcomes = new Outcomes();
+    try (FencedRuntime runtime = runtime(queue, outcomes)) {
+      // each claim after the first is emptied by the limit; an end of the runtime's own job, not
+      // the minute's fallback poll, sends the next one (10 s against four minutes)
+      var done = outcomes.await(WorkOutcome.Completed.class, 4, Duration.ofSeconds(10));
+      assertThat(done).hasSize(4);
     }
   }
 
