@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.Test;
 class ControlsBenchmarkTest {
 
   @Test
+  @Tag(
+      "long") // two engines' runs: -Pfull; the variants' arguments are checked below in every build
   void theLimitVariantRunsOnBothEnginesAndItsValidLeasesNeverPassTheLimit() throws Exception {
     Path out = Path.of("target", "bench", "CONTROLS-smoke.md");
     ControlsBenchmark.main(

@@ -32,8 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Invariant}s are checked after every action ({@link FifoPerGroupRunner}).
  *
  * <ul>
- *   <li>A search from a fresh seed per engine passes: {@code fencing.tries} / 6 interleavings (10
- *       in {@code verify}, 33 in {@code -Pfull}); {@code -Dfencing.seed=...} replays one.
+ *   <li>A search from a fresh seed per engine passes: {@code fencing.tries} / 15 interleavings (4
+ *       in {@code verify}, 13 in {@code -Pfull}); {@code -Dfencing.seed=...} replays one.
  *   <li>Known interleavings, one per rule (FIFO over priorities, a retry holding its group with
  *       room for one and for two, an expired job taken over first, a released job started again
  *       first), kept by both engines; and, run on request, what FIFO with room for two does not
@@ -73,7 +73,7 @@ class FifoPerGroupProperties {
   void everyInterleavingKeepsFifoAndTheGroupLimit(Class<? extends FencingBackend> engine) {
     PropertySearch.Settings fromProperties = PropertySearch.Settings.fromSystemProperties();
     PropertySearch.Settings settings =
-        fromProperties.withTries(Math.max(1, fromProperties.tries() / 6));
+        fromProperties.withTries(Math.max(1, fromProperties.tries() / 15));
     FifoPerGroupRunner runner = runner(engine);
     PropertySearch.Result<FifoPerGroupExecution> result = search(settings, runner::run);
     switch (result) {

@@ -37,7 +37,7 @@ class RunningLimitUnderLoadTest {
   private static final int LIMIT = 3;
   private static final int WORKERS = 12;
   private static final Duration LEASE = Duration.ofMillis(300);
-  private static final long RUN_MILLIS = 8_000;
+  private static final long RUN_MILLIS = 5_000;
 
   private static final java.util.Map<String, Integer> LOST =
       new java.util.concurrent.ConcurrentHashMap<>();

@@ -24,12 +24,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -48,7 +46,7 @@ final class MemoryStore {
   private final Map<String, TreeMap<Long, MemoryJob>> unfinished = new HashMap<>();
   private final Map<String, Map<String, Long>> keys = new HashMap<>();
   private final Map<String, QueueLimits> limits = new HashMap<>();
-  private final Map<List<String>, Bucket> buckets = new HashMap<>();
+  private final MemoryLimits limiting = new MemoryLimits();
   final MemoryOutbox outbox = new MemoryOutbox(lock);
   private long lastId;
 
@@ -152,28 +150,17 @@ final class MemoryStore {
           Instant now = now();
           QueueLimits limit = limits.getOrDefault(queue, QueueLimits.NONE);
           TreeMap<Long, MemoryJob> open = unfinished.getOrDefault(queue, new TreeMap<>());
-          int batchSize = Math.min(wanted, room(limit, open.values(), now));
-          Bucket bucket = limit.rate().map(r -> bucket(queue, "", r, now)).orElse(null);
+          int batchSize = Math.min(wanted, MemoryLimits.room(limit, open.values(), now));
+          MemoryLimits.Bucket bucket =
+              limit.rate().map(r -> limiting.bucket(queue, "", r, now)).orElse(null);
           if (bucket != null) {
             batchSize = Math.min(batchSize, bucket.whole());
           }
           if (batchSize <= 0) {
             return List.of();
           }
-          Comparator<MemoryJob> oldestReady =
-              limit
-                  .priorityAging()
-                  .map(
-                      aging ->
-                          Comparator.<MemoryJob, Instant>comparing(
-                                  j -> j.readyAt().minus(aging.multipliedBy(j.rank())))
-                              .thenComparingLong(j -> j.id))
-                  .orElse(
-                      Comparator.comparingInt(MemoryJob::rank)
-                          .reversed()
-                          .thenComparing(MemoryJob::readyAt)
-                          .thenComparingLong(j -> j.id));
-          Set<Long> startable = startable(queue, limit, open.values(), oldestReady, now);
+          Comparator<MemoryJob> oldestReady = MemoryLimits.order(limit);
+          Set<Long> startable = limiting.startable(queue, limit, open.values(), oldestReady, now);
           List<MemoryJob> chosen =
               new ArrayList<>(
                   open.values().stream()
@@ -200,7 +187,9 @@ final class MemoryStore {
           List<Job> claimed = new ArrayList<>();
           for (MemoryJob job : chosen.subList(0, Math.min(batchSize, chosen.size()))) {
             if (startable.contains(job.id)) {
-              limit.ratePerGroup().ifPresent(r -> bucket(queue, job.group, r, now).take(1));
+              limit
+                  .ratePerGroup()
+                  .ifPresent(r -> limiting.bucket(queue, job.group, r, now).take(1));
             }
             claimed.add(job.claim(owner, leaseLength, now));
           }
@@ -220,8 +209,11 @@ final class MemoryStore {
           QueueLimits limit = limits.getOrDefault(queue, QueueLimits.NONE);
           Collection<MemoryJob> open = unfinished.getOrDefault(queue, new TreeMap<>()).values();
           boolean full =
-              room(limit, open, now) <= 0
-                  || limit.rate().map(r -> bucket(queue, "", r, now).whole() < 1).orElse(false);
+              MemoryLimits.room(limit, open, now) <= 0
+                  || limit
+                      .rate()
+                      .map(r -> limiting.bucket(queue, "", r, now).whole() < 1)
+                      .orElse(false);
           if (full) {
             return open.stream().filter(j -> j.state() == JobState.PENDING).count();
           }
@@ -229,115 +221,12 @@ final class MemoryStore {
             return 0L;
           }
           Set<Long> startable =
-              startable(queue, limit, open, Comparator.comparingLong(j -> j.id), now);
+              limiting.startable(queue, limit, open, Comparator.comparingLong(j -> j.id), now);
           return open.stream()
               .filter(j -> j.group != null && j.state() == JobState.PENDING && j.claimable(now))
               .filter(j -> !startable.contains(j.id))
               .count();
         });
-  }
-
-  /**
-   * How many more leases the queue's running limit allows beside its valid ones (a running job
-   * whose lease has not run out); {@link Integer#MAX_VALUE} without a limit.
-   */
-  private static int room(QueueLimits limit, Collection<MemoryJob> open, Instant now) {
-    OptionalInt max = limit.runningLimit();
-    if (max.isEmpty()) {
-      return Integer.MAX_VALUE;
-    }
-    long valid =
-        open.stream().filter(j -> j.state() == JobState.RUNNING && !j.expired(now)).count();
-    return (int) Math.max(0, max.getAsInt() - valid);
-  }
-
-  /**
-   * The pending jobs of a group that its group's limits let start now: of each group, as many as
-   * its running limit leaves room for beside its jobs under way (running, lease valid or not) and
-   * its bucket holds tokens; with FIFO, its oldest waiting job only (its head), when due: one start
-   * per group per claim. Every pending grouped job when the queue limits no group.
-   */
-  private Set<Long> startable(
-      String queue,
-      QueueLimits limit,
-      Collection<MemoryJob> open,
-      Comparator<MemoryJob> order,
-      Instant now) {
-    Map<String, List<MemoryJob>> waiting = new TreeMap<>();
-    Map<String, Integer> underWay = new HashMap<>();
-    for (MemoryJob job : open) {
-      if (job.group == null) {
-        continue;
-      }
-      if (job.state() == JobState.RUNNING) {
-        underWay.merge(job.group, 1, Integer::sum);
-      } else if (job.state() == JobState.PENDING) {
-        waiting.computeIfAbsent(job.group, g -> new ArrayList<>()).add(job);
-      }
-    }
-    Set<Long> startable = new HashSet<>();
-    for (Map.Entry<String, List<MemoryJob>> group : waiting.entrySet()) {
-      List<MemoryJob> jobs = group.getValue();
-      long room = Integer.MAX_VALUE;
-      if (limit.runningLimitPerGroup().isPresent()) {
-        room = limit.runningLimitPerGroup().getAsInt() - underWay.getOrDefault(group.getKey(), 0);
-      }
-      if (limit.ratePerGroup().isPresent()) {
-        room =
-            Math.min(room, bucket(queue, group.getKey(), limit.ratePerGroup().get(), now).whole());
-      }
-      if (limit.fifoPerGroup()) {
-        jobs.sort(Comparator.comparingLong(j -> j.id));
-      } else {
-        jobs.removeIf(j -> !j.claimable(now));
-        jobs.sort(order);
-      }
-      for (MemoryJob job : jobs) {
-        if (room <= 0 || !job.claimable(now)) {
-          break;
-        }
-        startable.add(job.id);
-        // with FIFO, the head only: one start per group per claim, in enqueue order
-        room = limit.fifoPerGroup() ? 0 : room - 1;
-      }
-    }
-    return startable;
-  }
-
-  /**
-   * The token bucket of a rate of {@code queue} ({@code group} "" for the queue's own), refilled.
-   */
-  private Bucket bucket(String queue, String group, QueueLimits.Rate rate, Instant now) {
-    Bucket bucket =
-        buckets.computeIfAbsent(List.of(queue, group), k -> new Bucket(rate.starts(), now));
-    bucket.refill(rate, now);
-    return bucket;
-  }
-
-  /** Tokens of a rate: at most its starts, refilled evenly over its window. */
-  private static final class Bucket {
-    private double tokens;
-    private Instant refilledAt;
-
-    Bucket(double tokens, Instant refilledAt) {
-      this.tokens = tokens;
-      this.refilledAt = refilledAt;
-    }
-
-    void refill(QueueLimits.Rate rate, Instant now) {
-      long micros = Math.max(0, ChronoUnit.MICROS.between(refilledAt, now));
-      double perMicros = rate.per().toNanos() / 1_000.0;
-      tokens = Math.min(rate.starts(), tokens + micros * rate.starts() / perMicros);
-      refilledAt = now;
-    }
-
-    int whole() {
-      return (int) Math.floor(tokens + 1e-9);
-    }
-
-    void take(int n) {
-      tokens -= n;
-    }
   }
 
   /**

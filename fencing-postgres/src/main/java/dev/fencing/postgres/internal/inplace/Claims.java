@@ -20,6 +20,7 @@ import dev.fencing.postgres.internal.Generation;
 import dev.fencing.postgres.internal.GroupLimits;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
+import dev.fencing.postgres.internal.LimitSettings;
 import dev.fencing.postgres.internal.OptionRows;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.RunningLimits;
@@ -237,7 +238,7 @@ final class Claims {
     Param<UUID> token = parameters.uuid("token");
     Field<Long> aging = aged ? parameters.bigint("aging") : inline(0L);
     // the fast path's gate: a queue with controls claims nothing here (evaluated once)
-    Condition gate = gated ? RunningLimits.noControls(queue) : noCondition();
+    Condition gate = gated ? LimitSettings.noControls(queue) : noCondition();
     // Plain names: the render mapping would put the user's schema in front of a CTE's name.
     Field<Long> id = field(name("id"), Long.class);
     Field<OffsetDateTime> readyAt = field(name("ready_at"), OffsetDateTime.class);
