@@ -58,7 +58,7 @@ public abstract class EngineStore implements JobStore {
   private final JobTable jobs;
   private final Jdbc jdbc;
   private final Claimer claims;
-  private final RunningLimits.SlotTests slotTests;
+  private final SlotTests slotTests;
   private final Provider<? extends Admin> admin;
 
   /**
@@ -69,7 +69,7 @@ public abstract class EngineStore implements JobStore {
       JobTable jobs,
       Jdbc jdbc,
       Claimer claims,
-      RunningLimits.SlotTests slotTests,
+      SlotTests slotTests,
       Provider<? extends Admin> admin) {
     this.jobs = jobs;
     this.jdbc = jdbc;
@@ -79,7 +79,7 @@ public abstract class EngineStore implements JobStore {
   }
 
   @Override
-  public RunningLimits.SlotTests slotTests() {
+  public SlotTests slotTests() {
     return slotTests;
   }
 

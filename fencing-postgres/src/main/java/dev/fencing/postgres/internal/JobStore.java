@@ -92,7 +92,7 @@ public interface JobStore {
   QueueDepth depth(String queue);
 
   /** The engine's tests of a limit's slots ({@link RunningLimits}). */
-  RunningLimits.SlotTests slotTests();
+  SlotTests slotTests();
 
   /**
    * Retention's selection: removes (or archives, then removes) up to {@code batchSize} finished

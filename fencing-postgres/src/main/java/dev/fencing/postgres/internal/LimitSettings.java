@@ -7,7 +7,6 @@ import static org.jooq.impl.DSL.selectOne;
 
 import dev.fencing.QueueLimits;
 import dev.fencing.internal.Validate;
-import dev.fencing.postgres.internal.RunningLimits.SlotTests;
 import dev.fencing.postgres.internal.jooq.tables.FencingQueueLimit;
 import jakarta.inject.Inject;
 import java.sql.Connection;

@@ -42,13 +42,6 @@ public final class RunningLimits {
   /** The queue's own limit; a group's carries the group's key. */
   public static final String QUEUE_OWN = "";
 
-  /**
-   * What a claim needs of its engine to count slots: {@code valid} and {@code underWay} test slot
-   * {@code s}; {@code running} selects {@code (job_id, epoch)} of the jobs of queue {@code ?}
-   * handed out and not yet ended or given back, whose slots a new limit seeds.
-   */
-  public record SlotTests(String valid, String underWay, String running) {}
-
   private final Jdbc jdbc;
   private final Config config;
   private final GroupLimits groups;

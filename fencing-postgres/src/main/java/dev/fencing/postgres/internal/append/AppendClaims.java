@@ -17,6 +17,7 @@ import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.RunningLimits;
+import dev.fencing.postgres.internal.SlotTests;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
@@ -79,7 +80,7 @@ final class AppendClaims {
 
   private final Jdbc jdbc;
   private final RunningLimits limits;
-  private final RunningLimits.SlotTests slotTests;
+  private final SlotTests slotTests;
   private final AppendWindow window;
   private final Reclaims reclaims;
   private final Parked parked;
@@ -111,7 +112,7 @@ final class AppendClaims {
     this.limits = limits;
     String done = limits.table("fencing_append_done");
     this.slotTests =
-        new RunningLimits.SlotTests(
+        new SlotTests(
             SLOT_VALID.formatted(
                 limits.table("fencing_append_handout"), limits.table("fencing_append_claim"), done),
             UNDER_WAY.formatted(done, limits.table("fencing_parked")),
@@ -141,7 +142,7 @@ final class AppendClaims {
   }
 
   /** The engine's tests of a limit's slots. */
-  RunningLimits.SlotTests slotTests() {
+  SlotTests slotTests() {
     return slotTests;
   }
 

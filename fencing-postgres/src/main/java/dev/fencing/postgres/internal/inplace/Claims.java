@@ -24,6 +24,7 @@ import dev.fencing.postgres.internal.LimitSettings;
 import dev.fencing.postgres.internal.OptionRows;
 import dev.fencing.postgres.internal.RenderedSql;
 import dev.fencing.postgres.internal.RunningLimits;
+import dev.fencing.postgres.internal.SlotTests;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import jakarta.inject.Inject;
@@ -92,7 +93,7 @@ final class Claims {
 
   private final Jdbc jdbc;
   private final RunningLimits limits;
-  private final RunningLimits.SlotTests slotTests;
+  private final SlotTests slotTests;
   private final RenderedSql gatedClaimSql;
   private final RenderedSql claimSql;
   private final RenderedSql agedClaimSql;
@@ -103,7 +104,7 @@ final class Claims {
     this.limits = limits;
     String jobs = limits.table("fencing_job");
     this.slotTests =
-        new RunningLimits.SlotTests(
+        new SlotTests(
             SLOT_VALID.formatted(jobs),
             UNDER_WAY.formatted(jobs),
             "select j.id as job_id, j.epoch from "
@@ -121,7 +122,7 @@ final class Claims {
   }
 
   /** The engine's tests of a limit's slots. */
-  RunningLimits.SlotTests slotTests() {
+  SlotTests slotTests() {
     return slotTests;
   }
 
