@@ -217,8 +217,10 @@ abstract class QueueGroupLimitRules extends QueueContractFixture {
   @Test
   void withoutAgingTheOrderIsStrict() {
     long low = queue.enqueue(QUEUE, "{}");
+    pause(Duration.ofMillis(300));
     long high = queue.enqueue(QUEUE, "{}", JobOptions.ofPriority(1));
-    queue.setLimits(QUEUE, QueueLimits.NONE.withPriorityAging(Duration.ofMillis(500)));
+    // an aging left behind would serve low first: as if ready at 0 against 0.3 s - 0.1 s or later
+    queue.setLimits(QUEUE, QueueLimits.NONE.withPriorityAging(Duration.ofMillis(100)));
     queue.setLimits(QUEUE, QueueLimits.NONE);
     assertThat(queue.claimBatch(QUEUE, "w1", LONG, 1)).extracting(Job::id).containsExactly(high);
     assertThat(queue.claimBatch(QUEUE, "w1", LONG, 1)).extracting(Job::id).containsExactly(low);
