@@ -128,7 +128,10 @@ final class Pages {
             param(request, "state"),
             param(request, "key"),
             param(request, "id"));
-    Frame page = frame.page("Jobs", "jobs");
+    Frame page =
+        form.state().equalsIgnoreCase("failed")
+            ? frame.page("Failed jobs", "failed")
+            : frame.page("Jobs", "jobs");
     JobPage found = new JobPage(List.of(), null);
     String error = null;
     try {
