@@ -96,14 +96,20 @@ abstract class PostgresAdminContract {
             tuple(1L, "w1", "complete", "Superseded", "epoch 1" + superseded));
     assertThat(admin.history(999_999)).isEmpty();
 
-    // at most the newest 50 of a job are kept
-    for (int i = 0; i < 50; i++) {
-      assertThatThrownBy(() -> queue.complete(w1.lease(), "{}"))
-          .isInstanceOf(FencedOffException.class);
-    }
-    assertThat(admin.history(id).orElseThrow().refusals())
-        .hasSize(50)
-        .allMatch(r -> r.action().equals("complete"));
+    // at most the newest 50 of a job are kept: a refusal deletes the older ones
+    execute(
+        schema,
+        "insert into fencing_refusal (job_id, epoch, owner, action, kind, reason, at)"
+            + " select "
+            + id
+            + ", 1, 'w1', 'renew', 'Superseded', 'old', now() - n * interval '1 s'"
+            + " from generate_series(1, 60) n");
+    assertThatThrownBy(() -> queue.complete(w1.lease(), "{}"))
+        .isInstanceOf(FencedOffException.class);
+    List<RefusedWrite> kept = admin.history(id).orElseThrow().refusals();
+    assertThat(kept).hasSize(50);
+    assertThat(kept.subList(0, 4)).extracting(RefusedWrite::reason).doesNotContain("old");
+    assertThat(kept.subList(4, 50)).extracting(RefusedWrite::reason).containsOnly("old");
 
     // and they go with their job
     finishedDaysAgo(schema, 8, id);
