@@ -117,6 +117,31 @@ abstract class PostgresAdminContract {
     assertThat(count(schema, "select count(*) from fencing_refusal")).isZero();
   }
 
+  @Test
+  void historyTellsAReleaseAFailAndACancelApartAndTheCancelledHoldersRefusal(TestSchema schema) {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    queue.release(queue.claim("q", "w1", Duration.ofMinutes(1)).orElseThrow().lease());
+    queue.fail(
+        queue.claim("q", "w2", Duration.ofMinutes(1)).orElseThrow().lease(), "x", Duration.ZERO);
+    Job held = queue.claim("q", "w3", Duration.ofMinutes(1)).orElseThrow();
+    PostgresAdmin admin = admin(schema);
+    assertThat(admin.history(id).orElseThrow().claims().getFirst().ended()).isEqualTo("running");
+    admin.cancel(id, "wrong input");
+    assertThatThrownBy(() -> queue.complete(held.lease(), "{}"))
+        .isInstanceOf(FencedOffException.class);
+
+    JobHistory history = admin.history(id).orElseThrow();
+
+    assertThat(history.claims())
+        .extracting(EpochClaim::epoch, EpochClaim::owner, EpochClaim::ended)
+        .containsExactly(
+            tuple(3L, "w3", "cancelled"), tuple(2L, "w2", "failed"), tuple(1L, "w1", "released"));
+    assertThat(history.refusals())
+        .extracting(RefusedWrite::action, RefusedWrite::kind, RefusedWrite::reason)
+        .containsExactly(tuple("complete", "Cancelled", "the job was cancelled: wrong input"));
+  }
+
   /**
    * The record of a refusal is best effort: a schema without its table (a read-only connection, a
    * standby) loses the record, and the writer still gets its refusal, nothing else changed.
