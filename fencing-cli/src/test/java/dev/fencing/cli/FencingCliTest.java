@@ -90,7 +90,9 @@ class FencingCliTest {
                 2  w2
                 3  w2
             """)
-        .contains("outbox messages: none");
+        .contains("outbox messages: none\n\nrefused writes (newest first)\n")
+        .containsPattern(
+            "\n +1 +w1 +complete +Superseded +\\S+ +epoch 1 superseded by epoch 3 held by w2\n");
   }
 
   @Test

@@ -60,6 +60,19 @@ public final class PostgresAdmin {
   }
 
   /**
+   * Returns the job's claims, newest first, and its recorded refused writes, newest first. The
+   * append-only engine keeps every claim with its owner, lease and end; the update-in-place engine
+   * only the owners of the last 16 ({@link JobHistory#claimsComplete} is then false), with when and
+   * how only for the current one.
+   *
+   * @throws IllegalArgumentException if {@code jobId} is not positive
+   * @throws StoreUnavailableException if the database failed after the transient retries
+   */
+  public Optional<JobHistory> history(long jobId) {
+    return admin.history(jobId);
+  }
+
+  /**
    * Puts a failed job back to pending, claimable now, attempts counted from zero; its epoch is
    * kept, so the next claim takes a larger one. Refuses any other state: a completed job already
    * had its effects (enqueue a new job instead), a pending or running one needs no requeue. Refuses
@@ -112,7 +125,6 @@ public final class PostgresAdmin {
   public long purge(Duration olderThan, @Nullable String queue) {
     return admin.purge(olderThan, queue, PURGE_BATCH);
   }
-  public Optional<JobHistory> history(long jobId) { return Optional.empty(); }
   public JobPage jobs(JobSearch s) { return new JobPage(List.of(), null); }
   public QueueActivity activity(String q) { return new QueueActivity(q, null, List.of()); }
   public List<OwnershipRow> ownerships(int limit) { return List.of(); }

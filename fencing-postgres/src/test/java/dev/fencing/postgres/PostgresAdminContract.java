@@ -2,6 +2,7 @@ package dev.fencing.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.fencing.CancelResult;
 import dev.fencing.FencedOffException;
@@ -10,6 +11,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobState;
 import dev.fencing.OutboxMessage;
+import dev.fencing.Renewal;
 import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
@@ -48,7 +50,7 @@ abstract class PostgresAdminContract {
     long id = queue.enqueue("q", "{}");
     Job w1 = queue.claim("q", "w1", SHORT).orElseThrow();
     Thread.sleep(300);
-    queue.claim("q", "w2", SHORT).orElseThrow();
+    Job w2 = queue.claim("q", "w2", SHORT).orElseThrow();
     Thread.sleep(300);
     Job last = queue.claim("q", "w2", Duration.ofMinutes(1)).orElseThrow();
     assertThatThrownBy(() -> queue.complete(w1.lease(), "{}"))
@@ -60,6 +62,106 @@ abstract class PostgresAdminContract {
     assertThat(job.epoch()).isEqualTo(last.epoch().value());
     assertThat(job.expiries()).isEqualTo(2);
     assertThat(job.lastEvent()).isEqualTo("claimed");
+
+    // the epoch-2 zombie renews, the holder completes, the epoch-1 zombie completes again
+    assertThat(queue.renewAll(List.of(w2.lease()), SHORT).getFirst())
+        .isInstanceOf(Renewal.Lost.class);
+    queue.complete(last.lease(), "{}");
+    assertThatThrownBy(() -> queue.complete(w1.lease(), "{}"))
+        .isInstanceOf(FencedOffException.class);
+    PostgresAdmin admin = admin(schema);
+
+    JobHistory history = admin.history(id).orElseThrow();
+
+    boolean appendOnly = engine() == PostgresFencing.Engine.APPEND_ONLY;
+    // the in-place row keeps no trace of the expiry, only that a later claim took the job
+    String ranOut = appendOnly ? "expired" : "taken over";
+    assertThat(history.claims())
+        .extracting(EpochClaim::epoch, EpochClaim::owner, EpochClaim::ended)
+        .containsExactly(
+            tuple(3L, "w2", "completed"), tuple(2L, "w2", ranOut), tuple(1L, "w1", ranOut));
+    assertThat(history.claimsComplete()).isEqualTo(appendOnly);
+    assertThat(history.claims().getLast().claimedAt() != null).isEqualTo(appendOnly);
+    String superseded = " superseded by epoch 3 held by w2";
+    assertThat(history.refusals())
+        .extracting(
+            RefusedWrite::epoch,
+            RefusedWrite::owner,
+            RefusedWrite::action,
+            RefusedWrite::kind,
+            RefusedWrite::reason)
+        .containsExactly(
+            tuple(1L, "w1", "complete", "Superseded", "epoch 1" + superseded),
+            tuple(2L, "w2", "renew", "Superseded", "epoch 2" + superseded),
+            tuple(1L, "w1", "complete", "Superseded", "epoch 1" + superseded));
+    assertThat(admin.history(999_999)).isEmpty();
+
+    // at most the newest 50 of a job are kept: a refusal deletes the older ones
+    execute(
+        schema,
+        "insert into fencing_refusal (job_id, epoch, owner, action, kind, reason, at)"
+            + " select "
+            + id
+            + ", 1, 'w1', 'renew', 'Superseded', 'old', now() - n * interval '1 s'"
+            + " from generate_series(1, 60) n");
+    assertThatThrownBy(() -> queue.complete(w1.lease(), "{}"))
+        .isInstanceOf(FencedOffException.class);
+    List<RefusedWrite> kept = admin.history(id).orElseThrow().refusals();
+    assertThat(kept).hasSize(50);
+    assertThat(kept.subList(0, 4)).extracting(RefusedWrite::reason).doesNotContain("old");
+    assertThat(kept.subList(4, 50)).extracting(RefusedWrite::reason).containsOnly("old");
+
+    // and they go with their job
+    finishedDaysAgo(schema, 8, id);
+    assertThat(admin.purge(Duration.ofDays(7), null)).isEqualTo(1);
+    assertThat(count(schema, "select count(*) from fencing_refusal")).isZero();
+  }
+
+  @Test
+  void historyTellsAReleaseAFailAndACancelApartAndTheCancelledHoldersRefusal(TestSchema schema) {
+    FencedQueue queue = queue(schema, 5);
+    long id = queue.enqueue("q", "{}");
+    queue.release(queue.claim("q", "w1", Duration.ofMinutes(1)).orElseThrow().lease());
+    queue.fail(
+        queue.claim("q", "w2", Duration.ofMinutes(1)).orElseThrow().lease(), "x", Duration.ZERO);
+    Job held = queue.claim("q", "w3", Duration.ofMinutes(1)).orElseThrow();
+    PostgresAdmin admin = admin(schema);
+    assertThat(admin.history(id).orElseThrow().claims().getFirst().ended()).isEqualTo("running");
+    admin.cancel(id, "wrong input");
+    assertThatThrownBy(() -> queue.complete(held.lease(), "{}"))
+        .isInstanceOf(FencedOffException.class);
+
+    JobHistory history = admin.history(id).orElseThrow();
+
+    assertThat(history.claims())
+        .extracting(EpochClaim::epoch, EpochClaim::owner, EpochClaim::ended)
+        .containsExactly(
+            tuple(3L, "w3", "cancelled"), tuple(2L, "w2", "failed"), tuple(1L, "w1", "released"));
+    assertThat(history.refusals())
+        .extracting(RefusedWrite::action, RefusedWrite::kind, RefusedWrite::reason)
+        .containsExactly(tuple("complete", "Cancelled", "the job was cancelled: wrong input"));
+  }
+
+  /**
+   * The record of a refusal is best effort: a schema without its table (a read-only connection, a
+   * standby) loses the record, and the writer still gets its refusal, nothing else changed.
+   */
+  @Test
+  void aRefusalStandsWhenItsRecordCannotBeWritten(TestSchema schema) throws Exception {
+    FencedQueue queue = queue(schema, 5);
+    queue.enqueue("q", "{}");
+    Job zombie = queue.claim("q", "w1", SHORT).orElseThrow();
+    Thread.sleep(300);
+    Job holder = queue.claim("q", "w2", Duration.ofMinutes(1)).orElseThrow();
+    execute(schema, "drop table fencing_refusal");
+
+    assertThatThrownBy(() -> queue.complete(zombie.lease(), "{}"))
+        .isInstanceOfSatisfying(
+            FencedOffException.class,
+            e -> assertThat(e.refusal()).isInstanceOf(FencedOutcome.Superseded.class));
+    assertThat(queue.renewAll(List.of(zombie.lease()), SHORT).getFirst())
+        .isInstanceOf(Renewal.Lost.class);
+    assertThat(queue.complete(holder.lease(), "{}").isAccepted()).isTrue();
   }
 
   @Test

@@ -9,14 +9,20 @@ import java.util.List;
 import java.util.stream.LongStream;
 
 /**
- * Rows of a job in the tables of the queue controls (schema version 2), written by SQL as a library
- * with those features writes them, for tests of what removes them with the job.
+ * Rows of a job in the tables of the queue controls (schema version 2) and of recorded refusals
+ * (version 3), written by SQL as a library with those features writes them, for tests of what
+ * removes them with the job.
  */
 final class QueueControlRows {
 
   /** The tables that hold a job's rows of the queue controls, each with a {@code job_id}. */
   static final List<String> TABLES =
-      List.of("fencing_job_option", "fencing_cancel", "fencing_parked", "fencing_limit_slot");
+      List.of(
+          "fencing_job_option",
+          "fencing_cancel",
+          "fencing_parked",
+          "fencing_limit_slot",
+          "fencing_refusal");
 
   private QueueControlRows() {}
 
@@ -29,7 +35,10 @@ final class QueueControlRows {
                 + " values (?, ?, 2, 'running', 'test')",
             "insert into %s.fencing_parked (job_id, queue, priority, ready_at)"
                 + " values (?, ?, 5, now())",
-            "insert into %s.fencing_limit_slot (job_id, queue, grp, epoch) values (?, ?, '', 1)")) {
+            "insert into %s.fencing_limit_slot (job_id, queue, grp, epoch) values (?, ?, '', 1)",
+            // ? || '' uses the queue parameter, so every statement binds the same two
+            "insert into %s.fencing_refusal (job_id, epoch, owner, action, kind, reason)"
+                + " values (?, 1, ? || '', 'complete', 'Superseded', 'test')")) {
       try (Connection c = schema.dataSource().getConnection();
           PreparedStatement s = c.prepareStatement(String.format(sql, schema.name()))) {
         s.setLong(1, jobId);

@@ -20,7 +20,8 @@ final class SchemaRows {
    * an expand step ({@code compatible_from} 1). {@code SchemaVersionsTest} checks it against {@link
    * PostgresFencing#migrations()}, so that a new script is added here once.
    */
-  static final List<String> EVERY_VERSION = List.of("1 fencing schema 1", "2 queue controls 1");
+  static final List<String> EVERY_VERSION =
+      List.of("1 fencing schema 1", "2 queue controls 1", "3 refusals 1");
 
   private SchemaRows() {}
 

@@ -5,11 +5,15 @@ import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.PostgresAdmin;
 import picocli.CommandLine.Command;
 
-/** {@code fencing job <id>}: one job with its epochs, owners, last error and outbox messages. */
+/**
+ * {@code fencing job <id>}: one job with its epochs, owners, last error, outbox messages and
+ * recorded refused writes.
+ */
 @Command(
     name = "job",
     mixinStandardHelpOptions = true,
-    description = "Show a job: its row, who held which epoch, and its outbox messages.")
+    description =
+        "Show a job: its row, who held which epoch, its outbox messages and refused writes.")
 public final class JobCommand extends JobIdCommand {
 
   @Override
@@ -17,6 +21,7 @@ public final class JobCommand extends JobIdCommand {
     PostgresAdmin admin = database.admin();
     JobDetails job = admin.job(id).orElseThrow(() -> unknown(id, admin.schema()));
     JobPrinter.print(job, admin.schema(), out());
+    admin.history(id).ifPresent(h -> JobPrinter.refusals(h.refusals(), out()));
   }
 
   static CliException unknown(long id, String schema) {

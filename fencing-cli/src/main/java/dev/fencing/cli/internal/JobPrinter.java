@@ -3,12 +3,14 @@ package dev.fencing.cli.internal;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.OutboxEntry;
+import dev.fencing.postgres.RefusedWrite;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/** Prints one job: its row, who held which epoch, its outbox messages. */
+/** Prints one job: its row, who held which epoch, its outbox messages, its refused writes. */
 final class JobPrinter {
 
   private JobPrinter() {}
@@ -63,6 +65,21 @@ final class JobPrinter {
           time(m.deliveredAt()));
     }
     messages.print(out);
+  }
+
+  /** Prints the job's recorded refused writes, newest first, if it has any. */
+  static void refusals(List<RefusedWrite> refusals, PrintWriter out) {
+    if (refusals.isEmpty()) {
+      return;
+    }
+    out.println();
+    out.println("refused writes (newest first)");
+    TextTable table =
+        new TextTable("EPOCH", "OWNER", "ACTION", "KIND", "AT", "REASON").rightAligned(0);
+    for (RefusedWrite r : refusals) {
+      table.row(r.epoch(), r.owner(), r.action(), r.kind(), time(r.at()), text(r.reason()));
+    }
+    table.print(out);
   }
 
   private static String text(@Nullable Object value) {

@@ -5,6 +5,7 @@ import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.JobDetails;
+import dev.fencing.postgres.JobHistory;
 import dev.fencing.postgres.QueueSummary;
 import java.time.Duration;
 import java.util.List;
@@ -37,6 +38,9 @@ public interface Admin {
 
   /** Returns the job with its epoch history and outbox messages, if there is one with that id. */
   Optional<JobDetails> job(long jobId);
+
+  /** Returns the job's claims and recorded refused writes, newest first, if there is such a job. */
+  Optional<JobHistory> history(long jobId);
 
   /**
    * Puts a failed job back to pending, claimable now, with its attempts counted from zero; the

@@ -94,6 +94,12 @@ public final class Cancels {
         jobId, JobState.fromDbName(row.get(c.WAS)), Epoch.of(row.get(c.FENCE_EPOCH)), true);
   }
 
+  /** The epoch of the lease a cancel of the job ended, or null if none did (or it was pending). */
+  public static @Nullable Long cancelledLease(DSLContext dsl, long jobId) {
+    FencingCancel c = FENCING_CANCEL;
+    return dsl.select(c.LEASE_EPOCH).from(c).where(c.JOB_ID.eq(jobId)).fetchOne(c.LEASE_EPOCH);
+  }
+
   /** Whether the job was cancelled. */
   public static boolean wasCancelled(DSLContext dsl, long jobId) {
     return dsl.fetchExists(FENCING_CANCEL, FENCING_CANCEL.JOB_ID.eq(jobId));

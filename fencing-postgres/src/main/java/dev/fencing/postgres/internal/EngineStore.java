@@ -5,6 +5,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB_OPTION;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_LIMIT_SLOT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_REFUSAL;
 import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.val;
 
@@ -160,11 +161,13 @@ public abstract class EngineStore implements JobStore {
   }
 
   /**
-   * Deletes what the queue controls (schema version 2) keep of the jobs {@code ids}, in the
-   * caller's transaction, so that none outlives its job: their options, cancels and limit slots,
-   * and parked rows, of which a finished job should have none.
+   * Deletes what the queue controls (schema version 2) and the refusals' record (version 3) keep of
+   * the jobs {@code ids}, in the caller's transaction, so that none outlives its job: their
+   * options, cancels and limit slots, parked rows, of which a finished job should have none, and
+   * recorded refused writes.
    */
   protected static void deleteQueueControls(DSLContext dsl, List<Long> ids) {
+    dsl.deleteFrom(FENCING_REFUSAL).where(FENCING_REFUSAL.JOB_ID.in(ids)).execute();
     dsl.deleteFrom(FENCING_JOB_OPTION).where(FENCING_JOB_OPTION.JOB_ID.in(ids)).execute();
     dsl.deleteFrom(FENCING_CANCEL).where(FENCING_CANCEL.JOB_ID.in(ids)).execute();
     dsl.deleteFrom(FENCING_PARKED).where(FENCING_PARKED.JOB_ID.in(ids)).execute();

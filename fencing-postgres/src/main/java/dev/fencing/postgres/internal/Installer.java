@@ -48,7 +48,8 @@ public final class Installer {
    * The scripts, in version order: a jar's directories cannot be listed portably, so they are named
    * here ({@code InstallerTest} checks the list against the directory).
    */
-  static final List<String> SCRIPTS = List.of("V1__fencing_schema.sql", "V2__queue_controls.sql");
+  static final List<String> SCRIPTS =
+      List.of("V1__fencing_schema.sql", "V2__queue_controls.sql", "V3__refusals.sql");
 
   private static final Pattern NAME = Pattern.compile("V([1-9][0-9]*)__([a-z0-9_]+)\\.sql");
 

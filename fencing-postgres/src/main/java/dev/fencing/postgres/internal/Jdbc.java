@@ -46,6 +46,9 @@ public final class Jdbc {
   private static final String SYNCHRONOUS =
       "select set_config('synchronous_commit', 'on', true), " + WAL_RECORD;
 
+  /** A commit of this transaction alone that waits for no standby. */
+  private static final String LOCAL = "select set_config('synchronous_commit', 'local', true)";
+
   /** What failed, as a translated failure names it. */
   private static final String STATEMENT = "a statement";
 
@@ -188,6 +191,22 @@ public final class Jdbc {
    *     outcome is unknown
    */
   public <T> T transaction(Work<T> work) {
+    return transaction(config.synchronousReplication() ? SYNCHRONOUS : null, work);
+  }
+
+  /**
+   * Runs {@code work} once, in a transaction of its own whose commit waits for no standby ({@code
+   * synchronous_commit = local}), whatever the mode: for a write whose loss costs nothing (the
+   * record of a refusal), which must not wait while no synchronous standby is attached.
+   *
+   * @throws StoreUnavailableException on any failure of the database
+   */
+  public <T> T unreplicated(Work<T> work) {
+    return transaction(LOCAL, work);
+  }
+
+  /** A transaction that runs {@code first} (a setting of its own), if any, before {@code work}. */
+  private <T> T transaction(@Nullable String first, Work<T> work) {
     return access(
         c -> {
           boolean autoCommit = c.getAutoCommit();
@@ -196,9 +215,9 @@ public final class Jdbc {
           }
           @Nullable Exception failure = null;
           try {
-            if (config.synchronousReplication()) {
+            if (first != null) {
               try (Statement s = c.createStatement()) {
-                s.execute(SYNCHRONOUS);
+                s.execute(first);
               }
             }
             T result = work.run(c);

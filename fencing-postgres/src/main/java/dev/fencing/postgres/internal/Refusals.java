@@ -26,6 +26,7 @@ public abstract class Refusals {
   private final Jdbc jdbc;
   private final Config config;
   private final String sequence;
+  private final RefusalLog log;
 
   /**
    * @param sequence the id sequence of the engine's job table
@@ -34,6 +35,17 @@ public abstract class Refusals {
     this.jdbc = jdbc;
     this.config = config;
     this.sequence = sequence;
+    this.log = new RefusalLog(jdbc);
+  }
+
+  /**
+   * Records that {@code lease}'s {@code action} (complete, fail, renew, release) was refused, for
+   * the operators' view, and returns the refusal: best effort, in a statement of its own, so the
+   * caller gets its refusal whether or not the record was written (see {@link RefusalLog}).
+   */
+  public final FencedOutcome.Refused recorded(
+      Lease lease, String action, FencedOutcome.Refused refused) {
+    return log.record(lease, action, refused);
   }
 
   /** A fresh read: one statement on a connection of its own, retried after a transient failure. */

@@ -1,8 +1,6 @@
 package dev.fencing.postgres.internal.append;
 
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static org.jooq.impl.DSL.count;
@@ -16,6 +14,7 @@ import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
+import dev.fencing.postgres.JobHistory;
 import dev.fencing.postgres.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
@@ -24,9 +23,7 @@ import dev.fencing.postgres.internal.EngineAdmin;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.LeaseSql;
 import dev.fencing.postgres.internal.Retention;
-import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
-import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendOperated;
 import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
@@ -37,7 +34,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import org.jooq.DSLContext;
 import org.jooq.Record;
-import org.jooq.Record4;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
@@ -122,21 +118,19 @@ final class AppendAdmin extends EngineAdmin {
     return read(dsl -> details(dsl, jobId));
   }
 
+  /** The job's every hand-out ({@link AppendHistory}) and its refused writes. */
+  @Override
+  public Optional<JobHistory> history(long jobId) {
+    Validate.jobId(jobId);
+    return read(dsl -> AppendHistory.read(dsl, jobId));
+  }
+
   private Optional<JobDetails> details(DSLContext dsl, long jobId) {
     AppendState state = AppendState.read(dsl, List.of(jobId)).get(jobId);
     if (state == null) {
       return Optional.empty();
     }
-    FencingAppendHandout h = FENCING_APPEND_HANDOUT;
-    FencingAppendClaim c = FENCING_APPEND_CLAIM;
-    List<Record4<Long, String, String, OffsetDateTime>> handouts =
-        dsl.select(h.EPOCH, h.CAME_FROM, c.OWNER, c.CLAIMED_AT)
-            .from(h)
-            .leftJoin(c)
-            .on(c.ID.eq(h.CLAIM_ID))
-            .where(h.JOB_ID.eq(jobId))
-            .orderBy(h.EPOCH)
-            .fetch();
+    var handouts = AppendHistory.handouts(dsl, jobId);
     FencingAppendOperated o = FENCING_APPEND_OPERATED;
     Record operated =
         dsl.select(o.EVENT, o.EPOCH, o.AT).from(o).where(o.JOB_ID.eq(jobId)).fetchOne();

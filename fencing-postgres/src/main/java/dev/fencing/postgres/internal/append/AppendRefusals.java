@@ -21,6 +21,7 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendOperated;
 import jakarta.inject.Inject;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.jooq.JSONB;
@@ -55,7 +56,7 @@ final class AppendRefusals extends Refusals {
       Lease lease = op.lease();
       AppendState state = states.get(lease.jobId());
       if (state == null) {
-        outcomes[i] = LeaseWrite.Outcome.refused(gone(lease));
+        outcomes[i] = LeaseWrite.Outcome.refused(recorded(lease, action(op), gone(lease)));
         continue;
       }
       // before any repeat: the cancel's done row holds the holder's epoch and owner, as the
@@ -63,7 +64,7 @@ final class AppendRefusals extends Refusals {
       Cancels.Mark cancel = cancels.get(lease.jobId());
       FencedOutcome.Cancelled cancelled = cancel == null ? null : cancel.refusal(lease);
       if (cancelled != null) {
-        outcomes[i] = LeaseWrite.Outcome.refused(cancelled);
+        outcomes[i] = LeaseWrite.Outcome.refused(recorded(lease, action(op), cancelled));
         continue;
       }
       FencedOutcome.Refused refused = state.refusal(lease);
@@ -78,8 +79,15 @@ final class AppendRefusals extends Refusals {
             case RENEW -> false;
           };
       outcomes[i] =
-          repeat ? LeaseWrite.Outcome.accepted(lease, true) : LeaseWrite.Outcome.refused(refused);
+          repeat
+              ? LeaseWrite.Outcome.accepted(lease, true)
+              : LeaseWrite.Outcome.refused(recorded(lease, action(op), refused));
     }
+  }
+
+  /** The write's name as a refusal's record says it: complete, fail, renew or release. */
+  private static String action(LeaseWrite op) {
+    return op.kind().name().toLowerCase(Locale.ROOT);
   }
 
   private boolean sameResult(long jobId, @Nullable String result) {

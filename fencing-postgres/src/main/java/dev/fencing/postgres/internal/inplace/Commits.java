@@ -235,7 +235,7 @@ final class Commits {
         }
       }
     }
-    return refused;
+    return refusals.recorded(lease, "complete", refused);
   }
 
   FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
@@ -362,7 +362,9 @@ final class Commits {
         && refusals.wasSettled(lease, settledMark)) {
       return new FencedOutcome.Accepted(lease.key(), lease.epoch(), true);
     }
-    throw new FencedOffException(refused);
+    // the settled mark tells a fail (+epoch) from a release (-epoch); a complete leaves none
+    String action = settledMark == null ? "complete" : settledMark > 0 ? "fail" : "release";
+    throw new FencedOffException(refusals.recorded(lease, action, refused));
   }
 
   /** {@code settled_epochs} with {@code mark} added, keeping the marks of the last 16 epochs. */

@@ -11,6 +11,7 @@ import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
+import dev.fencing.postgres.JobHistory;
 import dev.fencing.postgres.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
@@ -143,6 +144,13 @@ final class InPlaceAdmin extends EngineAdmin {
   public Optional<JobDetails> job(long jobId) {
     Validate.jobId(jobId);
     return read(dsl -> details(dsl, jobId));
+  }
+
+  /** The job's claims as its row keeps them ({@link InPlaceHistory}) and its refused writes. */
+  @Override
+  public Optional<JobHistory> history(long jobId) {
+    Validate.jobId(jobId);
+    return read(dsl -> InPlaceHistory.read(dsl, jobId));
   }
 
   private static Optional<JobDetails> details(DSLContext dsl, long jobId) {

@@ -120,7 +120,8 @@ final class Renewals {
             new Renewal.Renewed(
                 new Lease(lease.jobId(), lease.owner(), lease.epoch(), expiries[i])));
       } else {
-        renewals.add(new Renewal.Lost(lease, refusals.refusal(lease)));
+        renewals.add(
+            new Renewal.Lost(lease, refusals.recorded(lease, "renew", refusals.refusal(lease))));
       }
     }
     return renewals;
