@@ -9,14 +9,16 @@ import picocli.CommandLine.Command;
 @Command(
     name = "job",
     mixinStandardHelpOptions = true,
-    description = "Show a job: its row, who held which epoch, and its outbox messages.")
+    description =
+        "Show a job: its row, priority, group and key, who held which epoch, and its outbox"
+            + " messages.")
 public final class JobCommand extends JobIdCommand {
 
   @Override
   public void run() {
     PostgresAdmin admin = database.admin();
     JobDetails job = admin.job(id).orElseThrow(() -> unknown(id, admin.schema()));
-    JobPrinter.print(job, admin.schema(), out());
+    JobPrinter.print(job, admin.options(id).orElse(null), admin.schema(), out());
   }
 
   static CliException unknown(long id, String schema) {

@@ -5,8 +5,14 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_DONE;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_REQUEUE;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_WINDOW;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.count;
+import static org.jooq.impl.DSL.exists;
 import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.val;
 
 import dev.fencing.CancelResult;
 import dev.fencing.FencedQueue;
@@ -16,6 +22,11 @@ import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
+import dev.fencing.postgres.JobOptionsView;
+import dev.fencing.postgres.JobPage;
+import dev.fencing.postgres.JobRow;
+import dev.fencing.postgres.JobSearch;
+import dev.fencing.postgres.QueueActivity;
 import dev.fencing.postgres.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
@@ -27,7 +38,9 @@ import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendOperated;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendWindow;
 import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -35,6 +48,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.Record4;
@@ -324,5 +338,119 @@ final class AppendAdmin extends EngineAdmin {
           throw new IllegalStateException(
               "job " + jobId + " kept changing while read " + TRIES + " times; try again");
         });
+  }
+
+  /**
+   * The page's ids by the job table's primary key read backwards (or the key's unique index), the
+   * state told from the done, requeue, parked and hand-out rows by their primary keys; then each
+   * job of the page put together as {@link #job} does ({@link AppendState}).
+   */
+  @Override
+  public JobPage jobs(JobSearch search) {
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    FencingAppendDone d = FENCING_APPEND_DONE;
+    Condition where = matching(search, j.QUEUE, j.IDEMPOTENCY_KEY, j.ID);
+    if (search.state() != null) {
+      where = where.and(inState(j, d, search.state()));
+    }
+    Condition found = where;
+    return read(
+        dsl -> {
+          var rows =
+              dsl.select(j.ID, j.IDEMPOTENCY_KEY, d.FINISHED_AT)
+                  .from(j)
+                  .leftJoin(d)
+                  .on(d.JOB_ID.eq(j.ID))
+                  .where(found)
+                  .orderBy(j.ID.desc())
+                  .limit(search.limit() + 1)
+                  .fetch();
+          List<Long> ids = rows.getValues(j.ID);
+          Map<Long, AppendState> states = AppendState.read(dsl, ids);
+          Map<Long, Options> options = options(dsl, ids);
+          List<JobRow> page = new ArrayList<>(rows.size());
+          for (var r : rows.subList(0, Math.min(rows.size(), search.limit()))) {
+            AppendState state = states.get(r.value1());
+            if (state == null) {
+              continue; // purged since the first statement
+            }
+            var job = state.snapshot();
+            Options o = options.getOrDefault(r.value1(), Options.NONE);
+            page.add(
+                new JobRow(
+                    job.id(),
+                    job.queue(),
+                    job.state(),
+                    r.value2(),
+                    job.epoch(),
+                    job.owner(),
+                    job.attempts(),
+                    job.runAt(),
+                    AdminSupport.instant(r.value3()),
+                    job.lastError(),
+                    o.priority(),
+                    o.group()));
+          }
+          return new JobPage(
+              page, rows.size() > search.limit() ? rows.get(search.limit() - 1).value1() : null);
+        });
+  }
+
+  /**
+   * Jobs in {@code state}, as {@link AppendState#state} tells it: ended with a done row; pending
+   * with a requeue or parked row, or never handed out; else running.
+   */
+  private static Condition inState(FencingAppendJob j, FencingAppendDone d, JobState state) {
+    if (state == JobState.COMPLETED || state == JobState.FAILED) {
+      return d.STATUS.eq(inline(state.dbName()));
+    }
+    Condition requeued =
+        exists(
+            selectOne().from(FENCING_APPEND_REQUEUE).where(FENCING_APPEND_REQUEUE.JOB_ID.eq(j.ID)));
+    Condition parked =
+        exists(selectOne().from(FENCING_PARKED).where(FENCING_PARKED.JOB_ID.eq(j.ID)));
+    Condition handedOut =
+        exists(
+            selectOne().from(FENCING_APPEND_HANDOUT).where(FENCING_APPEND_HANDOUT.JOB_ID.eq(j.ID)));
+    Condition waiting = requeued.or(parked).or(handedOut.not());
+    return d.JOB_ID.isNull().and(state == JobState.PENDING ? waiting : waiting.not());
+  }
+
+  /**
+   * The oldest pending job's due time: the first entry of the requeue table's index (a parked job
+   * given back waits there at {@code PARKED_RUN_AT}), the earliest parked time, and the enqueue of
+   * the window's first fresh job; the finished jobs of the last hour from the done table's index.
+   */
+  @Override
+  public QueueActivity activity(String queue) {
+    Validate.identifier("queue", queue);
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    FencingAppendWindow w = FENCING_APPEND_WINDOW;
+    return read(
+        dsl -> {
+          var window =
+              dsl.select(w.LO, w.HI, w.AFTER_XID, w.AFTER_ID)
+                  .from(w)
+                  .where(w.QUEUE.eq(queue))
+                  .fetchOne();
+          var fresh =
+              dsl.select(j.CREATED_AT)
+                  .from(j)
+                  .where(j.QUEUE.eq(queue))
+                  .and(AppendWindow.fresh(j, window))
+                  .orderBy(j.XID, j.ID)
+                  .limit(1);
+          var oldest =
+              dsl.resultQuery(
+                  "select least((select min(ready_at) from {0} where queue = {1}),"
+                      + " (select min(ready_at) from {2} where queue = {1}), ({3}))",
+                  FENCING_APPEND_REQUEUE, val(queue), FENCING_PARKED, fresh);
+          return activity(dsl, queue, oldest, FENCING_APPEND_DONE, "true");
+        });
+  }
+
+  @Override
+  public Optional<JobOptionsView> options(long jobId) {
+    return options(jobId, FENCING_APPEND_JOB.ID, FENCING_APPEND_JOB.IDEMPOTENCY_KEY);
   }
 }

@@ -1,6 +1,7 @@
 package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.val;
@@ -11,6 +12,10 @@ import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
+import dev.fencing.postgres.JobOptionsView;
+import dev.fencing.postgres.JobPage;
+import dev.fencing.postgres.JobSearch;
+import dev.fencing.postgres.QueueActivity;
 import dev.fencing.postgres.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
@@ -19,6 +24,7 @@ import dev.fencing.postgres.internal.EngineAdmin;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
+import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
@@ -312,5 +318,94 @@ final class InPlaceAdmin extends EngineAdmin {
       return notFound(jobId);
     }
     return outcome(now.get(), updated == 1, refusal);
+  }
+
+  /**
+   * One page by the primary key read backwards (or a partial index of the state, or the key's
+   * unique index, as the planner finds cheaper), then the page's options and parked times by their
+   * primary keys.
+   */
+  @Override
+  public JobPage jobs(JobSearch search) {
+    FencingJob j = FENCING_JOB;
+    Condition where = matching(search, j.QUEUE, j.IDEMPOTENCY_KEY, j.ID);
+    if (search.state() != null) {
+      where = where.and(j.STATUS.eq(inline(search.state().dbName())));
+    }
+    Condition found = where;
+    return read(
+        dsl -> {
+          var rows =
+              dsl.select(
+                      j.ID,
+                      j.QUEUE,
+                      j.STATUS,
+                      j.IDEMPOTENCY_KEY,
+                      j.EPOCH,
+                      j.OWNER,
+                      j.ATTEMPTS,
+                      j.RUN_AT,
+                      j.FINISHED_AT,
+                      j.LAST_ERROR)
+                  .from(j)
+                  .where(found)
+                  .orderBy(j.ID.desc())
+                  .limit(search.limit() + 1)
+                  .fetch();
+          List<Long> ids = rows.getValues(j.ID);
+          Map<Long, Options> options = options(dsl, ids);
+          FencingParked k = FENCING_PARKED;
+          Map<Long, OffsetDateTime> parked =
+              ids.isEmpty()
+                  ? Map.of()
+                  : dsl.select(k.JOB_ID, k.READY_AT)
+                      .from(k)
+                      .where(k.JOB_ID.in(ids))
+                      .fetchMap(k.JOB_ID, k.READY_AT);
+          List<dev.fencing.postgres.JobRow> page = new ArrayList<>(rows.size());
+          for (var r : rows) {
+            Options o = options.getOrDefault(r.value1(), Options.NONE);
+            page.add(
+                new dev.fencing.postgres.JobRow(
+                    r.value1(),
+                    r.value2(),
+                    JobState.fromDbName(r.value3()),
+                    r.value4(),
+                    r.value5(),
+                    r.value6(),
+                    r.value7(),
+                    parked.getOrDefault(r.value1(), r.value8()).toInstant(),
+                    AdminSupport.instant(r.value9()),
+                    r.value10(),
+                    o.priority(),
+                    o.group()));
+          }
+          return page(page, search.limit());
+        });
+  }
+
+  /**
+   * The oldest pending job's due time: the first entry of the pending index (a parked job's row
+   * waits at {@code PARKED_RUN_AT} there) or the queue's earliest parked time; the finished jobs of
+   * the last hour from the finished index.
+   */
+  @Override
+  public QueueActivity activity(String queue) {
+    Validate.identifier("queue", queue);
+    return read(
+        dsl -> {
+          var oldest =
+              dsl.resultQuery(
+                  "select least((select min(run_at) from {0} where queue = {1}"
+                      + " and status = 'pending'), (select min(ready_at) from {2}"
+                      + " where queue = {1}))",
+                  FENCING_JOB, val(queue), FENCING_PARKED);
+          return activity(dsl, queue, oldest, FENCING_JOB, "f.status in ('completed', 'failed')");
+        });
+  }
+
+  @Override
+  public Optional<JobOptionsView> options(long jobId) {
+    return options(jobId, FENCING_JOB.ID, FENCING_JOB.IDEMPOTENCY_KEY);
   }
 }
