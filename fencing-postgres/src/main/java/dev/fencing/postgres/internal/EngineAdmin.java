@@ -37,7 +37,9 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
+import org.jooq.Record1;
 import org.jooq.ResultQuery;
+import org.jooq.Select;
 import org.jooq.Table;
 import org.jooq.TableField;
 import org.jooq.impl.DSL;
@@ -309,18 +311,48 @@ public abstract class EngineAdmin implements Admin {
    * id} columns), its state aside; every value bound.
    */
   protected static Condition matching(
-      JobSearch search, Field<String> queue, Field<String> key, Field<Long> id) {
+      JobSearch search,
+      @Nullable Field<String> queue,
+      @Nullable Field<String> key,
+      @Nullable Field<Long> id) {
     Condition where = DSL.noCondition();
-    if (search.queue() != null) {
+    if (queue != null && search.queue() != null) {
       where = where.and(queue.eq(search.queue()));
     }
-    if (search.key() != null) {
+    if (key != null && search.key() != null) {
       where = where.and(key.eq(search.key()));
     }
-    if (search.afterId() != null) {
+    if (id != null && search.afterId() != null) {
       where = where.and(id.lt(search.afterId()));
     }
     return where;
+  }
+
+  /**
+   * The most rows of a state's index that {@link #few} calls few: up to that many, reading them all
+   * beats walking the primary key among every other job; beyond, the state is common enough for the
+   * walk to meet a page of them soon.
+   */
+  static final int FEW = 5_000;
+
+  /**
+   * Whether {@code from} where {@code where} holds at most {@link #FEW} rows, counted up to one
+   * more (an index-only scan of the state's partial index, which the condition names).
+   */
+  protected static boolean few(DSLContext dsl, Table<?> from, Condition where) {
+    return dsl.fetchCount(DSL.selectOne().from(from).where(where).limit(FEW + 1)) <= FEW;
+  }
+
+  /**
+   * The {@code n} largest of the job ids {@code candidates} selects, read whole first (a
+   * materialized CTE): for candidates an index finds (a partial index of one state), whose rows a
+   * walk of the primary key would have to look for among every other job.
+   */
+  protected static List<Long> newest(
+      DSLContext dsl, Select<? extends Record1<Long>> candidates, int n) {
+    var c = DSL.name("c").fields("id").asMaterialized(candidates);
+    Field<Long> id = c.field("id", Long.class);
+    return dsl.with(c).select(id).from(c).orderBy(id.desc()).limit(n).fetch(id);
   }
 
   /**

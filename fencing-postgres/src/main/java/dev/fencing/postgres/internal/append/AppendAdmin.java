@@ -11,7 +11,9 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.exists;
 import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.unnest;
 import static org.jooq.impl.DSL.val;
 
 import dev.fencing.CancelResult;
@@ -40,7 +42,9 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendHandout;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendOperated;
+import dev.fencing.postgres.internal.jooq.tables.FencingAppendRequeue;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendWindow;
+import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -50,8 +54,12 @@ import java.util.Optional;
 import java.util.TreeMap;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Record;
+import org.jooq.Record1;
 import org.jooq.Record4;
+import org.jooq.Select;
+import org.jooq.Table;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
@@ -92,16 +100,7 @@ final class AppendAdmin extends EngineAdmin {
    */
   @Override
   public List<QueueSummary> queues(boolean countCompleted) {
-    List<String> names =
-        read(
-            dsl ->
-                dsl.resultQuery(
-                        "with recursive n(q) as (select min(queue) from {0} union all"
-                            + " select (select min(queue) from {0} where queue > n.q)"
-                            + " from n where n.q is not null)"
-                            + " select q from n where q is not null order by 1",
-                        FENCING_APPEND_JOB)
-                    .fetch(0, String.class));
+    List<String> names = read(AppendAdmin::queueNames);
     Map<String, Long> completed = new TreeMap<>();
     if (countCompleted) {
       FencingAppendDone d = FENCING_APPEND_DONE;
@@ -341,59 +340,168 @@ final class AppendAdmin extends EngineAdmin {
   }
 
   /**
-   * The page's ids by the job table's primary key read backwards (or the key's unique index), the
-   * state told from the done, requeue, parked and hand-out rows by their primary keys; then each
-   * job of the page put together as {@link #job} does ({@link AppendState}).
+   * The page's ids: of pending jobs from the requeue and parked tables and each queue's window; of
+   * running ones from the live claims; of {@link #FEW few} failed ones from the done table's index
+   * of failed jobs; else by the job table's primary key read backwards (or the key's unique index),
+   * the state told from the done, requeue, parked and hand-out rows by their primary keys. Then
+   * each job of the page as {@link #job} puts it together ({@link AppendState}).
    */
   @Override
   public JobPage jobs(JobSearch search) {
     FencingAppendJob j = FENCING_APPEND_JOB;
     FencingAppendDone d = FENCING_APPEND_DONE;
     Condition where = matching(search, j.QUEUE, j.IDEMPOTENCY_KEY, j.ID);
-    if (search.state() != null) {
-      where = where.and(inState(j, d, search.state()));
+    JobState state = search.state();
+    if (state != null) {
+      where = where.and(inState(j, d, state));
     }
     Condition found = where;
+    int n = search.limit() + 1;
     return read(
         dsl -> {
-          var rows =
-              dsl.select(j.ID, j.IDEMPOTENCY_KEY, d.FINISHED_AT)
-                  .from(j)
-                  .leftJoin(d)
-                  .on(d.JOB_ID.eq(j.ID))
-                  .where(found)
-                  .orderBy(j.ID.desc())
-                  .limit(search.limit() + 1)
-                  .fetch();
-          List<Long> ids = rows.getValues(j.ID);
-          Map<Long, AppendState> states = AppendState.read(dsl, ids);
-          Map<Long, Options> options = options(dsl, ids);
-          List<JobRow> page = new ArrayList<>(rows.size());
-          for (var r : rows.subList(0, Math.min(rows.size(), search.limit()))) {
-            AppendState state = states.get(r.value1());
-            if (state == null) {
-              continue; // purged since the first statement
-            }
-            var job = state.snapshot();
-            Options o = options.getOrDefault(r.value1(), Options.NONE);
-            page.add(
-                new JobRow(
-                    job.id(),
-                    job.queue(),
-                    job.state(),
-                    r.value2(),
-                    job.epoch(),
-                    job.owner(),
-                    job.attempts(),
-                    job.runAt(),
-                    AdminSupport.instant(r.value3()),
-                    job.lastError(),
-                    o.priority(),
-                    o.group()));
-          }
-          return new JobPage(
-              page, rows.size() > search.limit() ? rows.get(search.limit() - 1).value1() : null);
+          List<Long> ids =
+              switch (search.key() == null && state != null ? state : JobState.COMPLETED) {
+                case PENDING -> newest(dsl, pending(dsl, search), n);
+                case RUNNING -> newest(dsl, running(search, found), n);
+                case FAILED ->
+                    few(dsl, d, failed(search))
+                        ? newest(dsl, select(d.JOB_ID).from(d).where(failed(search)), n)
+                        : byKey(dsl, found, n);
+                case COMPLETED -> byKey(dsl, found, n);
+              };
+          return page(rows(dsl, ids), search.limit());
         });
+  }
+
+  /**
+   * The newest {@code n} jobs {@code found} holds, by the job table's primary key read backwards.
+   */
+  private static List<Long> byKey(DSLContext dsl, Condition found, int n) {
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    FencingAppendDone d = FENCING_APPEND_DONE;
+    return dsl.select(j.ID)
+        .from(j)
+        .leftJoin(d)
+        .on(d.JOB_ID.eq(j.ID))
+        .where(found)
+        .orderBy(j.ID.desc())
+        .limit(n)
+        .fetch(j.ID);
+  }
+
+  /** The jobs {@code ids} that still exist, newest first, each as {@link #job} puts it together. */
+  private static List<JobRow> rows(DSLContext dsl, List<Long> ids) {
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    FencingAppendDone d = FENCING_APPEND_DONE;
+    var extra =
+        dsl.select(j.ID, j.IDEMPOTENCY_KEY, d.FINISHED_AT)
+            .from(j)
+            .leftJoin(d)
+            .on(d.JOB_ID.eq(j.ID))
+            .where(j.ID.in(ids))
+            .fetchMap(j.ID);
+    Map<Long, AppendState> states = AppendState.read(dsl, ids);
+    Map<Long, Options> options = options(dsl, ids);
+    List<JobRow> rows = new ArrayList<>(ids.size());
+    for (long id : ids) {
+      AppendState state = states.get(id);
+      if (state == null) {
+        continue; // purged since the first statement
+      }
+      var job = state.snapshot();
+      Options o = options.getOrDefault(id, Options.NONE);
+      rows.add(
+          new JobRow(
+              id,
+              job.queue(),
+              job.state(),
+              extra.get(id).value2(),
+              job.epoch(),
+              job.owner(),
+              job.attempts(),
+              job.runAt(),
+              AdminSupport.instant(extra.get(id).value3()),
+              job.lastError(),
+              o.priority(),
+              o.group()));
+    }
+    return rows;
+  }
+
+  /**
+   * The pending jobs {@code search} may find: requeued and parked ones by their tables' queue
+   * indexes, fresh ones by each queue's window (the job table's window index), never reading a
+   * finished job. A parked job given back has both a requeue and a parked row; a fresh one has
+   * neither (a job enqueued with options has an operated row, which the window skips), so only the
+   * first two are told apart.
+   */
+  private static Select<Record1<Long>> pending(DSLContext dsl, JobSearch search) {
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    FencingAppendRequeue r = FENCING_APPEND_REQUEUE;
+    FencingParked p = FENCING_PARKED;
+    Select<Record1<Long>> union =
+        select(r.JOB_ID)
+            .from(r)
+            .where(matching(search, r.QUEUE, null, r.JOB_ID))
+            .union(select(p.JOB_ID).from(p).where(matching(search, p.QUEUE, null, p.JOB_ID)));
+    List<String> names = search.queue() != null ? List.of(search.queue()) : queueNames(dsl);
+    for (String name : names) {
+      union =
+          union.unionAll(
+              select(j.ID)
+                  .from(j)
+                  .where(j.QUEUE.eq(name))
+                  .and(AppendWindow.fresh(j, window(dsl, name)))
+                  .and(matching(search, null, null, j.ID)));
+    }
+    return union;
+  }
+
+  /** The running jobs {@code search} may find ({@code found}): from the live claims' jobs. */
+  private static Select<Record1<Long>> running(JobSearch search, Condition found) {
+    FencingAppendJob j = FENCING_APPEND_JOB;
+    FencingAppendDone d = FENCING_APPEND_DONE;
+    FencingAppendClaim c = FENCING_APPEND_CLAIM;
+    Table<?> u = unnest(c.JOB_IDS).as("u", "id");
+    Field<Long> handedOut = u.field("id", Long.class);
+    return select(j.ID)
+        .from(c, u)
+        .join(j)
+        .on(j.ID.eq(handedOut))
+        .leftJoin(d)
+        .on(d.JOB_ID.eq(j.ID))
+        .where(c.LIVE)
+        .and(matching(search, c.QUEUE, null, null))
+        .and(found);
+  }
+
+  /** The failed jobs {@code search} may find, in the done table's index of failed jobs. */
+  private static Condition failed(JobSearch search) {
+    FencingAppendDone d = FENCING_APPEND_DONE;
+    return d.STATUS
+        .eq(inline(JobState.FAILED.dbName()))
+        .and(matching(search, d.QUEUE, null, d.JOB_ID));
+  }
+
+  /** Every queue with jobs, skipping through the window index from one name to the next. */
+  private static List<String> queueNames(DSLContext dsl) {
+    return dsl.resultQuery(
+            "with recursive n(q) as (select min(queue) from {0} union all"
+                + " select (select min(queue) from {0} where queue > n.q)"
+                + " from n where n.q is not null)"
+                + " select q from n where q is not null order by 1",
+            FENCING_APPEND_JOB)
+        .fetch(0, String.class);
+  }
+
+  /** The queue's window, or null if no claim made one yet. */
+  private static @Nullable Record4<String, String, Long, Long> window(
+      DSLContext dsl, String queue) {
+    FencingAppendWindow w = FENCING_APPEND_WINDOW;
+    return dsl.select(w.LO, w.HI, w.AFTER_XID, w.AFTER_ID)
+        .from(w)
+        .where(w.QUEUE.eq(queue))
+        .fetchOne();
   }
 
   /**
@@ -425,14 +533,9 @@ final class AppendAdmin extends EngineAdmin {
   public QueueActivity activity(String queue) {
     Validate.identifier("queue", queue);
     FencingAppendJob j = FENCING_APPEND_JOB;
-    FencingAppendWindow w = FENCING_APPEND_WINDOW;
     return read(
         dsl -> {
-          var window =
-              dsl.select(w.LO, w.HI, w.AFTER_XID, w.AFTER_ID)
-                  .from(w)
-                  .where(w.QUEUE.eq(queue))
-                  .fetchOne();
+          var window = window(dsl, queue);
           var fresh =
               dsl.select(j.CREATED_AT)
                   .from(j)

@@ -4,6 +4,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.val;
 
 import dev.fencing.CancelResult;
@@ -321,9 +322,10 @@ final class InPlaceAdmin extends EngineAdmin {
   }
 
   /**
-   * One page by the primary key read backwards (or a partial index of the state, or the key's
-   * unique index, as the planner finds cheaper), then the page's options and parked times by their
-   * primary keys.
+   * The page's ids: of pending or running jobs (or {@link #FEW few} failed ones) from that state's
+   * partial index (all of the state's jobs of the queue, then the newest); else by the primary key
+   * read backwards, or the key's unique index. Then the page's rows, options and parked times by
+   * their primary keys.
    */
   @Override
   public JobPage jobs(JobSearch search) {
@@ -333,8 +335,16 @@ final class InPlaceAdmin extends EngineAdmin {
       where = where.and(j.STATUS.eq(inline(search.state().dbName())));
     }
     Condition found = where;
+    int n = search.limit() + 1;
+    JobState state = search.key() == null ? search.state() : null;
     return read(
         dsl -> {
+          List<Long> ids =
+              state == JobState.PENDING
+                      || state == JobState.RUNNING
+                      || (state == JobState.FAILED && few(dsl, j, found))
+                  ? newest(dsl, select(j.ID).from(j).where(found), n)
+                  : dsl.select(j.ID).from(j).where(found).orderBy(j.ID.desc()).limit(n).fetch(j.ID);
           var rows =
               dsl.select(
                       j.ID,
@@ -348,11 +358,9 @@ final class InPlaceAdmin extends EngineAdmin {
                       j.FINISHED_AT,
                       j.LAST_ERROR)
                   .from(j)
-                  .where(found)
+                  .where(j.ID.in(ids))
                   .orderBy(j.ID.desc())
-                  .limit(search.limit() + 1)
                   .fetch();
-          List<Long> ids = rows.getValues(j.ID);
           Map<Long, Options> options = options(dsl, ids);
           FencingParked k = FENCING_PARKED;
           Map<Long, OffsetDateTime> parked =
