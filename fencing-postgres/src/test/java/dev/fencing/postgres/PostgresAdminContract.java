@@ -345,6 +345,8 @@ abstract class PostgresAdminContract {
     long running = queue.enqueue("q", "{}");
     queue.claim("q", "<script>w</script>", Duration.ofMinutes(1)).orElseThrow();
     long other = queue.enqueue("r", "{}");
+    queue.release(queue.claim("r", "w", Duration.ofMinutes(1)).orElseThrow().lease());
+    long fresh = queue.enqueue("q", "{}");
     String script = "<script>alert(1)</script>";
     long keyed =
         queue
@@ -353,19 +355,19 @@ abstract class PostgresAdminContract {
     PostgresAdmin admin = admin(schema);
 
     JobPage first = admin.jobs(JobSearch.all(2));
-    assertThat(first.jobs()).extracting(JobRow::id).containsExactly(keyed, other);
+    assertThat(first.jobs()).extracting(JobRow::id).containsExactly(keyed, fresh);
     JobPage second = admin.jobs(JobSearch.all(2).withAfterId(first.nextAfterId()));
-    assertThat(second.jobs()).extracting(JobRow::id).containsExactly(running, failed);
+    assertThat(second.jobs()).extracting(JobRow::id).containsExactly(other, running);
     JobPage last = admin.jobs(JobSearch.all(2).withAfterId(second.nextAfterId()));
-    assertThat(last.jobs()).extracting(JobRow::id).containsExactly(done);
+    assertThat(last.jobs()).extracting(JobRow::id).containsExactly(failed, done);
     assertThat(last.nextAfterId()).isNull();
     JobSearch inQ = JobSearch.all(10).withQueue("q");
     assertThat(admin.jobs(inQ).jobs())
         .extracting(JobRow::id)
-        .containsExactly(keyed, running, failed, done);
+        .containsExactly(keyed, fresh, running, failed, done);
     assertThat(admin.jobs(inQ.withState(JobState.PENDING)).jobs())
         .extracting(JobRow::id)
-        .containsExactly(keyed);
+        .containsExactly(keyed, fresh);
     assertThat(admin.jobs(inQ.withState(JobState.RUNNING)).jobs())
         .extracting(JobRow::owner)
         .containsExactly("<script>w</script>");
@@ -380,8 +382,10 @@ abstract class PostgresAdminContract {
                 .finishedAt())
         .isNotNull();
     assertThat(admin.jobs(JobSearch.all(10).withQueue("r").withState(JobState.PENDING)).jobs())
-        .extracting(JobRow::id)
-        .containsExactly(other);
+        .extracting(JobRow::id, JobRow::epoch)
+        .containsExactly(org.assertj.core.api.Assertions.tuple(other, 1L));
+    assertThat(admin.jobs(JobSearch.all(1).withState(JobState.PENDING)).nextAfterId())
+        .isEqualTo(keyed);
     JobRow found = admin.jobs(JobSearch.all(10).withKey(script)).jobs().getFirst();
     assertThat(found)
         .isEqualTo(
