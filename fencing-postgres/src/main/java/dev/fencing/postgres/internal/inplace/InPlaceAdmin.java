@@ -1,10 +1,8 @@
 package dev.fencing.postgres.internal.inplace;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB;
-import static dev.fencing.postgres.internal.jooq.Tables.FENCING_PARKED;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 import static org.jooq.impl.DSL.inline;
-import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.val;
 
 import dev.fencing.CancelResult;
@@ -25,7 +23,6 @@ import dev.fencing.postgres.internal.EngineAdmin;
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.Retention;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
-import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingJobRecord;
 import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
@@ -321,95 +318,15 @@ final class InPlaceAdmin extends EngineAdmin {
     return outcome(now.get(), updated == 1, refusal);
   }
 
-  /**
-   * The page's ids: of pending or running jobs (or {@link #FEW few} failed ones) from that state's
-   * partial index (all of the state's jobs of the queue, then the newest); else by the primary key
-   * read backwards, or the key's unique index. Then the page's rows, options and parked times by
-   * their primary keys.
-   */
   @Override
   public JobPage jobs(JobSearch search) {
-    FencingJob j = FENCING_JOB;
-    Condition where = matching(search, j.QUEUE, j.IDEMPOTENCY_KEY, j.ID);
-    if (search.state() != null) {
-      where = where.and(j.STATUS.eq(inline(search.state().dbName())));
-    }
-    Condition found = where;
-    int n = search.limit() + 1;
-    JobState state = search.key() == null ? search.state() : null;
-    return read(
-        dsl -> {
-          List<Long> ids =
-              state == JobState.PENDING
-                      || state == JobState.RUNNING
-                      || (state == JobState.FAILED && few(dsl, j, found))
-                  ? newest(dsl, select(j.ID).from(j).where(found), n)
-                  : dsl.select(j.ID).from(j).where(found).orderBy(j.ID.desc()).limit(n).fetch(j.ID);
-          var rows =
-              dsl.select(
-                      j.ID,
-                      j.QUEUE,
-                      j.STATUS,
-                      j.IDEMPOTENCY_KEY,
-                      j.EPOCH,
-                      j.OWNER,
-                      j.ATTEMPTS,
-                      j.RUN_AT,
-                      j.FINISHED_AT,
-                      j.LAST_ERROR)
-                  .from(j)
-                  .where(j.ID.in(ids))
-                  .orderBy(j.ID.desc())
-                  .fetch();
-          Map<Long, Options> options = options(dsl, ids);
-          FencingParked k = FENCING_PARKED;
-          Map<Long, OffsetDateTime> parked =
-              ids.isEmpty()
-                  ? Map.of()
-                  : dsl.select(k.JOB_ID, k.READY_AT)
-                      .from(k)
-                      .where(k.JOB_ID.in(ids))
-                      .fetchMap(k.JOB_ID, k.READY_AT);
-          List<dev.fencing.postgres.JobRow> page = new ArrayList<>(rows.size());
-          for (var r : rows) {
-            Options o = options.getOrDefault(r.value1(), Options.NONE);
-            page.add(
-                new dev.fencing.postgres.JobRow(
-                    r.value1(),
-                    r.value2(),
-                    JobState.fromDbName(r.value3()),
-                    r.value4(),
-                    r.value5(),
-                    r.value6(),
-                    r.value7(),
-                    parked.getOrDefault(r.value1(), r.value8()).toInstant(),
-                    AdminSupport.instant(r.value9()),
-                    r.value10(),
-                    o.priority(),
-                    o.group()));
-          }
-          return page(page, search.limit());
-        });
+    return read(dsl -> InPlaceReads.jobs(dsl, search));
   }
 
-  /**
-   * The oldest pending job's due time: the first entry of the pending index (a parked job's row
-   * waits at {@code PARKED_RUN_AT} there) or the queue's earliest parked time; the finished jobs of
-   * the last hour from the finished index.
-   */
   @Override
   public QueueActivity activity(String queue) {
     Validate.identifier("queue", queue);
-    return read(
-        dsl -> {
-          var oldest =
-              dsl.resultQuery(
-                  "select least((select min(run_at) from {0} where queue = {1}"
-                      + " and status = 'pending'), (select min(ready_at) from {2}"
-                      + " where queue = {1}))",
-                  FENCING_JOB, val(queue), FENCING_PARKED);
-          return activity(dsl, queue, oldest, FENCING_JOB, "f.status in ('completed', 'failed')");
-        });
+    return read(dsl -> InPlaceReads.activity(dsl, queue));
   }
 
   @Override
