@@ -258,10 +258,22 @@ public final class ConsoleCommand extends DatabaseCommand {
     return text.length() <= 24 ? text : text.substring(0, 24) + "...";
   }
 
+  /**
+   * Whether {@code console} is a terminal: Java 22 to 24 return a console for redirected standard
+   * streams too (Console.isTerminal, from Java 22, tells); before 22 there is none then.
+   */
+  private static boolean isTerminal(Console console) {
+    try {
+      return (boolean) Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException e) {
+      return true;
+    }
+  }
+
   /** The password from the terminal, asked twice; or one line of standard input without one. */
   private static char[] readPassword() {
     Console terminal = System.console();
-    if (terminal != null) {
+    if (terminal != null && isTerminal(terminal)) {
       char[] password = terminal.readPassword("password (at least 8 characters): ");
       char[] again = terminal.readPassword("again: ");
       if (password == null || again == null || !Arrays.equals(password, again)) {
