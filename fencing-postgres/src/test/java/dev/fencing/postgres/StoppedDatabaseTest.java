@@ -251,6 +251,9 @@ class StoppedDatabaseTest {
       if (raw == JobOptions.class) {
         return JobOptions.ofPriority(1).withDelay(Duration.ofSeconds(1));
       }
+      if (raw == JobSearch.class) {
+        return JobSearch.all(10);
+      }
       if (raw == QueueLimits.class) {
         return QueueLimits.maxRunning(1);
       }

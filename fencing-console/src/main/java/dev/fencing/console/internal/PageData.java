@@ -4,6 +4,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.JobState;
 import dev.fencing.QueueLimits;
 import dev.fencing.console.internal.Views.Backlog;
+import dev.fencing.console.internal.Views.Bar;
 import dev.fencing.console.internal.Views.Chart;
 import dev.fencing.console.internal.Views.ClaimView;
 import dev.fencing.console.internal.Views.JobRowView;
@@ -42,6 +43,9 @@ final class PageData {
 
   static final int CHART_W = 240;
   static final int CHART_H = 48;
+  private static final java.time.format.DateTimeFormatter MINUTE =
+      java.time.format.DateTimeFormatter.ofPattern("HH:mm", Locale.ROOT)
+          .withZone(java.time.ZoneOffset.UTC);
 
   private final PostgresFencing fencing;
   private final PostgresAdmin admin;
@@ -92,24 +96,36 @@ final class PageData {
     long completed = 0;
     long failed = 0;
     for (QueueActivity.Bucket b : buckets) {
-      max = Math.max(max, Math.max(b.completed(), b.failed()));
+      max = Math.max(max, b.completed() + b.failed());
       completed += b.completed();
       failed += b.failed();
     }
-    StringBuilder c = new StringBuilder();
-    StringBuilder f = new StringBuilder();
-    int n = buckets.size();
-    for (int i = 0; i < n; i++) {
+    List<Bar> bars = new ArrayList<>();
+    int slot = buckets.isEmpty() ? CHART_W : CHART_W / buckets.size();
+    for (int i = 0; i < buckets.size(); i++) {
       QueueActivity.Bucket b = buckets.get(i);
-      long x = n == 1 ? 0 : Math.round((double) i * CHART_W / (n - 1));
-      c.append(x).append(',').append(y(b.completed(), max)).append(' ');
-      f.append(x).append(',').append(y(b.failed(), max)).append(' ');
+      long ch = height(b.completed(), max);
+      long fh = height(b.failed(), max);
+      long cy = CHART_H - ch;
+      bars.add(
+          new Bar(
+              (long) i * slot + 2,
+              cy,
+              ch,
+              cy - fh,
+              fh,
+              MINUTE.format(b.start())
+                  + " UTC: "
+                  + b.completed()
+                  + " completed, "
+                  + b.failed()
+                  + " failed"));
     }
-    return new Chart(c.toString().strip(), f.toString().strip(), max, completed, failed);
+    return new Chart(bars, completed, failed);
   }
 
-  private static long y(long value, long max) {
-    return CHART_H - 2 - Math.round((double) value * (CHART_H - 4) / max);
+  private static long height(long value, long max) {
+    return value == 0 ? 0 : Math.max(1, Math.round((double) value * (CHART_H - 2) / max));
   }
 
   static String limits(QueueLimits l) {

@@ -109,8 +109,17 @@ final class Pages {
         json.writeNumberField("failed", q.failed());
         json.writeStringField("oldest", q.oldestPending());
         json.writeStringField("waiting", q.waiting());
-        json.writeStringField("completedPoints", q.chart().completedPoints());
-        json.writeStringField("failedPoints", q.chart().failedPoints());
+        json.writeArrayFieldStart("bars");
+        for (Views.Bar b : q.chart().bars()) {
+          json.writeStartArray();
+          json.writeNumber(b.completedY());
+          json.writeNumber(b.completedH());
+          json.writeNumber(b.failedY());
+          json.writeNumber(b.failedH());
+          json.writeString(b.title());
+          json.writeEndArray();
+        }
+        json.writeEndArray();
         json.writeNumberField("completedHour", q.chart().completed());
         json.writeNumberField("failedHour", q.chart().failed());
         json.writeEndObject();

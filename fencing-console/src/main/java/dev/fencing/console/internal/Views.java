@@ -21,12 +21,21 @@ public final class Views {
       Chart chart) {}
 
   /**
-   * The last hour of one queue as two polylines in a 240 × 48 box.
+   * The last hour of one queue as 12 bars in a 240 × 48 box, one per 5 minutes: completed jobs from
+   * the bottom, failed ones stacked on them.
    *
-   * @param completedPoints the SVG {@code points} of jobs completed per 5 minutes
+   * @param completed jobs completed in the hour
+   * @param failed jobs failed in the hour
    */
-  public record Chart(
-      String completedPoints, String failedPoints, long max, long completed, long failed) {}
+  public record Chart(List<Bar> bars, long completed, long failed) {}
+
+  /**
+   * One 5-minute bar: where its two rectangles start and how high they are, in the chart's pixels.
+   *
+   * @param title the tooltip, e.g. {@code "10:05 UTC: 12 completed, 1 failed"}
+   */
+  public record Bar(
+      long x, long completedY, long completedH, long failedY, long failedH, String title) {}
 
   /** The outbox's undelivered messages. */
   public record Backlog(long undelivered, String oldest) {}

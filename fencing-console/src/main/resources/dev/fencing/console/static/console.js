@@ -41,11 +41,17 @@
           target.textContent = value;
         }
       });
-      ["completedPoints", "failedPoints"].forEach(function (k) {
-        var line = row.querySelector("polyline[data-k='" + k + "']");
-        if (line) {
-          line.setAttribute("points", q[k]);
+      var bars = row.querySelectorAll("g[data-bar]");
+      (q.bars || []).forEach(function (b, i) {
+        if (i >= bars.length) {
+          return;
         }
+        var rects = bars[i].querySelectorAll("rect");
+        rects[0].setAttribute("y", b[0]);
+        rects[0].setAttribute("height", b[1]);
+        rects[1].setAttribute("y", b[2]);
+        rects[1].setAttribute("height", b[3]);
+        bars[i].querySelector("title").textContent = b[4];
       });
     });
     table.setAttribute("data-refreshed", String(Date.now()));
