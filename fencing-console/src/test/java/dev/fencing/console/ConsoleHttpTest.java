@@ -8,6 +8,7 @@ import dev.fencing.postgres.JobDetails;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.CookieManager;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +16,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The console's guards seen over plain HTTP, without a browser. */
@@ -71,6 +80,85 @@ class ConsoleHttpTest extends ServedConsole {
     assertThat(get("jobs/" + id, TOKEN).body()).contains("Job " + id);
     assertThat(post("jobs/" + id + "/requeue", TOKEN).statusCode()).isEqualTo(303);
     assertThat(state(id)).isEqualTo(JobState.PENDING);
+  }
+
+  @Test
+  void everyActionIsLoggedWithWhoDidIt() throws Exception {
+    long id = fencing.queue().enqueue("reports", "{}");
+    fencing.admin().fail(id, "broken");
+    List<String> audit = new CopyOnWriteArrayList<>();
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            audit.add(new SimpleFormatter().formatMessage(record));
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    Logger logger = Logger.getLogger("dev.fencing.console.audit");
+    logger.addHandler(handler);
+    try {
+      post("jobs/" + id + "/requeue", TOKEN);
+      post("jobs/" + id + "/requeue", TOKEN);
+    } finally {
+      logger.removeHandler(handler);
+    }
+
+    assertThat(audit)
+        .containsExactly(
+            "console: deploy-bot (operator) requeue job " + id + ": done: Requeued: it runs again.",
+            "console: deploy-bot (operator) requeue job "
+                + id
+                + ": refused: job "
+                + id
+                + " is pending; only a failed job can be requeued; enqueue a new job to run a"
+                + " completed one again");
+  }
+
+  @Test
+  void aLoginReplacesTheSessionItStartedIn() throws Exception {
+    HttpClient browserLike = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+    HttpResponse<String> form =
+        browserLike.send(
+            HttpRequest.newBuilder(URI.create(url("login"))).build(),
+            HttpResponse.BodyHandlers.ofString());
+    String before = cookie(form);
+    Matcher csrf = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"").matcher(form.body());
+    assertThat(csrf.find()).isTrue();
+
+    HttpResponse<String> login =
+        browserLike.send(
+            HttpRequest.newBuilder(URI.create(url("login")))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "csrf=" + csrf.group(1) + "&name=olivia&password=" + OPERATOR_PASSWORD))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(login.statusCode()).isEqualTo(303);
+    assertThat(cookie(login)).isNotEqualTo(before);
+    // the session the login started in is gone: whoever planted it learns nothing
+    HttpResponse<String> planted =
+        http.send(
+            HttpRequest.newBuilder(URI.create(url("jobs")))
+                .header("Cookie", "fencing_console=" + before)
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(planted.statusCode()).isEqualTo(302);
+  }
+
+  private static String cookie(HttpResponse<?> response) {
+    return response.headers().allValues("Set-Cookie").stream()
+        .filter(c -> c.startsWith("fencing_console="))
+        .map(c -> c.substring("fencing_console=".length(), c.indexOf(';')))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test

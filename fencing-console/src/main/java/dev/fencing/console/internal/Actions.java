@@ -65,7 +65,7 @@ final class Actions {
   private static Done change(AdminChange change, String ok, String then) {
     return switch (change) {
       case AdminChange.Changed c -> new Done(true, ok, then);
-      case AdminChange.Refused r -> new Done(false, "Refused: " + r.reason(), then);
+      case AdminChange.Refused r -> new Done(false, r.reason(), then);
       case AdminChange.NotFound n -> new Done(false, "No job " + n.jobId() + ".", "/jobs");
     };
   }
@@ -80,9 +80,7 @@ final class Actions {
       case CancelResult.AlreadyEnded e ->
           new Done(
               false,
-              "Refused: the job already ended "
-                  + e.state().name().toLowerCase(java.util.Locale.ROOT)
-                  + ".",
+              "the job already ended " + e.state().name().toLowerCase(java.util.Locale.ROOT) + ".",
               then);
       case CancelResult.NotFound n -> new Done(false, "No job " + n.jobId() + ".", "/jobs");
     };
