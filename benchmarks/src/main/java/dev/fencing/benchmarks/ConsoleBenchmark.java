@@ -31,10 +31,12 @@ import java.util.regex.Pattern;
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.fencing.benchmarks.ConsoleBenchmark
  *   [--engine both|append|update] [--finished 1000000] [--pending 100000] [--running 400]
- *   [--chunk 50000] [--warmup 5] [--requests 20] [--out FILE] [--doc docs/BENCHMARKS.md]
+ *   [--chunk 50000] [--warmup 5] [--requests 20] [--keep] [--out FILE] [--doc docs/BENCHMARKS.md]
  * </pre>
  *
- * PostgreSQL: {@code FENCING_JDBC_URL} if set, else embedded. Its schemas are dropped at the end.
+ * PostgreSQL: {@code FENCING_JDBC_URL} if set, else embedded. Its schemas ({@code
+ * bench_console_update}, {@code bench_console_append}) are dropped at the end, unless {@code
+ * --keep} leaves them for a look with EXPLAIN ANALYZE (they are dropped at the next run's start).
  */
 public final class ConsoleBenchmark {
 
@@ -57,7 +59,8 @@ public final class ConsoleBenchmark {
       long running,
       int chunk,
       int warmups,
-      int requests) {
+      int requests,
+      boolean keep) {
 
     static Settings parse(String[] args) {
       String engine = Args.stringArg(args, "--engine", "both");
@@ -79,7 +82,8 @@ public final class ConsoleBenchmark {
               Args.intArg(args, "--running", 400),
               Args.intArg(args, "--chunk", 50_000),
               Args.intArg(args, "--warmup", 5),
-              Args.intArg(args, "--requests", 20));
+              Args.intArg(args, "--requests", 20),
+              List.of(args).contains("--keep"));
       if (s.finished < 100 || s.pending < 0 || s.running < 0 || s.running > s.pending) {
         throw new IllegalArgumentException(
             "--finished must be at least 100 and --running between 0 and --pending, but were "
@@ -162,7 +166,9 @@ public final class ConsoleBenchmark {
       }
       return new EngineRun(engine, filled, fillSeconds, sizes(pool, schema), pages, notes);
     } finally {
-      db.dropSchema(schema);
+      if (!settings.keep()) {
+        db.dropSchema(schema);
+      }
     }
   }
 

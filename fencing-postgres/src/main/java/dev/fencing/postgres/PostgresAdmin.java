@@ -125,9 +125,24 @@ public final class PostgresAdmin {
   public long purge(Duration olderThan, @Nullable String queue) {
     return admin.purge(olderThan, queue, PURGE_BATCH);
   }
-  public JobPage jobs(JobSearch s) { return new JobPage(List.of(), null); }
-  public QueueActivity activity(String q) { return new QueueActivity(q, null, List.of()); }
-  public List<OwnershipRow> ownerships(int limit) { return List.of(); }
-  public OutboxBacklog outboxBacklog() { return new OutboxBacklog(0, null); }
-  public Optional<JobOptionsView> options(long id) { return Optional.empty(); }
+
+  public JobPage jobs(JobSearch s) {
+    return new JobPage(List.of(), null);
+  }
+
+  public QueueActivity activity(String q) {
+    return new QueueActivity(q, null, List.of());
+  }
+
+  public List<OwnershipRow> ownerships(int limit) {
+    return List.of();
+  }
+
+  public OutboxBacklog outboxBacklog() {
+    return new OutboxBacklog(0, null);
+  }
+
+  public Optional<JobOptionsView> options(long id) {
+    return Optional.empty();
+  }
 }
