@@ -2,6 +2,7 @@ package dev.fencing.cli;
 
 import dev.fencing.cli.internal.CancelCommand;
 import dev.fencing.cli.internal.CliException;
+import dev.fencing.cli.internal.ConsoleCommand;
 import dev.fencing.cli.internal.Durations;
 import dev.fencing.cli.internal.EnqueueCommand;
 import dev.fencing.cli.internal.FailCommand;
@@ -32,6 +33,7 @@ import picocli.CommandLine.Command;
  * java -jar fencing-cli.jar schedules --next 3
  * java -jar fencing-cli.jar schema
  * java -jar fencing-cli.jar migrate
+ * java -jar fencing-cli.jar console --port 8081
  * </pre>
  *
  * <p>Exit codes: see {@link ExitCode}.
@@ -53,7 +55,8 @@ import picocli.CommandLine.Command;
       SchedulesCommand.class,
       SchemaCommand.class,
       MigrateCommand.class,
-      TuneCommand.class
+      TuneCommand.class,
+      ConsoleCommand.class
     })
 public final class FencingCli implements Runnable {
 

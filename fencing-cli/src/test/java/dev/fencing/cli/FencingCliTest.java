@@ -7,6 +7,8 @@ import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
+import dev.fencing.JobOptions;
+import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.QueueLimits;
 import dev.fencing.postgres.PostgresFencing;
@@ -82,6 +84,8 @@ class FencingCliTest {
         .contains("epoch           3\n")
         .contains("expiries        2\n")
         .contains("payload         {\"n\": 1}\n")
+        .contains("priority        0\n")
+        .contains("group           -\n")
         .contains(
             """
             epoch history (last 3 claims)
@@ -93,6 +97,15 @@ class FencingCliTest {
         .contains("outbox messages: none\n\nrefused writes (newest first)\n")
         .containsPattern(
             "\n +1 +w1 +complete +Superseded +\\S+ +epoch 1 superseded by epoch 3 held by w2\n");
+    long keyed =
+        queue
+            .enqueue(
+                "q", new KeyedJob("order-7", "{}", JobOptions.ofPriority(3).withGroup("tenant-1")))
+            .id();
+    assertThat(run(schema, "job", Long.toString(keyed)).out())
+        .contains("priority        3\n")
+        .contains("group           tenant-1\n")
+        .contains("key             order-7\n");
   }
 
   @Test

@@ -4,6 +4,23 @@ import dev.fencing.JobState;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
+/**
+ * One job as a list of jobs shows it ({@link PostgresAdmin#jobs}): its state and where it stands,
+ * without its payload and result ({@link PostgresAdmin#job} has them).
+ *
+ * @param id the job's id
+ * @param queue its queue
+ * @param state where it stands
+ * @param key the idempotency key it was enqueued under, or null
+ * @param epoch its newest epoch, 0 if never claimed
+ * @param owner the worker that holds (or last held) it, or null
+ * @param attempts claims counted so far
+ * @param runAt when it is (or was) due
+ * @param finishedAt when it ended, or null if it has not
+ * @param lastError the error its last failure left, or null
+ * @param priority its priority, 0 by default
+ * @param group the group it was enqueued in, or null
+ */
 public record JobRow(
     long id,
     String queue,

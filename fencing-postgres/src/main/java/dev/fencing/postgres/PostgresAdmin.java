@@ -5,6 +5,7 @@ import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.internal.Admin;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -126,23 +127,58 @@ public final class PostgresAdmin {
     return admin.purge(olderThan, queue, PURGE_BATCH);
   }
 
-  public JobPage jobs(JobSearch s) {
-    return new JobPage(List.of(), null);
+  /**
+   * Returns one page of the jobs {@code search} finds, newest (largest id) first: the next page is
+   * {@code search.withAfterId(page.nextAfterId())}, read by the id (never by skipping rows), so a
+   * page costs the same however deep it lies. Payloads and results are not read ({@link #job} has
+   * them).
+   *
+   * @throws StoreUnavailableException if the database failed after the transient retries
+   */
+  public JobPage jobs(JobSearch search) {
+    return admin.jobs(Objects.requireNonNull(search, "search"));
   }
 
-  public QueueActivity activity(String q) {
-    return new QueueActivity(q, null, List.of());
+  /**
+   * Returns the queue's activity on the database clock: since when its oldest pending job has been
+   * due, and how many of its jobs completed and failed in each 5-minute span of the last hour (read
+   * from the index of finished jobs by finish time, which retention keeps short).
+   *
+   * @throws IllegalArgumentException if {@code queue} is not a plain identifier
+   * @throws StoreUnavailableException if the database failed after the transient retries
+   */
+  public QueueActivity activity(String queue) {
+    return admin.activity(queue);
   }
 
+  /**
+   * Returns the first {@code limit} owned resources ({@link PostgresFencing#ownership()}), by name,
+   * each with whether its lease is valid on the database clock.
+   *
+   * @throws IllegalArgumentException if {@code limit} is not between 1 and 1000
+   * @throws StoreUnavailableException if the database failed after the transient retries
+   */
   public List<OwnershipRow> ownerships(int limit) {
-    return List.of();
+    return admin.ownerships(limit);
   }
 
+  /**
+   * Returns how many outbox messages wait for delivery, and when the oldest was written.
+   *
+   * @throws StoreUnavailableException if the database failed after the transient retries
+   */
   public OutboxBacklog outboxBacklog() {
-    return new OutboxBacklog(0, null);
+    return admin.outboxBacklog();
   }
 
-  public Optional<JobOptionsView> options(long id) {
-    return Optional.empty();
+  /**
+   * Returns the priority, group and idempotency key job {@code jobId} was enqueued with, or empty
+   * if there is no such job.
+   *
+   * @throws IllegalArgumentException if {@code jobId} is not positive
+   * @throws StoreUnavailableException if the database failed after the transient retries
+   */
+  public Optional<JobOptionsView> options(long jobId) {
+    return admin.options(jobId);
   }
 }

@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.fencing.Acquisition;
 import dev.fencing.CancelResult;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
+import dev.fencing.JobOptions;
 import dev.fencing.JobState;
+import dev.fencing.KeyedJob;
 import dev.fencing.OutboxMessage;
 import dev.fencing.Renewal;
+import dev.fencing.ResourceOwnership;
 import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
@@ -431,6 +435,172 @@ abstract class PostgresAdminContract {
     assertThatThrownBy(() -> admin(schema))
         .isInstanceOf(SchemaNotInstalledException.class)
         .hasMessageStartingWith("schema " + schema.name() + " has no fencing tables; install them");
+  }
+
+  @Test
+  void jobsFindsByQueueStateAndKeyNewestFirstAndPagesByTheId(TestSchema schema) {
+    FencedQueue queue = queue(schema, 1);
+    long done = queue.enqueue("q", "{}");
+    queue.complete(queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "{}");
+    long failed = queue.enqueue("q", "{}");
+    queue.fail(queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "x", SHORT);
+    long running = queue.enqueue("q", "{}");
+    queue.claim("q", "<script>w</script>", Duration.ofMinutes(1)).orElseThrow();
+    long other = queue.enqueue("r", "{}");
+    queue.release(queue.claim("r", "w", Duration.ofMinutes(1)).orElseThrow().lease());
+    long fresh = queue.enqueue("q", "{}");
+    String script = "<script>alert(1)</script>";
+    long keyed =
+        queue
+            .enqueue("q", new KeyedJob(script, "{}", JobOptions.ofPriority(2).withGroup(script)))
+            .id();
+    PostgresAdmin admin = admin(schema);
+
+    JobPage first = admin.jobs(JobSearch.all(2));
+    assertThat(first.jobs()).extracting(JobRow::id).containsExactly(keyed, fresh);
+    JobPage second = admin.jobs(JobSearch.all(2).withAfterId(first.nextAfterId()));
+    assertThat(second.jobs()).extracting(JobRow::id).containsExactly(other, running);
+    JobPage last = admin.jobs(JobSearch.all(2).withAfterId(second.nextAfterId()));
+    assertThat(last.jobs()).extracting(JobRow::id).containsExactly(failed, done);
+    assertThat(last.nextAfterId()).isNull();
+    JobSearch inQ = JobSearch.all(10).withQueue("q");
+    assertThat(admin.jobs(inQ).jobs())
+        .extracting(JobRow::id)
+        .containsExactly(keyed, fresh, running, failed, done);
+    assertThat(admin.jobs(inQ.withState(JobState.PENDING)).jobs())
+        .extracting(JobRow::id)
+        .containsExactly(keyed, fresh);
+    assertThat(admin.jobs(inQ.withState(JobState.RUNNING)).jobs())
+        .extracting(JobRow::owner)
+        .containsExactly("<script>w</script>");
+    assertThat(admin.jobs(inQ.withState(JobState.FAILED)).jobs())
+        .extracting(JobRow::id, JobRow::lastError)
+        .containsExactly(org.assertj.core.api.Assertions.tuple(failed, "x"));
+    assertThat(
+            admin
+                .jobs(JobSearch.all(10).withState(JobState.COMPLETED))
+                .jobs()
+                .getFirst()
+                .finishedAt())
+        .isNotNull();
+    assertThat(admin.jobs(JobSearch.all(10).withQueue("r").withState(JobState.PENDING)).jobs())
+        .extracting(JobRow::id, JobRow::epoch)
+        .containsExactly(org.assertj.core.api.Assertions.tuple(other, 1L));
+    assertThat(admin.jobs(JobSearch.all(1).withState(JobState.PENDING)).nextAfterId())
+        .isEqualTo(keyed);
+    JobRow found = admin.jobs(JobSearch.all(10).withKey(script)).jobs().getFirst();
+    assertThat(found)
+        .isEqualTo(
+            new JobRow(
+                keyed,
+                "q",
+                JobState.PENDING,
+                script,
+                0,
+                null,
+                0,
+                admin.job(keyed).orElseThrow().runAt(),
+                null,
+                null,
+                2,
+                script));
+    assertThat(admin.jobs(inQ.withKey("none")).jobs()).isEmpty();
+    assertThat(admin.options(keyed)).contains(new JobOptionsView(2, script, script));
+    assertThat(admin.options(done)).contains(new JobOptionsView(0, null, null));
+    assertThat(admin.options(999_999)).isEmpty();
+  }
+
+  @Test
+  void activityCountsTheLastHourInFiveMinuteSpansAndTheOldestPendingJob(TestSchema schema)
+      throws Exception {
+    FencedQueue queue = queue(schema, 1);
+    long old = queue.enqueue("q", "{}");
+    queue.complete(queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "{}");
+    queue.enqueue("q", "{}");
+    queue.complete(queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "{}");
+    queue.enqueue("q", "{}");
+    queue.fail(queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "x", SHORT);
+    queue.enqueue("r", "{}");
+    queue.complete(queue.claim("r", "w", Duration.ofMinutes(1)).orElseThrow().lease(), "{}");
+    long pending = queue.enqueue("q", "{}", JobOptions.after(Duration.ofHours(1)));
+    finishedDaysAgo(schema, 8, old);
+    PostgresAdmin admin = admin(schema);
+
+    QueueActivity q = admin.activity("q");
+
+    assertThat(q.lastHour()).hasSize(12);
+    assertThat(q.lastHour().getLast())
+        .extracting(QueueActivity.Bucket::completed, QueueActivity.Bucket::failed)
+        .containsExactly(1L, 1L);
+    assertThat(q.lastHour().subList(0, 11)).allMatch(b -> b.completed() == 0 && b.failed() == 0);
+    assertThat(Duration.between(q.lastHour().getFirst().start(), q.lastHour().getLast().start()))
+        .isEqualTo(Duration.ofMinutes(55));
+    assertThat(q.oldestPendingSince()).isEqualTo(admin.job(pending).orElseThrow().runAt());
+    assertThat(admin.activity("r").oldestPendingSince()).isNull();
+    assertThat(admin.activity("none").lastHour())
+        .allMatch(b -> b.completed() == 0 && b.failed() == 0);
+  }
+
+  @Test
+  void ownershipsAndTheOutboxBacklogAreListed(TestSchema schema) {
+    FencedQueue queue = queue(schema, 1);
+    PostgresAdmin admin = admin(schema);
+    assertThat(admin.outboxBacklog()).isEqualTo(new OutboxBacklog(0, null));
+    queue.enqueue("q", "{}");
+    queue.complete(
+        queue.claim("q", "w", Duration.ofMinutes(1)).orElseThrow().lease(),
+        "{}",
+        List.of(new OutboxMessage("mail", "k", "{}"), new OutboxMessage("mail", "l", "{}")));
+    OutboxBacklog backlog = admin.outboxBacklog();
+    assertThat(backlog.undelivered()).isEqualTo(2);
+    assertThat(backlog.oldestUndeliveredAt()).isNotNull();
+
+    ResourceOwnership ownership = fencing(schema).ownership();
+    var held = ownership.acquire("b", "<script>o</script>", Duration.ofMinutes(1));
+    var gone = ownership.acquire("a", "o2", Duration.ofMinutes(1));
+    ownership.release(((Acquisition.Acquired) gone).ownership());
+
+    List<OwnershipRow> rows = admin.ownerships(10);
+    assertThat(rows)
+        .extracting(OwnershipRow::resource, OwnershipRow::owner, OwnershipRow::valid)
+        .containsExactly(
+            org.assertj.core.api.Assertions.tuple("a", "o2", false),
+            org.assertj.core.api.Assertions.tuple("b", "<script>o</script>", true));
+    assertThat(rows.get(1).epoch())
+        .isEqualTo(((Acquisition.Acquired) held).ownership().epoch().value());
+    assertThat(admin.ownerships(1)).hasSize(1);
+  }
+
+  @Test
+  void badReadsAreRefusedNamingTheParameterAndValue(TestSchema schema) {
+    queue(schema, 1);
+    PostgresAdmin admin = admin(schema);
+    assertThatThrownBy(() -> JobSearch.all(10).withQueue("<script>"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("queue must be a plain identifier ([a-z_][a-z0-9_]{0,62}), but was '<script>'");
+    assertThatThrownBy(() -> JobSearch.all(0))
+        .hasMessage("limit must be between 1 and 500, but was 0");
+    assertThatThrownBy(() -> JobSearch.all(501))
+        .hasMessage("limit must be between 1 and 500, but was 501");
+    assertThatThrownBy(() -> JobSearch.all(1).withAfterId(0L))
+        .hasMessage("afterId must be at least 1, but was 0");
+    assertThatThrownBy(() -> JobSearch.all(1).withKey(" "))
+        .hasMessage(
+            "key must be non-blank well-formed text of at most 200 characters, but was ' '");
+    assertThatThrownBy(() -> admin.activity("Q 1"))
+        .hasMessage("queue must be a plain identifier ([a-z_][a-z0-9_]{0,62}), but was 'Q 1'");
+    assertThatThrownBy(() -> admin.ownerships(0))
+        .hasMessage("limit must be between 1 and 1000, but was 0");
+    assertThatThrownBy(() -> admin.ownerships(1001))
+        .hasMessage("limit must be between 1 and 1000, but was 1001");
+    assertThatThrownBy(() -> admin.options(0)).hasMessage("jobId must be at least 1, but was 0");
+  }
+
+  PostgresFencing fencing(TestSchema schema) {
+    return PostgresFencing.builder(schema.dataSource())
+        .schema(schema.name())
+        .engine(engine())
+        .build();
   }
 
   FencedQueue queue(TestSchema schema, int maxAttempts) {

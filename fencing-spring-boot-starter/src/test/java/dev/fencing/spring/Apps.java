@@ -41,12 +41,22 @@ public final class Apps {
   /** Runs an application of {@code source} in schema {@code schema} with {@code properties}. */
   public static ConfigurableApplicationContext start(
       Class<?> source, String schema, String... properties) {
+    return start(WebApplicationType.NONE, source, schema, properties);
+  }
+
+  /**
+   * Runs an application of {@code source} as {@code type} (a servlet one on a free port) in schema
+   * {@code schema} with {@code properties}.
+   */
+  public static ConfigurableApplicationContext start(
+      WebApplicationType type, Class<?> source, String schema, String... properties) {
     PostgresFixture.Database db = db();
     List<String> props = dataSource(db.jdbcUrl(), db.user(), db.password());
     props.add("fencing.schema=" + schema);
+    props.add("server.port=0");
     props.addAll(List.of(properties));
     return new SpringApplicationBuilder(source)
-        .web(WebApplicationType.NONE)
+        .web(type)
         .properties(props.toArray(String[]::new))
         .run();
   }

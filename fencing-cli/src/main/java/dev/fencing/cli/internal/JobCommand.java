@@ -13,14 +13,15 @@ import picocli.CommandLine.Command;
     name = "job",
     mixinStandardHelpOptions = true,
     description =
-        "Show a job: its row, who held which epoch, its outbox messages and refused writes.")
+        "Show a job: its row, priority, group and key, who held which epoch, its outbox messages"
+            + " and refused writes.")
 public final class JobCommand extends JobIdCommand {
 
   @Override
   public void run() {
     PostgresAdmin admin = database.admin();
     JobDetails job = admin.job(id).orElseThrow(() -> unknown(id, admin.schema()));
-    JobPrinter.print(job, admin.schema(), out());
+    JobPrinter.print(job, admin.options(id).orElse(null), admin.schema(), out());
     admin.history(id).ifPresent(h -> JobPrinter.refusals(h.refusals(), out()));
   }
 

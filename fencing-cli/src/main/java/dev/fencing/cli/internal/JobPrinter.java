@@ -2,6 +2,7 @@ package dev.fencing.cli.internal;
 
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
+import dev.fencing.postgres.JobOptionsView;
 import dev.fencing.postgres.OutboxEntry;
 import dev.fencing.postgres.RefusedWrite;
 import java.io.PrintWriter;
@@ -16,13 +17,24 @@ final class JobPrinter {
   private JobPrinter() {}
 
   static void print(JobDetails job, String schema, PrintWriter out) {
+    print(job, null, schema, out);
+  }
+
+  /** Prints the job with the priority, group and key it was enqueued with, when given. */
+  static void print(
+      JobDetails job, @Nullable JobOptionsView options, String schema, PrintWriter out) {
     out.println("job " + job.id() + " in queue " + job.queue() + " (schema " + schema + ")");
     TextTable row = new TextTable("FIELD", "VALUE");
     row.row("state", job.state().dbName())
         .row("epoch", job.epoch())
         .row("owner", text(job.owner()))
-        .row("attempts", job.attempts() + " of " + job.maxAttempts())
-        .row("expiries", job.expiries())
+        .row("attempts", job.attempts() + " of " + job.maxAttempts());
+    if (options != null) {
+      row.row("priority", options.priority())
+          .row("group", text(options.group()))
+          .row("key", text(options.key()));
+    }
+    row.row("expiries", job.expiries())
         .row("last event", job.lastEvent())
         .row("last error", text(job.lastError()))
         .row("settled epochs", job.settledEpochs().isEmpty() ? "-" : job.settledEpochs())

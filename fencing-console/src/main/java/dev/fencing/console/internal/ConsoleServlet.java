@@ -10,8 +10,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
@@ -98,7 +96,7 @@ public final class ConsoleServlet extends HttpServlet {
       HttpServletRequest request,
       HttpServletResponse response,
       ConsoleUser user,
-      Sessions.Session session,
+      Sessions.@Nullable Session session,
       boolean byBearer)
       throws IOException {
     if (!byBearer && (session == null || !session.csrfMatches(request.getParameter(CSRF_FIELD)))) {
@@ -124,14 +122,11 @@ public final class ConsoleServlet extends HttpServlet {
       response.sendError(404);
       return;
     }
+    if (session != null) {
+      session.flash(done.message(), !done.ok());
+    }
     response.setStatus(303);
-    response.setHeader(
-        "Location",
-        base(request)
-            + done.then()
-            + (done.then().contains("?") ? "&" : "?")
-            + (done.ok() ? "done=" : "error=")
-            + URLEncoder.encode(done.message(), StandardCharsets.UTF_8));
+    response.setHeader("Location", base(request) + done.then());
   }
 
   private void login(
@@ -209,8 +204,8 @@ public final class ConsoleServlet extends HttpServlet {
 
   private Frame frame(
       HttpServletRequest request, @Nullable ConsoleUser user, Sessions.@Nullable Session session) {
-    String done = request.getParameter("done");
-    String error = request.getParameter("error");
+    boolean flashIsError = session != null && session.flashIsError();
+    String flash = session == null ? null : session.takeFlash();
     return new Frame(
         "fencing",
         base(request),
@@ -220,8 +215,8 @@ public final class ConsoleServlet extends HttpServlet {
         session == null ? "" : session.csrf,
         Map.copyOf(config.extraFormFields().apply(request)),
         "",
-        error != null ? error : done,
-        error != null);
+        flash,
+        flash != null && flashIsError);
   }
 
   static String base(HttpServletRequest request) {

@@ -27,12 +27,31 @@ final class Sessions {
     final String csrf;
     final @Nullable ConsoleUser user;
     volatile Instant lastSeen;
+    private @Nullable String flash;
+    private boolean flashIsError;
 
     Session(String id, String csrf, @Nullable ConsoleUser user, Instant now) {
       this.id = id;
       this.csrf = csrf;
       this.user = user;
       this.lastSeen = now;
+    }
+
+    /** Keeps what an action did, for the next page this session shows (once). */
+    synchronized void flash(String message, boolean error) {
+      this.flash = message;
+      this.flashIsError = error;
+    }
+
+    /** Returns the message kept by {@link #flash} and forgets it, or null. */
+    synchronized @Nullable String takeFlash() {
+      String message = flash;
+      flash = null;
+      return message;
+    }
+
+    synchronized boolean flashIsError() {
+      return flashIsError;
     }
 
     boolean csrfMatches(@Nullable String token) {

@@ -6,6 +6,12 @@ import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.JobHistory;
+import dev.fencing.postgres.JobOptionsView;
+import dev.fencing.postgres.JobPage;
+import dev.fencing.postgres.JobSearch;
+import dev.fencing.postgres.OutboxBacklog;
+import dev.fencing.postgres.OwnershipRow;
+import dev.fencing.postgres.QueueActivity;
 import dev.fencing.postgres.QueueSummary;
 import java.time.Duration;
 import java.util.List;
@@ -71,4 +77,19 @@ public interface Admin {
    * @return how many jobs were deleted
    */
   long purge(Duration olderThan, @Nullable String queue, int batchSize);
+
+  /** Returns the page of jobs {@code search} finds, newest first, by keyset on the id. */
+  JobPage jobs(JobSearch search);
+
+  /** Returns the queue's oldest pending job's due time and its jobs finished in the last hour. */
+  QueueActivity activity(String queue);
+
+  /** Returns the first {@code limit} owned resources, by name. */
+  List<OwnershipRow> ownerships(int limit);
+
+  /** Returns how many outbox messages wait for delivery, and since when. */
+  OutboxBacklog outboxBacklog();
+
+  /** Returns the job's priority, group and idempotency key, if there is a job with that id. */
+  Optional<JobOptionsView> options(long jobId);
 }

@@ -1,15 +1,33 @@
 package dev.fencing.postgres.internal;
 
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
+import static dev.fencing.postgres.internal.jooq.Tables.FENCING_RESOURCE;
+import static org.jooq.impl.DSL.count;
+import static org.jooq.impl.DSL.currentOffsetDateTime;
+import static org.jooq.impl.DSL.min;
+
 import dev.fencing.JobSnapshot;
+import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
+import dev.fencing.postgres.JobOptionsView;
+import dev.fencing.postgres.OutboxBacklog;
 import dev.fencing.postgres.OutboxEntry;
+import dev.fencing.postgres.OwnershipRow;
+import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
+import dev.fencing.postgres.internal.jooq.tables.FencingResource;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.TableField;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -130,5 +148,72 @@ public abstract class EngineAdmin implements Admin {
         job.result(),
         history,
         messages);
+  }
+
+  /** The most resources {@link #ownerships} lists. */
+  public static final int MAX_OWNERSHIPS = 1000;
+
+  /**
+   * The resources by name, from the primary key's order; valid on the database clock.
+   *
+   * @throws IllegalArgumentException if {@code limit} is not between 1 and {@value #MAX_OWNERSHIPS}
+   */
+  @Override
+  public final List<OwnershipRow> ownerships(int limit) {
+    Validate.between("limit", limit, 1, MAX_OWNERSHIPS);
+    FencingResource r = FENCING_RESOURCE;
+    var valid = DSL.field(r.LEASE_EXPIRES_AT.gt(currentOffsetDateTime()));
+    return read(
+        dsl ->
+            dsl.select(r.NAME, r.OWNER, r.EPOCH, r.LEASE_EXPIRES_AT, valid)
+                .from(r)
+                .orderBy(r.NAME)
+                .limit(limit)
+                .fetch(
+                    row ->
+                        new OwnershipRow(
+                            row.value1(),
+                            row.value2(),
+                            row.value3(),
+                            AdminSupport.instant(row.value4()),
+                            Boolean.TRUE.equals(row.value5()))));
+  }
+
+  /** Counted from the partial index of undelivered messages, whose ids grow with their age. */
+  @Override
+  public final OutboxBacklog outboxBacklog() {
+    FencingOutbox o = FENCING_OUTBOX;
+    return read(
+        dsl -> {
+          Record row =
+              dsl.select(count().cast(SQLDataType.BIGINT), min(o.CREATED_AT))
+                  .from(o)
+                  .where(o.DELIVERED_AT.isNull())
+                  .fetchOne();
+          return new OutboxBacklog(
+              row.get(0, Long.class), AdminSupport.instant(row.get(1, OffsetDateTime.class)));
+        });
+  }
+
+  /**
+   * The options of job {@code jobId} of the engine's job table (its {@code id} and {@code key}
+   * columns), if there is such a job: defaults when it has no options row.
+   */
+  protected final Optional<JobOptionsView> options(
+      long jobId, TableField<?, Long> id, TableField<?, String> key) {
+    Validate.jobId(jobId);
+    return read(
+        dsl ->
+            dsl.select(key)
+                .from(id.getTable())
+                .where(id.eq(jobId))
+                .fetchOptional()
+                .map(
+                    r -> {
+                      AdminReads.Options o =
+                          AdminReads.options(dsl, List.of(jobId))
+                              .getOrDefault(jobId, AdminReads.Options.NONE);
+                      return new JobOptionsView(o.priority(), o.group(), r.value1());
+                    }));
   }
 }

@@ -15,6 +15,10 @@ import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.JobHistory;
+import dev.fencing.postgres.JobOptionsView;
+import dev.fencing.postgres.JobPage;
+import dev.fencing.postgres.JobSearch;
+import dev.fencing.postgres.QueueActivity;
 import dev.fencing.postgres.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
@@ -74,16 +78,7 @@ final class AppendAdmin extends EngineAdmin {
    */
   @Override
   public List<QueueSummary> queues(boolean countCompleted) {
-    List<String> names =
-        read(
-            dsl ->
-                dsl.resultQuery(
-                        "with recursive n(q) as (select min(queue) from {0} union all"
-                            + " select (select min(queue) from {0} where queue > n.q)"
-                            + " from n where n.q is not null)"
-                            + " select q from n where q is not null order by 1",
-                        FENCING_APPEND_JOB)
-                    .fetch(0, String.class));
+    List<String> names = read(AppendReads::queueNames);
     Map<String, Long> completed = new TreeMap<>();
     if (countCompleted) {
       FencingAppendDone d = FENCING_APPEND_DONE;
@@ -318,5 +313,21 @@ final class AppendAdmin extends EngineAdmin {
           throw new IllegalStateException(
               "job " + jobId + " kept changing while read " + TRIES + " times; try again");
         });
+  }
+
+  @Override
+  public JobPage jobs(JobSearch search) {
+    return read(dsl -> AppendReads.jobs(dsl, search));
+  }
+
+  @Override
+  public QueueActivity activity(String queue) {
+    Validate.identifier("queue", queue);
+    return read(dsl -> AppendReads.activity(dsl, queue));
+  }
+
+  @Override
+  public Optional<JobOptionsView> options(long jobId) {
+    return options(jobId, FENCING_APPEND_JOB.ID, FENCING_APPEND_JOB.IDEMPOTENCY_KEY);
   }
 }

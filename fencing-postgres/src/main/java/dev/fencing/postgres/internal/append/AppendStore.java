@@ -13,13 +13,9 @@ import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.noCondition;
-import static org.jooq.impl.DSL.not;
-import static org.jooq.impl.DSL.or;
-import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectOne;
 import static org.jooq.impl.DSL.sum;
-import static org.jooq.impl.DSL.val;
 
 import dev.fencing.CommitOutcome;
 import dev.fencing.FencedOffException;
@@ -254,35 +250,12 @@ public final class AppendStore extends EngineStore {
                   .from(w)
                   .where(w.QUEUE.eq(queue))
                   .fetchOne();
-          // a fresh job failed by an operator is in done; one requeued since, in requeue
-          var operated =
-              selectOne()
-                  .from(FENCING_APPEND_OPERATED)
-                  .where(FENCING_APPEND_OPERATED.JOB_ID.eq(j.ID));
-          Field<Long> fresh;
-          if (window == null) {
-            fresh =
-                field(
-                    select(count().cast(SQLDataType.BIGINT))
-                        .from(j)
-                        .where(j.QUEUE.eq(queue))
-                        .andNotExists(operated));
-          } else {
-            String lo = window.value1();
-            String hi = window.value2();
-            fresh =
-                field(
-                    select(count().cast(SQLDataType.BIGINT))
-                        .from(j)
-                        .where(j.QUEUE.eq(queue))
-                        .and(j.XID.ge(AppendWindow.snapshotBound("pg_snapshot_xmin", val(lo))))
-                        .and(not(AppendWindow.visible(j.XID, val(lo))))
-                        .and(
-                            or(
-                                not(AppendWindow.visible(j.XID, val(hi))),
-                                row(j.XID, j.ID).gt(window.value3(), window.value4())))
-                        .andNotExists(operated));
-          }
+          Field<Long> fresh =
+              field(
+                  select(count().cast(SQLDataType.BIGINT))
+                      .from(j)
+                      .where(j.QUEUE.eq(queue))
+                      .and(AppendWindow.fresh(j, window)));
           Field<Long> requeued =
               field(
                   select(count().cast(SQLDataType.BIGINT))

@@ -5,8 +5,11 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_OPERATED;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_WINDOW;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.not;
+import static org.jooq.impl.DSL.notExists;
+import static org.jooq.impl.DSL.or;
 import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.val;
 
 import dev.fencing.postgres.internal.Jdbc;
 import dev.fencing.postgres.internal.RenderedSql;
@@ -27,6 +30,7 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
 import org.jooq.Query;
+import org.jooq.Record4;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
@@ -278,5 +282,29 @@ final class AppendWindow {
             "pg_visible_in_snapshot({0}::text::xid8, {1}::pg_snapshot)",
             SQLDataType.BOOLEAN, xid, snapshot)
         .isTrue();
+  }
+
+  /**
+   * Which jobs of the queue whose window is {@code window} (null if it has none: no claim took a
+   * fresh job yet) are fresh, waiting for their first hand-out: after the window's position, and
+   * not failed (or requeued) by an operator before any claim, which done (or requeue) holds.
+   */
+  static Condition fresh(FencingAppendJob j, @Nullable Record4<String, String, Long, Long> window) {
+    Condition notOperated =
+        notExists(
+            selectOne()
+                .from(FENCING_APPEND_OPERATED)
+                .where(FENCING_APPEND_OPERATED.JOB_ID.eq(j.ID)));
+    if (window == null) {
+      return notOperated;
+    }
+    String lo = window.value1();
+    String hi = window.value2();
+    return j.XID
+        .ge(snapshotBound("pg_snapshot_xmin", val(lo)))
+        .and(not(visible(j.XID, val(lo))))
+        .and(
+            or(not(visible(j.XID, val(hi))), row(j.XID, j.ID).gt(window.value3(), window.value4())))
+        .and(notOperated);
   }
 }

@@ -12,6 +12,10 @@ import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.JobHistory;
+import dev.fencing.postgres.JobOptionsView;
+import dev.fencing.postgres.JobPage;
+import dev.fencing.postgres.JobSearch;
+import dev.fencing.postgres.QueueActivity;
 import dev.fencing.postgres.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
@@ -320,5 +324,21 @@ final class InPlaceAdmin extends EngineAdmin {
       return notFound(jobId);
     }
     return outcome(now.get(), updated == 1, refusal);
+  }
+
+  @Override
+  public JobPage jobs(JobSearch search) {
+    return read(dsl -> InPlaceReads.jobs(dsl, search));
+  }
+
+  @Override
+  public QueueActivity activity(String queue) {
+    Validate.identifier("queue", queue);
+    return read(dsl -> InPlaceReads.activity(dsl, queue));
+  }
+
+  @Override
+  public Optional<JobOptionsView> options(long jobId) {
+    return options(jobId, FENCING_JOB.ID, FENCING_JOB.IDEMPOTENCY_KEY);
   }
 }
