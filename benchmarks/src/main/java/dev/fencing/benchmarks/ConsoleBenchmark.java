@@ -31,10 +31,15 @@ import java.util.regex.Pattern;
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.fencing.benchmarks.ConsoleBenchmark
  *   [--engine both|append|update] [--finished 1000000] [--pending 100000] [--running 400]
- *   [--chunk 50000] [--warmup 5] [--requests 20] [--keep] [--out FILE] [--doc docs/BENCHMARKS.md]
+ *   [--chunk 50000] [--warmup 5] [--requests 20] [--proposed-index] [--keep] [--out FILE]
+ *   [--doc docs/BENCHMARKS.md]
  * </pre>
  *
- * PostgreSQL: {@code FENCING_JDBC_URL} if set, else embedded. Its schemas ({@code
+ * <p>{@code --proposed-index} measures each engine a second time, on the same data, after creating
+ * {@link ConsoleTables#PROPOSED_INDEX} (not in the schema): what the queues page would cost with
+ * it.
+ *
+ * <p>PostgreSQL: {@code FENCING_JDBC_URL} if set, else embedded. Its schemas ({@code
  * bench_console_update}, {@code bench_console_append}) are dropped at the end, unless {@code
  * --keep} leaves them for a look with EXPLAIN ANALYZE (they are dropped at the next run's start).
  */
@@ -60,7 +65,8 @@ public final class ConsoleBenchmark {
       int chunk,
       int warmups,
       int requests,
-      boolean keep) {
+      boolean keep,
+      boolean proposedIndex) {
 
     static Settings parse(String[] args) {
       String engine = Args.stringArg(args, "--engine", "both");
@@ -83,7 +89,8 @@ public final class ConsoleBenchmark {
               Args.intArg(args, "--chunk", 50_000),
               Args.intArg(args, "--warmup", 5),
               Args.intArg(args, "--requests", 20),
-              List.of(args).contains("--keep"));
+              List.of(args).contains("--keep"),
+              List.of(args).contains("--proposed-index"));
       if (s.finished < 100 || s.pending < 0 || s.running < 0 || s.running > s.pending) {
         throw new IllegalArgumentException(
             "--finished must be at least 100 and --running between 0 and --pending, but were "
@@ -106,9 +113,14 @@ public final class ConsoleBenchmark {
     }
   }
 
-  /** One engine's measurements. */
+  /**
+   * One engine's measurements.
+   *
+   * @param label the engine, and {@code + index} when measured with {@link
+   *     ConsoleTables#PROPOSED_INDEX}
+   */
   record EngineRun(
-      PostgresFencing.Engine engine,
+      String label,
       ConsoleTables.Filled filled,
       double fillSeconds,
       String sizes,
@@ -124,13 +136,14 @@ public final class ConsoleBenchmark {
     try (HikariDataSource pool = BenchDatabase.pool(db, 4)) {
       machine = BenchDatabase.machine(pool).strip();
       for (PostgresFencing.Engine engine : settings.engines()) {
-        runs.add(run(db, pool, engine, settings));
+        runs.addAll(run(db, pool, engine, settings));
       }
     }
     Args.report(report(settings, args, db, machine, runs), args);
   }
 
-  private static EngineRun run(
+  /** Fills the engine's schema and measures it, then again with the proposed index if asked. */
+  private static List<EngineRun> run(
       PostgresFixture.Database db,
       HikariDataSource pool,
       PostgresFencing.Engine engine,
@@ -140,36 +153,68 @@ public final class ConsoleBenchmark {
     BenchDatabase.freshQueueSchema(db, schema, engine);
     try {
       long start = System.nanoTime();
-      ConsoleTables.Filled filled =
-          new ConsoleTables(engine, settings.chunk()).fill(pool, schema, settings);
+      ConsoleTables tables = new ConsoleTables(engine, settings.chunk());
+      ConsoleTables.Filled filled = tables.fill(pool, schema, settings);
       double fillSeconds = (System.nanoTime() - start) / 1e9;
       System.err.printf(
           Locale.ROOT, "console benchmark: %s filled in %.1f s%n", schema, fillSeconds);
       PostgresFencing fencing =
           PostgresFencing.builder(pool).schema(schema).engine(engine).install(false).build();
-      FencingConsole console =
-          FencingConsole.builder(fencing).token("bench", TOKEN, ConsoleRole.OPERATOR).build();
-      List<PageTimer.Timing> pages = new ArrayList<>();
+      List<EngineRun> runs = new ArrayList<>();
       List<String> notes = new ArrayList<>();
-      try (ConsoleServer server = ConsoleServer.builder(console).start()) {
-        PageTimer timer = new PageTimer(server.uri(), TOKEN);
-        for (String path : paths(timer, filled, notes)) {
-          PageTimer.Timing t = timer.time(path, settings.warmups(), settings.requests());
-          System.err.printf(
-              Locale.ROOT,
-              "console benchmark: %s %s p50 %.1f ms%n",
+      runs.add(
+          new EngineRun(
               label(engine),
-              path,
-              t.latencies().percentileMillis(50));
-          pages.add(t);
-        }
+              filled,
+              fillSeconds,
+              sizes(pool, schema),
+              measure(fencing, filled, settings, label(engine), notes),
+              notes));
+      if (settings.proposedIndex()) {
+        tables.createProposedIndex(pool, schema);
+        String label = label(engine) + " + index";
+        runs.add(
+            new EngineRun(
+                label,
+                filled,
+                fillSeconds,
+                sizes(pool, schema),
+                measure(fencing, filled, settings, label, new ArrayList<>()),
+                List.of()));
       }
-      return new EngineRun(engine, filled, fillSeconds, sizes(pool, schema), pages, notes);
+      return runs;
     } finally {
       if (!settings.keep()) {
         db.dropSchema(schema);
       }
     }
+  }
+
+  /** Serves {@code fencing}'s console and times every page. */
+  private static List<PageTimer.Timing> measure(
+      PostgresFencing fencing,
+      ConsoleTables.Filled filled,
+      Settings settings,
+      String label,
+      List<String> notes)
+      throws IOException, InterruptedException {
+    FencingConsole console =
+        FencingConsole.builder(fencing).token("bench", TOKEN, ConsoleRole.OPERATOR).build();
+    List<PageTimer.Timing> pages = new ArrayList<>();
+    try (ConsoleServer server = ConsoleServer.builder(console).start()) {
+      PageTimer timer = new PageTimer(server.uri(), TOKEN);
+      for (String path : paths(timer, filled, notes)) {
+        PageTimer.Timing t = timer.time(path, settings.warmups(), settings.requests());
+        System.err.printf(
+            Locale.ROOT,
+            "console benchmark: %s %s p50 %.1f ms%n",
+            label,
+            path,
+            t.latencies().percentileMillis(50));
+        pages.add(t);
+      }
+    }
+    return pages;
   }
 
   /** The pages, in order; the second page of jobs is the first page's "Older jobs" link. */
@@ -265,6 +310,14 @@ public final class ConsoleBenchmark {
             settings.warmups(),
             settings.requests(),
             TARGET_MS));
+    if (settings.proposedIndex()) {
+      s.append(
+          "Rows `+ index`: the same schema measured again after creating an index it does not"
+              + " have, which the queues page's last-hour chart (per queue, the jobs finished in"
+              + " each 5-minute span by status) can read alone: update-in-place `fencing_job"
+              + " (queue, finished_at) include (status) where status in ('completed', 'failed')`,"
+              + " append-only `fencing_append_done (queue, finished_at) include (status)`.\n\n");
+    }
     s.append("| engine | page | p50 ms | p95 ms | max ms | KB |\n");
     s.append("|---|---|---:|---:|---:|---:|\n");
     List<String> over = new ArrayList<>();
@@ -275,14 +328,14 @@ public final class ConsoleBenchmark {
             String.format(
                 Locale.ROOT,
                 "| %s | `%s` | %.1f | %.1f | %.1f | %.1f |%n",
-                label(run.engine()),
+                run.label(),
                 t.path(),
                 t.latencies().percentileMillis(50),
                 p95,
                 t.latencies().percentileMillis(100),
                 t.bytes() / 1024.0));
         if (p95 > TARGET_MS) {
-          over.add(label(run.engine()) + " `" + t.path() + "`");
+          over.add(run.label() + " `" + t.path() + "`");
         }
       }
     }
@@ -291,13 +344,13 @@ public final class ConsoleBenchmark {
       s.append(
           String.format(
               Locale.ROOT,
-              "- %s: filled in %.0f s (schema %s on disk); %,d running.%n",
-              label(run.engine()),
-              run.fillSeconds(),
+              "- %s: schema %s on disk (filled in %.0f s); %,d running.%n",
+              run.label(),
               run.sizes(),
+              run.fillSeconds(),
               run.filled().running()));
       for (String note : run.notes()) {
-        s.append("- ").append(label(run.engine())).append(": ").append(note).append('\n');
+        s.append("- ").append(run.label()).append(": ").append(note).append('\n');
       }
     }
     s.append(

@@ -24,7 +24,7 @@ class ConsoleBenchmarkSmokeTest {
 
   private static final Pattern ROW =
       Pattern.compile(
-          "\\| (update|append) \\| `([^`]+)` \\| ([0-9.]+) \\| ([0-9.]+) \\| ([0-9.]+) \\|"
+          "\\| (update|append|update \\+ index|append \\+ index) \\| `([^`]+)` \\| ([0-9.]+) \\| ([0-9.]+) \\| ([0-9.]+) \\|"
               + " ([0-9.]+) \\|");
 
   @Test
@@ -45,12 +45,13 @@ class ConsoleBenchmarkSmokeTest {
           "1",
           "--requests",
           "2",
+          "--proposed-index",
           "--out",
           out.toString()
         });
     String report = Files.readString(out);
     assertThat(report).startsWith(ConsoleBenchmark.TITLE).contains("Machine: ");
-    for (String engine : List.of("update", "append")) {
+    for (String engine : List.of("update", "append", "update + index", "append + index")) {
       List<Matcher> rows =
           report
               .lines()
