@@ -134,7 +134,7 @@ public final class ConsoleBenchmark {
     List<EngineRun> runs = new ArrayList<>();
     String machine;
     try (HikariDataSource pool = BenchDatabase.pool(db, 4)) {
-      machine = BenchDatabase.machine(pool).strip();
+      machine = BenchDatabase.machine(pool).strip().replaceAll("\\.$", "");
       for (PostgresFencing.Engine engine : settings.engines()) {
         runs.addAll(run(db, pool, engine, settings));
       }
