@@ -154,7 +154,8 @@ public final class ConsoleBenchmark {
     try {
       long start = System.nanoTime();
       ConsoleTables tables = new ConsoleTables(engine, settings.chunk());
-      ConsoleTables.Filled filled = tables.fill(pool, schema, settings);
+      ConsoleTables.Filled filled =
+          tables.fill(pool, schema, settings.finished(), settings.pending(), settings.running());
       double fillSeconds = (System.nanoTime() - start) / 1e9;
       System.err.printf(
           Locale.ROOT, "console benchmark: %s filled in %.1f s%n", schema, fillSeconds);

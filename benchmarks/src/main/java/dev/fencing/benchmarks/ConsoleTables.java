@@ -57,9 +57,11 @@ final class ConsoleTables {
 
   private final PostgresFencing.Engine engine;
   private final AgedTables aged;
+  private final int chunk;
 
   ConsoleTables(PostgresFencing.Engine engine, int chunk) {
     this.engine = engine;
+    this.chunk = chunk;
     this.aged =
         engine == PostgresFencing.Engine.APPEND_ONLY
             ? new AppendOnlyTables(
@@ -72,27 +74,29 @@ final class ConsoleTables {
   record Filled(String key, long historyJob, long finished, long pending, long running) {}
 
   /**
-   * Fills {@code schema}, freshly installed for this engine, and returns what the pages ask for.
+   * Fills {@code schema}, freshly installed for this engine, with {@code finished} finished jobs
+   * and {@code pending} pending ones, {@code running} of them then claimed; returns what the pages
+   * ask for.
    */
-  Filled fill(DataSource ds, String schema, ConsoleBenchmark.Settings settings)
+  Filled fill(DataSource ds, String schema, long finished, long pending, long running)
       throws SQLException, InterruptedException {
     Validate.identifier("schema", schema);
     int n = QUEUES.size();
     for (int q = 0; q < n; q++) {
-      long jobs = share(settings.finished(), q, n);
-      aged.age(ds, schema, QUEUES.get(q), 0, jobs, Math.max(1, settings.chunk()));
+      long jobs = share(finished, q, n);
+      aged.age(ds, schema, QUEUES.get(q), 0, jobs, chunk);
       finishTimesFailuresAndKeys(ds, schema, QUEUES.get(q));
     }
     vacuumAnalyze(ds, schema);
     FencedQueue queue = aged.builder(ds, schema).install(false).build().queue();
     for (int q = 0; q < n; q++) {
-      aged.topUp(ds, schema, QUEUES.get(q), (int) share(settings.pending(), q, n));
+      aged.topUp(ds, schema, QUEUES.get(q), (int) share(pending, q, n));
     }
-    long running = 0;
+    long claimed = 0;
     for (int q = 0; q < n; q++) {
-      int want = (int) share(settings.running(), q, n);
+      int want = (int) share(running, q, n);
       if (want > 0) {
-        running +=
+        claimed +=
             queue.claimBatch(QUEUES.get(q), "worker-" + q, Duration.ofMinutes(30), want).size();
       }
     }
@@ -102,8 +106,7 @@ final class ConsoleTables {
       fencing.ownership().acquire("resource-" + i, "node-" + (i % 3), Duration.ofMinutes(30));
     }
     vacuumAnalyze(ds, schema);
-    return new Filled(
-        key(ds, schema), historyJob, settings.finished(), settings.pending(), running);
+    return new Filled(key(ds, schema), historyJob, finished, pending, claimed);
   }
 
   /** The {@code q}-th of {@code n} shares of {@code total}; the first ones take the remainder. */
