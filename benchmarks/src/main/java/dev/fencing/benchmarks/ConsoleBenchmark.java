@@ -277,7 +277,7 @@ public final class ConsoleBenchmark {
             machine,
             EngineBenchmark.cpuModel(),
             db.source()));
-    s.append("```\n");
+    s.append("```\n./mvnw -o -q -pl benchmarks -am package -DskipTests\n");
     if (System.getenv("FENCING_JDBC_URL") != null) {
       s.append("FENCING_JDBC_URL=").append(System.getenv("FENCING_JDBC_URL")).append(" ... \\\n  ");
     }
