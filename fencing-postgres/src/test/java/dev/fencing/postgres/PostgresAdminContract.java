@@ -539,6 +539,18 @@ abstract class PostgresAdminContract {
     assertThat(admin.activity("r").oldestPendingSince()).isNull();
     assertThat(admin.activity("none").lastHour())
         .allMatch(b -> b.completed() == 0 && b.failed() == 0);
+
+    // every queue at once, in one scan of the hour: the same answers, per queue
+    List<QueueActivity> all = admin.activities(List.of("q", "none"));
+    assertThat(all).extracting(QueueActivity::queue).containsExactly("none", "q", "r");
+    assertThat(all.get(1).oldestPendingSince()).isEqualTo(q.oldestPendingSince());
+    assertThat(all.get(1).lastHour())
+        .extracting(QueueActivity.Bucket::completed, QueueActivity.Bucket::failed)
+        .isEqualTo(q.lastHour().stream().map(b -> tuple(b.completed(), b.failed())).toList());
+    assertThat(all.get(2).lastHour().getLast().completed()).isEqualTo(1L);
+    assertThat(all.get(0).lastHour()).allMatch(b -> b.completed() == 0 && b.failed() == 0);
+    assertThatThrownBy(() -> admin.activities(List.of("no-queue!")))
+        .hasMessageContaining("no-queue!");
   }
 
   @Test

@@ -14,6 +14,7 @@ import dev.fencing.postgres.OwnershipRow;
 import dev.fencing.postgres.QueueActivity;
 import dev.fencing.postgres.QueueSummary;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -83,6 +84,9 @@ public interface Admin {
 
   /** Returns the queue's oldest pending job's due time and its jobs finished in the last hour. */
   QueueActivity activity(String queue);
+
+  /** See {@link dev.fencing.postgres.PostgresAdmin#activities}. */
+  List<QueueActivity> activities(Collection<String> queues);
 
   /** Returns the first {@code limit} owned resources, by name. */
   List<OwnershipRow> ownerships(int limit);

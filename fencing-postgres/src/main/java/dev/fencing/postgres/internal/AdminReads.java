@@ -14,6 +14,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Function;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -38,42 +40,56 @@ public final class AdminReads {
   private static final int SPANS = 12;
 
   /**
-   * The queue's jobs finished in each 5-minute span of the last hour, from {@code finished} (a
-   * table with {@code queue}, {@code status} and {@code finished_at}) through its index on {@code
-   * finished_at}; {@code finishedOnly} is the condition that index holds.
+   * Jobs finished in each 5-minute span of the last hour, per queue, from {@code finished} (a table
+   * with {@code queue}, {@code status} and {@code finished_at}) through its index on {@code
+   * finished_at}, in one scan of the hour's rows; {@code finishedOnly} is the condition that index
+   * holds.
+   *
+   * @param queue only this queue, or every queue when null
    */
-  private static List<QueueActivity.Bucket> lastHour(
-      DSLContext dsl, Table<?> finished, String finishedOnly, String queue) {
+  private static LastHour lastHour(
+      DSLContext dsl, Table<?> finished, String finishedOnly, @Nullable String queue) {
     var rows =
         dsl.resultQuery(
-                "select now() - interval '1 hour', b.i, b.completed, b.failed from (select 1) one"
-                    + " left join (select least(floor(extract(epoch from f.finished_at"
-                    + " - (now() - interval '1 hour')) / 300)::int, "
+                "select now() - interval '1 hour', b.queue, b.i, b.completed, b.failed from (select"
+                    + " 1) one left join (select f.queue, least(floor(date_part('epoch',"
+                    + " f.finished_at - (now() - interval '1 hour')) / 300)::int, "
                     + (SPANS - 1)
                     + ") as i, count(*) filter (where f.status = 'completed') as completed,"
                     + " count(*) filter (where f.status = 'failed') as failed from {0} f"
                     + " where f.finished_at > now() - interval '1 hour' and f.finished_at <= now()"
                     + " and "
                     + finishedOnly
-                    + " and f.queue = {1} group by 1) b on true",
+                    + (queue == null ? "" : " and f.queue = {1}")
+                    + " group by 1, 2) b on true",
                 finished,
-                DSL.val(queue))
+                DSL.val(queue == null ? "" : queue))
             .fetch();
     Instant since = rows.getFirst().get(0, OffsetDateTime.class).toInstant();
-    long[][] counts = new long[SPANS][2];
+    Map<String, long[][]> counts = new HashMap<>();
     for (Record row : rows) {
-      Integer i = row.get(1, Integer.class);
-      if (i != null) {
-        counts[i][0] = row.get(2, Long.class);
-        counts[i][1] = row.get(3, Long.class);
+      String q = row.get(1, String.class);
+      if (q != null) {
+        long[] span = counts.computeIfAbsent(q, k -> new long[SPANS][2])[row.get(2, Integer.class)];
+        span[0] = row.get(3, Long.class);
+        span[1] = row.get(4, Long.class);
       }
     }
-    List<QueueActivity.Bucket> buckets = new ArrayList<>(SPANS);
-    for (int i = 0; i < SPANS; i++) {
-      buckets.add(
-          new QueueActivity.Bucket(since.plusSeconds(300L * i), counts[i][0], counts[i][1]));
+    return new LastHour(since, counts);
+  }
+
+  /** The last hour's counts per queue, and when it began on the database clock. */
+  private record LastHour(Instant since, Map<String, long[][]> counts) {
+
+    List<QueueActivity.Bucket> buckets(String queue) {
+      long[][] spans = counts.getOrDefault(queue, new long[SPANS][2]);
+      List<QueueActivity.Bucket> buckets = new ArrayList<>(SPANS);
+      for (int i = 0; i < SPANS; i++) {
+        buckets.add(
+            new QueueActivity.Bucket(since.plusSeconds(300L * i), spans[i][0], spans[i][1]));
+      }
+      return buckets;
     }
-    return buckets;
   }
 
   /** A job's priority and group, as {@code fencing_job_option} holds them (0 and null if not). */
@@ -106,7 +122,30 @@ public final class AdminReads {
       String finishedOnly) {
     OffsetDateTime oldest = oldestPending.fetchOne(0, OffsetDateTime.class);
     return new QueueActivity(
-        queue, AdminSupport.instant(oldest), lastHour(dsl, finished, finishedOnly, queue));
+        queue,
+        AdminSupport.instant(oldest),
+        lastHour(dsl, finished, finishedOnly, queue).buckets(queue));
+  }
+
+  /**
+   * The activity of {@code queues} and of every queue with a job finished in the last hour, by
+   * name: each queue's {@code oldestPending}, and one {@link #lastHour} scan for all of them.
+   */
+  public static List<QueueActivity> activities(
+      DSLContext dsl,
+      Collection<String> queues,
+      Function<String, ResultQuery<?>> oldestPending,
+      Table<?> finished,
+      String finishedOnly) {
+    LastHour hour = lastHour(dsl, finished, finishedOnly, null);
+    TreeSet<String> names = new TreeSet<>(queues);
+    names.addAll(hour.counts().keySet());
+    List<QueueActivity> activities = new ArrayList<>(names.size());
+    for (String queue : names) {
+      OffsetDateTime oldest = oldestPending.apply(queue).fetchOne(0, OffsetDateTime.class);
+      activities.add(new QueueActivity(queue, AdminSupport.instant(oldest), hour.buckets(queue)));
+    }
+    return activities;
   }
 
   /**

@@ -32,6 +32,7 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendOperated;
 import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -324,6 +325,12 @@ final class AppendAdmin extends EngineAdmin {
   public QueueActivity activity(String queue) {
     Validate.identifier("queue", queue);
     return read(dsl -> AppendReads.activity(dsl, queue));
+  }
+
+  @Override
+  public List<QueueActivity> activities(Collection<String> queues) {
+    queues.forEach(q -> Validate.identifier("queues", q));
+    return read(dsl -> AppendReads.activities(dsl, queues));
   }
 
   @Override

@@ -32,6 +32,7 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendRequeue;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendWindow;
 import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.jooq.Condition;
@@ -39,6 +40,7 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record1;
 import org.jooq.Record4;
+import org.jooq.ResultQuery;
 import org.jooq.Select;
 import org.jooq.Table;
 import org.jspecify.annotations.Nullable;
@@ -243,6 +245,16 @@ final class AppendReads {
    * the window's first fresh job; the finished jobs of the last hour from the done table's index.
    */
   static QueueActivity activity(DSLContext dsl, String queue) {
+    return AdminReads.activity(dsl, queue, oldestPending(dsl, queue), FENCING_APPEND_DONE, "true");
+  }
+
+  /** As {@link #activity}, for {@code queues} and every queue that finished a job in the hour. */
+  static List<QueueActivity> activities(DSLContext dsl, Collection<String> queues) {
+    return AdminReads.activities(
+        dsl, queues, q -> oldestPending(dsl, q), FENCING_APPEND_DONE, "true");
+  }
+
+  private static ResultQuery<?> oldestPending(DSLContext dsl, String queue) {
     FencingAppendJob j = FENCING_APPEND_JOB;
     var fresh =
         dsl.select(j.CREATED_AT)
@@ -251,11 +263,9 @@ final class AppendReads {
             .and(AppendWindow.fresh(j, window(dsl, queue)))
             .orderBy(j.XID, j.ID)
             .limit(1);
-    var oldest =
-        dsl.resultQuery(
-            "select least((select min(ready_at) from {0} where queue = {1}),"
-                + " (select min(ready_at) from {2} where queue = {1}), ({3}))",
-            FENCING_APPEND_REQUEUE, val(queue), FENCING_PARKED, fresh);
-    return AdminReads.activity(dsl, queue, oldest, FENCING_APPEND_DONE, "true");
+    return dsl.resultQuery(
+        "select least((select min(ready_at) from {0} where queue = {1}),"
+            + " (select min(ready_at) from {2} where queue = {1}), ({3}))",
+        FENCING_APPEND_REQUEUE, val(queue), FENCING_PARKED, fresh);
   }
 }

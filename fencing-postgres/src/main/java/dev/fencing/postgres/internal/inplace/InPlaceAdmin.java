@@ -29,6 +29,7 @@ import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -335,6 +336,12 @@ final class InPlaceAdmin extends EngineAdmin {
   public QueueActivity activity(String queue) {
     Validate.identifier("queue", queue);
     return read(dsl -> InPlaceReads.activity(dsl, queue));
+  }
+
+  @Override
+  public List<QueueActivity> activities(Collection<String> queues) {
+    queues.forEach(q -> Validate.identifier("queues", q));
+    return read(dsl -> InPlaceReads.activities(dsl, queues));
   }
 
   @Override

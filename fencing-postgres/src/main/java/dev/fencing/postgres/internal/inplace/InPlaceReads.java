@@ -21,10 +21,12 @@ import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.ResultQuery;
 
 /**
  * The update-in-place engine's reads for the console's pages ({@link InPlaceAdmin#jobs}, {@link
@@ -114,13 +116,22 @@ final class InPlaceReads {
    * the last hour from the finished index.
    */
   static QueueActivity activity(DSLContext dsl, String queue) {
-    var oldest =
-        dsl.resultQuery(
-            "select least((select min(run_at) from {0} where queue = {1}"
-                + " and status = 'pending'), (select min(ready_at) from {2}"
-                + " where queue = {1}))",
-            FENCING_JOB, val(queue), FENCING_PARKED);
-    return AdminReads.activity(
-        dsl, queue, oldest, FENCING_JOB, "f.status in ('completed', 'failed')");
+    return AdminReads.activity(dsl, queue, oldestPending(dsl, queue), FENCING_JOB, FINISHED_ONLY);
+  }
+
+  /** As {@link #activity}, for {@code queues} and every queue that finished a job in the hour. */
+  static List<QueueActivity> activities(DSLContext dsl, Collection<String> queues) {
+    return AdminReads.activities(
+        dsl, queues, q -> oldestPending(dsl, q), FENCING_JOB, FINISHED_ONLY);
+  }
+
+  private static final String FINISHED_ONLY = "f.status in ('completed', 'failed')";
+
+  private static ResultQuery<?> oldestPending(DSLContext dsl, String queue) {
+    return dsl.resultQuery(
+        "select least((select min(run_at) from {0} where queue = {1}"
+            + " and status = 'pending'), (select min(ready_at) from {2}"
+            + " where queue = {1}))",
+        FENCING_JOB, val(queue), FENCING_PARKED);
   }
 }
