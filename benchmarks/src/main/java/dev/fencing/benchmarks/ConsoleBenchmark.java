@@ -4,7 +4,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.console.ConsoleRole;
 import dev.fencing.console.ConsoleServer;
 import dev.fencing.console.FencingConsole;
+import dev.fencing.postgres.PostgresAdmin;
 import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.postgres.QueueSummary;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.io.IOException;
 import java.net.URI;
@@ -215,8 +217,31 @@ public final class ConsoleBenchmark {
         pages.add(t);
       }
     }
+    pages.add(chartRead(fencing, settings));
     return pages;
   }
+
+  /**
+   * The read a queues page adds when its chart cache (10 s) has run out: {@code
+   * PostgresAdmin.activities} of every queue, timed in this JVM.
+   */
+  private static PageTimer.Timing chartRead(PostgresFencing fencing, Settings settings) {
+    PostgresAdmin admin = fencing.admin();
+    List<String> queues = admin.queues(false).stream().map(QueueSummary::queue).toList();
+    for (int i = 0; i < settings.warmups(); i++) {
+      admin.activities(queues);
+    }
+    LatencyRecorder latencies = new LatencyRecorder();
+    for (int i = 0; i < settings.requests(); i++) {
+      long start = System.nanoTime();
+      admin.activities(queues);
+      latencies.record(System.nanoTime() - start);
+    }
+    return new PageTimer.Timing(CHART_READ, latencies, 0);
+  }
+
+  /** The row of {@link #chartRead}. */
+  static final String CHART_READ = "activities() on a chart cache miss";
 
   /** The pages, in order; the second page of jobs is the first page's "Older jobs" link. */
   private static List<String> paths(

@@ -45,13 +45,13 @@ class ConsoleBenchmarkSmokeTest {
           "1",
           "--requests",
           "2",
-          "--proposed-index",
           "--out",
           out.toString()
         });
     String report = Files.readString(out);
     assertThat(report).startsWith(ConsoleBenchmark.TITLE).contains("Machine: ");
-    for (String engine : List.of("update", "append", "update + index", "append + index")) {
+    // --proposed-index, a variant of the fill, is left to the long run: the smoke run stays short
+    for (String engine : List.of("update", "append")) {
       List<Matcher> rows =
           report
               .lines()
@@ -63,13 +63,14 @@ class ConsoleBenchmarkSmokeTest {
           .startsWith("/", "/queues.json", "/jobs", "/jobs?state=failed")
           .contains("/jobs?queue=email&state=pending", "/schedules", "/ownerships")
           .anyMatch(p -> p.startsWith("/jobs?key=order-"))
-          .anyMatch(p -> p.matches("/jobs/[0-9]+"));
+          .anyMatch(p -> p.matches("/jobs/[0-9]+"))
+          .endsWith(ConsoleBenchmark.CHART_READ);
       for (Matcher row : rows) {
         assertThat(Double.parseDouble(row.group(3))).as(row.group()).isPositive();
         assertThat(Double.parseDouble(row.group(5)))
             .as(row.group())
             .isGreaterThanOrEqualTo(Double.parseDouble(row.group(4)));
-        assertThat(Double.parseDouble(row.group(6))).as(row.group()).isPositive();
+        assertThat(Double.parseDouble(row.group(6))).as(row.group()).isNotNegative();
       }
     }
   }
