@@ -43,6 +43,11 @@ public final class ConsoleServlet extends HttpServlet {
   }
 
   @Override
+  public void destroy() {
+    pages.close();
+  }
+
+  @Override
   protected void service(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
     securityHeaders(response);

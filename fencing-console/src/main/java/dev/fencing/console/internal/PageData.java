@@ -33,13 +33,11 @@ import dev.fencing.schedule.ScheduleOverview;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.jspecify.annotations.Nullable;
 
 /** Reads what the pages show, through the same admin code as the CLI, and words it. */
 final class PageData {
@@ -52,10 +50,17 @@ final class PageData {
 
   private final PostgresFencing fencing;
   private final PostgresAdmin admin;
+  private final ActivityCache activityCache;
 
   PageData(PostgresFencing fencing) {
     this.fencing = fencing;
     this.admin = fencing.admin();
+    this.activityCache = new ActivityCache(admin);
+  }
+
+  /** Stops the background reads. */
+  void close() {
+    activityCache.close();
   }
 
   String schema() {
@@ -65,10 +70,12 @@ final class PageData {
   List<QueueView> queues() {
     FencedQueue queue = fencing.queue();
     List<QueueSummary> summaries = admin.queues(false);
-    Map<String, QueueActivity> activities = activities(summaries);
+    Map<String, QueueActivity> activities =
+        activityCache.get(summaries.stream().map(QueueSummary::queue).toList());
     List<QueueView> views = new ArrayList<>();
     for (QueueSummary q : summaries) {
-      QueueActivity activity = activities.get(q.queue());
+      QueueActivity activity =
+          activities.getOrDefault(q.queue(), new QueueActivity(q.queue(), null, List.of()));
       QueueLimits limits = queue.limits(q.queue());
       views.add(
           new QueueView(
@@ -86,32 +93,6 @@ final class PageData {
     }
     return views;
   }
-
-  /**
-   * Every queue's activity, read at most once per {@link #ACTIVITY_TTL} (the chart's spans are 5
-   * minutes; counting the hour's finished jobs on every 3-second refresh of every open page would
-   * cost the database more than the console is worth), or at once when a queue is new.
-   */
-  private Map<String, QueueActivity> activities(List<QueueSummary> summaries) {
-    Activities cached = this.cached;
-    boolean known =
-        cached != null && summaries.stream().allMatch(q -> cached.byQueue.containsKey(q.queue()));
-    if (known && cached.readAt.plus(ACTIVITY_TTL).isAfter(Instant.now())) {
-      return cached.byQueue;
-    }
-    Map<String, QueueActivity> byQueue = new HashMap<>();
-    admin
-        .activities(summaries.stream().map(QueueSummary::queue).toList())
-        .forEach(a -> byQueue.put(a.queue(), a));
-    this.cached = new Activities(Instant.now(), Map.copyOf(byQueue));
-    return byQueue;
-  }
-
-  static final Duration ACTIVITY_TTL = Duration.ofSeconds(10);
-
-  private record Activities(Instant readAt, Map<String, QueueActivity> byQueue) {}
-
-  private volatile @Nullable Activities cached;
 
   Backlog backlog() {
     OutboxBacklog b = admin.outboxBacklog();

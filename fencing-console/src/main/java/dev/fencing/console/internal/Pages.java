@@ -51,6 +51,11 @@ final class Pages {
     return data.schema();
   }
 
+  /** Stops the background reads. */
+  void close() {
+    data.close();
+  }
+
   void get(String path, HttpServletRequest request, HttpServletResponse response, Frame frame)
       throws IOException {
     switch (path) {
