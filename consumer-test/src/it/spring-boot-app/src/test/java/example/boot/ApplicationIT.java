@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.fencing.JobState;
+import dev.fencing.console.ConsolePasswords;
 import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.process.Ports;
@@ -70,6 +71,8 @@ class ApplicationIT {
       assertThat(job.result()).contains("\"sent\"");
       assertThat(job.epoch()).isEqualTo(1);
 
+      consoleShowsTheJob(base, id);
+
       HttpResponse<String> health = get(base.resolve("/actuator/health"));
       assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
       assertThat(fencing(health)).isEqualTo("UP");
@@ -116,6 +119,44 @@ class ApplicationIT {
         .contains(" drained 1 runtime [emails] in ", "the listening connection is closed");
   }
 
+  static final String OPS_PASSWORD = "ops-password-for-the-test";
+  static final String OPS_HASH = ConsolePasswords.hash(OPS_PASSWORD.toCharArray());
+
+  /** The operator's console, mounted by the starter under /fencing: log in, read the job. */
+  private static void consoleShowsTheJob(URI base, long id) throws Exception {
+    HttpClient browser =
+        HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
+    HttpResponse<String> unknown =
+        browser.send(
+            HttpRequest.newBuilder(base.resolve("/fencing/jobs/" + id)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(unknown.statusCode()).isEqualTo(302);
+    HttpResponse<String> form =
+        browser.send(
+            HttpRequest.newBuilder(base.resolve("/fencing/login")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(form.statusCode()).as(form.body()).isEqualTo(200);
+    java.util.regex.Matcher csrf =
+        java.util.regex.Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"").matcher(form.body());
+    assertThat(csrf.find()).as(form.body()).isTrue();
+    HttpResponse<String> login =
+        browser.send(
+            HttpRequest.newBuilder(base.resolve("/fencing/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "csrf=" + csrf.group(1) + "&name=ops&password=" + OPS_PASSWORD))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(login.statusCode()).as(login.body()).isEqualTo(303);
+    HttpResponse<String> job =
+        browser.send(
+            HttpRequest.newBuilder(base.resolve("/fencing/jobs/" + id)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(job.statusCode()).as(job.body()).isEqualTo(200);
+    assertThat(job.body()).contains("Job " + id, "Epoch history", "ada@example.com");
+  }
+
   private static Process start(int port, String jdbcUrl, Path log) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -125,7 +166,10 @@ class ApplicationIT {
     command.add("--spring.datasource.url=" + jdbcUrl);
     command.add("--spring.datasource.username=postgres");
     command.add("--spring.datasource.password=");
-    return new ProcessBuilder(command)
+    ProcessBuilder builder = new ProcessBuilder(command);
+    // application.properties reads the console user's hash from the environment, as docs/SPRING.md says
+    builder.environment().put("CONSOLE_OPS_HASH", OPS_HASH);
+    return builder
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
         .start();
