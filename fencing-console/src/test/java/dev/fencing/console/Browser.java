@@ -35,6 +35,21 @@ final class Browser implements AutoCloseable {
     this.profile = profile;
   }
 
+  private static Browser shared;
+
+  /**
+   * The browser every test class of this JVM shares (a Chromium start costs about a second), quit
+   * when the JVM ends.
+   */
+  static synchronized Browser shared() {
+    if (shared == null) {
+      Browser browser = start();
+      Runtime.getRuntime().addShutdownHook(new Thread(browser::close, "quit-chromium"));
+      shared = browser;
+    }
+    return shared;
+  }
+
   static Browser start() {
     Path chromium = Path.of(env("FENCING_CHROMIUM", "/usr/bin/chromium"));
     Path chromedriver = Path.of(env("FENCING_CHROMEDRIVER", "/usr/bin/chromedriver"));

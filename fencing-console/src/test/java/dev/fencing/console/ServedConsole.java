@@ -3,15 +3,11 @@ package dev.fencing.console;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
-/**
- * A console on loopback over a schema of the test's own, and one browser shared by the class (a
- * Chromium start costs about a second).
- */
+/** A console on loopback over a schema of the test's own, and the browser every class shares. */
 @FencingDatabase
 abstract class ServedConsole {
 
@@ -28,14 +24,7 @@ abstract class ServedConsole {
 
   @BeforeAll
   static void startBrowser() {
-    browser = Browser.start();
-  }
-
-  @AfterAll
-  static void stopBrowser() {
-    if (browser != null) {
-      browser.close();
-    }
+    browser = Browser.shared();
   }
 
   @BeforeEach
