@@ -162,6 +162,17 @@ class ConsoleHttpTest extends ServedConsole {
   }
 
   @Test
+  void aCancelledJobOffersNoRequeueAFailedOneDoesWhateverItsErrorSays() throws Exception {
+    long cancelled = fencing.queue().enqueue("reports", "{}");
+    fencing.admin().cancel(cancelled, "not needed");
+    long failed = fencing.queue().enqueue("reports", "{}");
+    fencing.admin().fail(failed, "cancelled by the PSP: card expired");
+
+    assertThat(get("jobs/" + cancelled, TOKEN).body()).doesNotContain("id=\"requeue\"");
+    assertThat(get("jobs/" + failed, TOKEN).body()).contains("id=\"requeue\"");
+  }
+
+  @Test
   void aPostWithoutLoginIsRefused() throws Exception {
     long id = fencing.queue().enqueue("reports", "{}");
     fencing.admin().fail(id, "broken");

@@ -251,8 +251,11 @@ final class PageData {
             under));
   }
 
+  /**
+   * Both engines say {@code cancelled} as a cancelled job's last event, whatever its error reads.
+   */
   private static boolean isCancelled(JobDetails d) {
-    return d.lastError() != null && d.lastError().startsWith("cancelled");
+    return d.lastEvent().equals("cancelled");
   }
 
   List<ScheduleView> schedules() {
