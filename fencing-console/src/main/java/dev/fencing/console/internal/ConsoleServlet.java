@@ -209,8 +209,7 @@ public final class ConsoleServlet extends HttpServlet {
 
   private Frame frame(
       HttpServletRequest request, @Nullable ConsoleUser user, Sessions.@Nullable Session session) {
-    boolean flashIsError = session != null && session.flashIsError();
-    String flash = session == null ? null : session.takeFlash();
+    Sessions.Flash flash = session == null ? null : session.takeFlash();
     return new Frame(
         "fencing",
         base(request),
@@ -220,8 +219,8 @@ public final class ConsoleServlet extends HttpServlet {
         session == null ? "" : session.csrf,
         Map.copyOf(config.extraFormFields().apply(request)),
         "",
-        flash,
-        flash != null && flashIsError);
+        flash == null ? null : flash.message(),
+        flash != null && flash.error());
   }
 
   static String base(HttpServletRequest request) {

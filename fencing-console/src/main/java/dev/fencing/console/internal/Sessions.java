@@ -21,14 +21,16 @@ final class Sessions {
   static final int MAX = 10_000;
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  /** What an action did, shown once on the next page. */
+  record Flash(String message, boolean error) {}
+
   /** One browser's session. */
   static final class Session {
     final String id;
     final String csrf;
     final @Nullable ConsoleUser user;
     volatile Instant lastSeen;
-    private @Nullable String flash;
-    private boolean flashIsError;
+    private @Nullable Flash flash;
 
     Session(String id, String csrf, @Nullable ConsoleUser user, Instant now) {
       this.id = id;
@@ -39,19 +41,14 @@ final class Sessions {
 
     /** Keeps what an action did, for the next page this session shows (once). */
     synchronized void flash(String message, boolean error) {
-      this.flash = message;
-      this.flashIsError = error;
+      this.flash = new Flash(message, error);
     }
 
     /** Returns the message kept by {@link #flash} and forgets it, or null. */
-    synchronized @Nullable String takeFlash() {
-      String message = flash;
+    synchronized @Nullable Flash takeFlash() {
+      Flash kept = flash;
       flash = null;
-      return message;
-    }
-
-    synchronized boolean flashIsError() {
-      return flashIsError;
+      return kept;
     }
 
     boolean csrfMatches(@Nullable String token) {
