@@ -1,7 +1,7 @@
 package dev.fencing.keyed;
 
 import dev.fencing.FencedOffException;
-import dev.fencing.FencedQueue;
+import dev.fencing.JobConsumer;
 import dev.fencing.Lease;
 import dev.fencing.internal.Validate;
 import java.time.Duration;
@@ -53,7 +53,7 @@ public interface LeaseCheck {
    * @throws IllegalArgumentException naming {@code leaseLength} if out of range
    * @throws NullPointerException if {@code queue} or {@code lease} is null
    */
-  static LeaseCheck renewing(FencedQueue queue, Lease lease, Duration leaseLength) {
+  static LeaseCheck renewing(JobConsumer queue, Lease lease, Duration leaseLength) {
     Objects.requireNonNull(queue, "queue");
     Objects.requireNonNull(lease, "lease");
     Validate.leaseLength(leaseLength);

@@ -6,14 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
-import dev.fencing.FencedQueue;
 import dev.fencing.Job;
-import dev.fencing.JobSnapshot;
+import dev.fencing.JobConsumer;
 import dev.fencing.Lease;
+import dev.fencing.OutboxMessage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +31,7 @@ class LeaseCheckTest {
   void aRefusedRenewalIsALostLeaseSayingWhy() {
     FencedOutcome.Superseded superseded =
         new FencedOutcome.Superseded("42", Epoch.FIRST, Epoch.of(2), "worker-b");
-    FencedQueue queue =
+    JobConsumer queue =
         renewing(
             lease -> {
               throw new FencedOffException(superseded);
@@ -43,7 +42,7 @@ class LeaseCheckTest {
 
   @Test
   void aRenewalThatFailsIsALostLease() {
-    FencedQueue queue =
+    JobConsumer queue =
         renewing(
             lease -> {
               throw new IllegalStateException("connection refused");
@@ -59,27 +58,12 @@ class LeaseCheckTest {
         .hasMessageStartingWith("leaseLength must be between");
   }
 
-  /** A queue whose only working method is {@link FencedQueue#renew}. */
-  private static FencedQueue renewing(UnaryOperator<Lease> renew) {
-    return new FencedQueue() {
+  /** A queue whose only working method is {@link JobConsumer#renew}. */
+  private static JobConsumer renewing(UnaryOperator<Lease> renew) {
+    return new JobConsumer() {
       @Override
       public Lease renew(Lease lease, Duration leaseLength) {
         return renew.apply(lease);
-      }
-
-      @Override
-      public long enqueue(String queue, String payload) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public List<Long> enqueueAll(String queue, List<String> payloads) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
-        throw new UnsupportedOperationException();
       }
 
       @Override
@@ -93,17 +77,18 @@ class LeaseCheckTest {
       }
 
       @Override
+      public FencedOutcome.Accepted complete(
+          Lease lease, String result, List<OutboxMessage> messages) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
       public FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
         throw new UnsupportedOperationException();
       }
 
       @Override
       public FencedOutcome.Accepted release(Lease lease) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public Optional<JobSnapshot> find(long jobId) {
         throw new UnsupportedOperationException();
       }
     };

@@ -8,6 +8,7 @@ import dev.fencing.receiver.Receivers;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class EveryMethodIsForwardedTest {
 
   @Test
   void theMeteredQueueOverridesEveryMethodOfFencedQueue() {
-    FencedQueue metered = metrics.queue(new ForwardingOnly());
+    FencedQueue metered = metrics.queue(neverCalled());
     assertThat(notOverridden(FencedQueue.class, metered.getClass())).isEmpty();
   }
 
@@ -58,53 +59,13 @@ class EveryMethodIsForwardedTest {
   }
 
   /** A queue never called: the test reads the decorator's class only. */
-  private static final class ForwardingOnly implements FencedQueue {
-    @Override
-    public long enqueue(String queue, String payload) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public java.util.List<Long> enqueueAll(String queue, java.util.List<String> payloads) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public java.util.Optional<dev.fencing.Job> claim(
-        String queue, String owner, java.time.Duration leaseLength) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public java.util.List<dev.fencing.Job> claimBatch(
-        String queue, String owner, java.time.Duration leaseLength, int batchSize) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public dev.fencing.Lease renew(dev.fencing.Lease lease, java.time.Duration leaseLength) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public dev.fencing.FencedOutcome.Accepted complete(dev.fencing.Lease lease, String result) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public dev.fencing.FencedOutcome.Accepted fail(
-        dev.fencing.Lease lease, String error, java.time.Duration retryDelay) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public dev.fencing.FencedOutcome.Accepted release(dev.fencing.Lease lease) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public java.util.Optional<dev.fencing.JobSnapshot> find(long jobId) {
-      throw new UnsupportedOperationException();
-    }
+  private static FencedQueue neverCalled() {
+    return (FencedQueue)
+        Proxy.newProxyInstance(
+            FencedQueue.class.getClassLoader(),
+            new Class<?>[] {FencedQueue.class},
+            (proxy, method, args) -> {
+              throw new UnsupportedOperationException(method.getName());
+            });
   }
 }

@@ -3,6 +3,9 @@ package dev.fencing.postgres;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
+import dev.fencing.JobConsumer;
+import dev.fencing.JobProducer;
+import dev.fencing.QueueOperator;
 import dev.fencing.ResourceOwnership;
 import dev.fencing.ScheduleStore;
 import dev.fencing.SchemaNotInstalledException;
@@ -151,8 +154,42 @@ public final class PostgresFencing implements AutoCloseable {
     return gate.schema();
   }
 
-  /** Returns the job queue; the same instance on every call. */
+  /**
+   * Returns the job queue in all its roles; the same instance on every call. Hand a part of your
+   * application only the role it needs: {@link #producer()}, {@link #consumer()} or {@link
+   * #operator()}.
+   */
   public FencedQueue queue() {
+    return queue;
+  }
+
+  /**
+   * Returns the producer's role of {@link #queue()}: enqueue (with options, under keys), cancel and
+   * find a job.
+   *
+   * @since 0.1
+   */
+  public JobProducer producer() {
+    return queue;
+  }
+
+  /**
+   * Returns the worker's role of {@link #queue()}: claim, renew, complete, fail and release, as
+   * {@code FencedWorkers} needs it.
+   *
+   * @since 0.1
+   */
+  public JobConsumer consumer() {
+    return queue;
+  }
+
+  /**
+   * Returns the operator's role of {@link #queue()}: depth, limits and the jobs waiting for them.
+   * For a job's history, requeue and purge see {@link #admin()}.
+   *
+   * @since 0.1
+   */
+  public QueueOperator operator() {
     return queue;
   }
 

@@ -1,7 +1,7 @@
 package dev.fencing.runtime;
 
-import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
+import dev.fencing.JobConsumer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -125,7 +125,7 @@ public final class FencedRuntime implements AutoCloseable {
    *
    * @throws NullPointerException if {@code queue} is null
    */
-  public static Builder builder(FencedQueue queue) {
+  public static Builder builder(JobConsumer queue) {
     return new Builder(queue);
   }
 
@@ -135,7 +135,7 @@ public final class FencedRuntime implements AutoCloseable {
    *
    * @throws NullPointerException if either is null
    */
-  public static Builder builder(FencedQueue queue, FencedReceiver receiver) {
+  public static Builder builder(JobConsumer queue, FencedReceiver receiver) {
     return new Builder(queue).receiver(receiver);
   }
 
@@ -245,7 +245,7 @@ public final class FencedRuntime implements AutoCloseable {
    * maintenance} and {@code relay}.
    */
   public static final class Builder extends DoorBuilder<Builder> {
-    private final FencedQueue queue;
+    private final JobConsumer queue;
     private @Nullable String queueName;
     private @Nullable OutboxHandler handler;
     private int concurrency = 4;
@@ -259,7 +259,7 @@ public final class FencedRuntime implements AutoCloseable {
     private Duration maxCommitDelay = Duration.ofMillis(2);
     private Duration fallbackPoll = Duration.ofSeconds(1);
 
-    private Builder(FencedQueue queue) {
+    private Builder(JobConsumer queue) {
       this.queue = Objects.requireNonNull(queue, "queue");
     }
 
@@ -351,7 +351,7 @@ public final class FencedRuntime implements AutoCloseable {
 
     /**
      * How long the claimer waits after a claim found nothing, on a queue that does not signal new
-     * work ({@link FencedQueue#signalsWork()} false), so its polling interval; also how long it
+     * work ({@link JobConsumer#signalsWork()} false), so its polling interval; also how long it
      * waits for free slots before looking again; default 50 ms.
      */
     public Builder idleWait(Duration idleWait) {
@@ -360,7 +360,7 @@ public final class FencedRuntime implements AutoCloseable {
     }
 
     /**
-     * On a queue that signals new work ({@link FencedQueue#signalsWork()}, PostgreSQL with
+     * On a queue that signals new work ({@link JobConsumer#signalsWork()}, PostgreSQL with
      * notifications on), how long the claimer waits at most after a claim found nothing, between
      * zero and 24 h; default 1 s. An enqueue wakes it within milliseconds, but a job whose lease
      * ran out (a crashed worker's) signals nothing, nor does one notified while the queue's

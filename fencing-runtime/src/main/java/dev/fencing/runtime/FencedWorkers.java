@@ -1,6 +1,6 @@
 package dev.fencing.runtime;
 
-import dev.fencing.FencedQueue;
+import dev.fencing.JobConsumer;
 import dev.fencing.internal.Validate;
 import dev.fencing.schedule.FencedScheduler;
 import java.time.Duration;
@@ -64,7 +64,7 @@ public final class FencedWorkers implements AutoCloseable {
    *
    * @throws NullPointerException if {@code queue} is null
    */
-  public static Builder builder(FencedQueue queue) {
+  public static Builder builder(JobConsumer queue) {
     return new Builder(Objects.requireNonNull(queue, "queue"));
   }
 
@@ -172,11 +172,11 @@ public final class FencedWorkers implements AutoCloseable {
    */
   public static final class Builder extends DoorBuilder<Builder> {
 
-    private final FencedQueue queue;
+    private final JobConsumer queue;
     private final Map<String, Consumer<FencedRuntime.Builder>> queues = new LinkedHashMap<>();
     private @Nullable FencedScheduler scheduler;
 
-    private Builder(FencedQueue queue) {
+    private Builder(JobConsumer queue) {
       this.queue = queue;
     }
 

@@ -2,8 +2,8 @@ package dev.fencing.runtime;
 
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
-import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
+import dev.fencing.JobConsumer;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -30,7 +30,7 @@ final class Pipeline {
   record Result(InFlight claim, HandlerResult work, FencedOutcome.@Nullable Accepted delivery) {}
 
   final Settings settings;
-  final FencedQueue queue;
+  final JobConsumer queue;
   final @Nullable FencedReceiver receiver;
   final OutboxHandler handler;
   final Counters counters = new Counters();
@@ -81,7 +81,7 @@ final class Pipeline {
 
   Pipeline(
       Settings settings,
-      FencedQueue queue,
+      JobConsumer queue,
       @Nullable FencedReceiver receiver,
       OutboxHandler handler,
       Consumer<WorkOutcome> listener) {

@@ -1,7 +1,7 @@
 package dev.fencing.postgres.internal;
 
 import dev.fencing.CommitOutcome;
-import dev.fencing.FencedQueue.Completion;
+import dev.fencing.JobConsumer.Completion;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
 import dev.fencing.StoreUnavailableException;

@@ -2,8 +2,8 @@ package dev.fencing.postgres.internal;
 
 import dev.fencing.CommitOutcome;
 import dev.fencing.FencedOutcome;
-import dev.fencing.FencedQueue.Completion;
 import dev.fencing.Job;
+import dev.fencing.JobConsumer.Completion;
 import dev.fencing.JobSnapshot;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;

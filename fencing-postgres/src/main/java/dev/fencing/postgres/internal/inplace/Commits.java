@@ -19,7 +19,7 @@ import static org.jooq.impl.DSL.when;
 import dev.fencing.CommitOutcome;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
-import dev.fencing.FencedQueue.Completion;
+import dev.fencing.JobConsumer.Completion;
 import dev.fencing.JobState;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;

@@ -6,7 +6,7 @@ import static org.jooq.impl.DSL.inline;
 
 import dev.fencing.CommitOutcome;
 import dev.fencing.FencedOutcome;
-import dev.fencing.FencedQueue.Completion;
+import dev.fencing.JobConsumer.Completion;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.Lease;

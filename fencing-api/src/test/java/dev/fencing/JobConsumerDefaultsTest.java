@@ -10,16 +10,18 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The default {@code renewAll} and {@code completeAll} of {@link FencedQueue}, which a backend
+ * The default {@code renewAll} and {@code completeAll} of {@link JobConsumer}, which a backend
  * without batched statements inherits: one outcome per item, in order, refusals returned, not
  * thrown.
  */
-class FencedQueueDefaultsTest {
+class JobConsumerDefaultsTest {
 
   private static final Instant LATER = Instant.parse("2030-01-01T00:00:00Z");
 
   /** Owns job 1 at epoch 2; everything else was superseded. A result "bad" is refused. */
-  private static final class OneJobQueue implements FencedQueue {
+  private static final class OneJobQueue implements JobConsumer {
+
+    private final List<OutboxMessage> written = new java.util.ArrayList<>();
 
     private static FencedOutcome.Superseded superseded(Lease lease) {
       return new FencedOutcome.Superseded(lease.key(), lease.epoch(), Epoch.of(9), "other");
@@ -49,16 +51,6 @@ class FencedQueueDefaultsTest {
     }
 
     @Override
-    public long enqueue(String queue, String payload) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public List<Long> enqueueAll(String queue, List<String> payloads) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
     public Optional<Job> claim(String queue, String owner, Duration leaseLength) {
       throw new UnsupportedOperationException();
     }
@@ -66,6 +58,14 @@ class FencedQueueDefaultsTest {
     @Override
     public List<Job> claimBatch(String queue, String owner, Duration leaseLength, int batchSize) {
       throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public FencedOutcome.Accepted complete(
+        Lease lease, String result, List<OutboxMessage> messages) {
+      FencedOutcome.Accepted accepted = complete(lease, result);
+      written.addAll(messages);
+      return accepted;
     }
 
     @Override
@@ -77,14 +77,9 @@ class FencedQueueDefaultsTest {
     public FencedOutcome.Accepted release(Lease lease) {
       throw new UnsupportedOperationException();
     }
-
-    @Override
-    public Optional<JobSnapshot> find(long jobId) {
-      throw new UnsupportedOperationException();
-    }
   }
 
-  private final FencedQueue queue = new OneJobQueue();
+  private final OneJobQueue queue = new OneJobQueue();
   private final Lease owned = new Lease(1, "w", Epoch.of(2), Instant.EPOCH);
   private final Lease zombie = new Lease(2, "w", Epoch.of(1), Instant.EPOCH);
 
@@ -111,9 +106,9 @@ class FencedQueueDefaultsTest {
     List<CommitOutcome> outcomes =
         queue.completeAll(
             List.of(
-                new FencedQueue.Completion(owned, "{}"),
-                new FencedQueue.Completion(zombie, "{}"),
-                new FencedQueue.Completion(owned, "bad")));
+                new JobConsumer.Completion(owned, "{}"),
+                new JobConsumer.Completion(zombie, "{}"),
+                new JobConsumer.Completion(owned, "bad")));
     assertThat(outcomes).hasSize(3);
     assertThat(outcomes.get(0)).isEqualTo(new FencedOutcome.Accepted("1", Epoch.of(2), false));
     assertThat(outcomes.get(1))
@@ -141,32 +136,17 @@ class FencedQueueDefaultsTest {
   }
 
   @Test
-  void aBackendWithoutAnOutboxRefusesMessagesNamingItself() {
-    assertThatThrownBy(() -> queue.complete(owned, "{}", List.of(mail)))
-        .isInstanceOf(UnsupportedOperationException.class)
-        .hasMessage(OneJobQueue.class.getName() + " has no outbox: it cannot commit messages");
-  }
-
-  @Test
-  void completeWithMessagesChecksTheListFirst() {
-    assertThatThrownBy(() -> queue.complete(owned, "{}", null))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("messages must be a list, but was null");
-  }
-
-  @Test
   void completeAllPassesEachCompletionsMessages() {
-    assertThat(queue.completeAll(List.of(new FencedQueue.Completion(owned, "{}", List.of()))))
+    assertThat(queue.completeAll(List.of(new JobConsumer.Completion(owned, "{}", List.of()))))
         .containsExactly(new FencedOutcome.Accepted("1", Epoch.of(2), false));
-    assertThatThrownBy(
-            () ->
-                queue.completeAll(List.of(new FencedQueue.Completion(owned, "{}", List.of(mail)))))
-        .isInstanceOf(UnsupportedOperationException.class);
+    assertThat(queue.completeAll(List.of(new JobConsumer.Completion(owned, "{}", List.of(mail)))))
+        .containsExactly(new FencedOutcome.Accepted("1", Epoch.of(2), false));
+    assertThat(queue.written).containsExactly(mail);
   }
 
   @Test
   void theDefaultAwaitWorkHasNoSignalsItSleepsAndSaysSo() throws InterruptedException {
-    FencedQueue queue = new OneJobQueue();
+    JobConsumer queue = new OneJobQueue();
     assertThat(queue.signalsWork()).isFalse();
     long started = System.nanoTime();
     assertThat(queue.awaitWork("q", Duration.ofMillis(20))).isFalse();
@@ -175,7 +155,7 @@ class FencedQueueDefaultsTest {
 
   @Test
   void theDefaultAwaitWorkNamesABadParameter() {
-    FencedQueue queue = new OneJobQueue();
+    JobConsumer queue = new OneJobQueue();
     assertThatThrownBy(() -> queue.awaitWork("Bad-Name", Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("queue")
