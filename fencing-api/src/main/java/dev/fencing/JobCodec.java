@@ -1,6 +1,7 @@
 package dev.fencing;
 
 import dev.fencing.internal.Codecs;
+import java.util.ServiceLoader;
 
 /**
  * Turns a job's payload and result into the JSON text a {@link FencedQueue} stores, and back. A
@@ -39,19 +40,36 @@ public interface JobCodec {
    * give a codec that knows it.
    */
   static JobCodec rawJson() {
-    return Codecs.RAW_JSON;
+    return new JobCodec() {
+      @Override
+      public String encode(Object value) {
+        return Codecs.encodeRaw(value);
+      }
+
+      @Override
+      public <T> T decode(String json, Class<T> type) {
+        return Codecs.decodeRaw(json, type);
+      }
+
+      @Override
+      public String toString() {
+        return "JobCodec.rawJson()";
+      }
+    };
   }
 
   /**
-   * The one codec provided through {@link java.util.ServiceLoader} ({@code fencing-jackson}
-   * provides one), or {@link #rawJson()} if none is. Looks again on every call; call it once where
-   * the application is wired.
+   * The one codec provided through {@link ServiceLoader} ({@code fencing-jackson} provides one), or
+   * {@link #rawJson()} if none is. Looks again on every call; call it once where the application is
+   * wired.
    *
    * @throws IllegalStateException naming their classes, if more than one codec is provided: give
    *     the one to use instead of discovering it
    * @throws java.util.ServiceConfigurationError if a provider cannot be loaded
    */
   static JobCodec discover() {
-    return Codecs.discover();
+    return Codecs.onlyOne(
+            ServiceLoader.load(JobCodec.class).stream().map(ServiceLoader.Provider::get).toList())
+        .orElseGet(JobCodec::rawJson);
   }
 }

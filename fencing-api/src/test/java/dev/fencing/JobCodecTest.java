@@ -54,19 +54,24 @@ class JobCodecTest {
 
   @Test
   void discoverFallsBackToRawJsonWhenNoCodecIsProvided() {
-    assertThat(JobCodec.discover()).isSameAs(JobCodec.rawJson());
+    JobCodec discovered = JobCodec.discover();
+
+    assertThat(discovered).hasToString("JobCodec.rawJson()");
+    assertThat(discovered.encode("[1]")).isEqualTo("[1]");
+    assertThatThrownBy(() -> discovered.decode("[1]", List.class))
+        .isInstanceOf(JobCodecException.class);
   }
 
   @Test
   void discoverTakesTheOneCodecProvidedAndRefusesTwoNamingBoth() {
     JobCodec one = new Upper();
-    assertThat(Codecs.choose(List.of(one))).isSameAs(one);
-    assertThat(Codecs.choose(List.of())).isSameAs(JobCodec.rawJson());
-    assertThatThrownBy(() -> Codecs.choose(List.of(one, JobCodec.rawJson())))
+    assertThat(Codecs.onlyOne(List.of(one))).containsSame(one);
+    assertThat(Codecs.onlyOne(List.of())).isEmpty();
+    assertThatThrownBy(() -> Codecs.onlyOne(List.of(one, new JobTypeTest.Refusing())))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
             "JobCodec.discover() found 2 codecs, dev.fencing.JobCodecTest$Upper and"
-                + " dev.fencing.internal.Codecs$RawJson: give the one to use instead of"
+                + " dev.fencing.JobTypeTest$Refusing: give the one to use instead of"
                 + " discovering it");
   }
 
