@@ -34,6 +34,7 @@ class JobTypeTest {
     assertThat(JobType.of("emails", Sent.class, Sent.class)).isNotEqualTo(SEND);
     assertThat(JobType.of("emails", SendEmail.class, Void.class)).isNotEqualTo(SEND);
     assertThat(SEND).isNotEqualTo("emails");
+    assertThat(JobType.raw("emails").hashCode()).isNotEqualTo(SEND.hashCode());
   }
 
   @Test
