@@ -2,6 +2,9 @@
 module dev.fencing.api {
   requires static org.jspecify;
 
+  // JobCodec.discover(): the codec a module such as dev.fencing.jackson provides
+  uses dev.fencing.JobCodec;
+
   exports dev.fencing;
   exports dev.fencing.tuning;
   // dev.fencing.zookeeper and dev.fencing.spring have no module-info: their jars name themselves

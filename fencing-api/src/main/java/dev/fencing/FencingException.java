@@ -16,6 +16,8 @@ package dev.fencing;
  *   <li>{@link SchemaNotInstalledException}: the store has no (or an older) fencing schema.
  *   <li>{@link SchemaVersionException}: the store's schema records a version this library may not
  *       run on (older than it needs, or newer and no longer compatible).
+ *   <li>{@link JobCodecException}: a {@link JobCodec} could not turn a payload or result into JSON,
+ *       or JSON back into its {@link JobType}'s class; nothing was sent to the store.
  * </ul>
  *
  * <p>Bad input is refused before anything is sent, with {@link IllegalArgumentException} (or {@link

@@ -37,8 +37,9 @@ import org.junit.jupiter.api.Test;
  * protected type, method, constructor or field mentions a third-party type (in a parameter, a
  * return, a field, a supertype, a type bound or a {@code throws} clause), and every public
  * exception extends {@link dev.fencing.FencingException} or is an {@link IllegalArgumentException}
- * or {@link IllegalStateException}. Reads the compiled main code ({@link MainCode}) and each
- * module's compiled {@code module-info}.
+ * or {@link IllegalStateException}. Two inputs are allowed: a {@link javax.sql.DataSource}, and the
+ * Jackson mapper a codec factory codes with ({@code JacksonJobCodec.of(JsonMapper)}). Reads the
+ * compiled main code ({@link MainCode}) and each module's compiled {@code module-info}.
  */
 @AnalyzeClasses(locations = MainCode.class, importOptions = MainCode.class)
 class PublicApiTest {
@@ -56,6 +57,8 @@ class PublicApiTest {
           "fencing-runtime",
           "fencing-schedule",
           "fencing-micrometer",
+          // JacksonJobCodec.of takes the application's JsonMapper: coding with it is its point
+          "fencing-jackson",
           "fencing-spring-boot-starter",
           // its servlet and authenticator name jakarta.servlet types: mounting a servlet is its
           // point
@@ -75,6 +78,7 @@ class PublicApiTest {
           "io.github.resilience4j.",
           "dagger.",
           "com.fasterxml.jackson.",
+          "tools.jackson.",
           "io.vertx.",
           "io.grpc.",
           "com.cronutils.",
@@ -133,6 +137,41 @@ class PublicApiTest {
         .containsExactlyInAnyOrder(
             leaky + ".connection(java.lang.String) mentions java.sql.Connection",
             leaky + ".connection(java.lang.String) mentions java.sql.SQLException");
+  }
+
+  @Test
+  void aCodecFactoryMayTakeAJacksonMapperAndNameItNowhereElse() {
+    Set<String> violations =
+        check(
+            new ClassFileImporter().importClasses(CodecFactories.class).get(CodecFactories.class));
+
+    String leaky = CodecFactories.class.getName().replace('$', '.');
+    String mapper = "tools.jackson.databind.json.JsonMapper";
+    assertThat(violations)
+        .containsExactlyInAnyOrder(
+            leaky + ".mapper() mentions " + mapper,
+            leaky + ".codec(" + mapper + ") mentions " + mapper,
+            leaky + ".json(" + mapper + ") mentions " + mapper);
+  }
+
+  /** Codec factories: only the static one returning a JobCodec may take a mapper. */
+  @SuppressWarnings("unused")
+  public static class CodecFactories {
+    public static dev.fencing.JobCodec of(tools.jackson.databind.json.JsonMapper mapper) {
+      return dev.fencing.JobCodec.rawJson();
+    }
+
+    public static tools.jackson.databind.json.JsonMapper mapper() {
+      return null;
+    }
+
+    public dev.fencing.JobCodec codec(tools.jackson.databind.json.JsonMapper mapper) {
+      return dev.fencing.JobCodec.rawJson();
+    }
+
+    public static String json(tools.jackson.databind.json.JsonMapper mapper) {
+      return "";
+    }
   }
 
   /** A data source whose own method, beside those of DataSource, leaks. */
@@ -226,7 +265,8 @@ class PublicApiTest {
       }
       String shown = name + "." + signature(member);
       for (JavaType parameter : member.getParameterTypes()) {
-        if (!parameter.getName().equals("javax.sql.DataSource")) {
+        if (!parameter.getName().equals("javax.sql.DataSource")
+            && !(codecFactory(member) && jackson(parameter))) {
           forbidden(parameter).forEach(f -> violations.add(shown + " mentions " + f));
         }
       }
@@ -240,6 +280,22 @@ class PublicApiTest {
       }
     }
     return violations;
+  }
+
+  /**
+   * Whether {@code member} makes a {@code JobCodec}, statically: such a factory may take the mapper
+   * the application configured (a Jackson type), which it codes with.
+   */
+  private static boolean codecFactory(JavaCodeUnit member) {
+    return member instanceof JavaMethod method
+        && method.getModifiers().contains(JavaModifier.STATIC)
+        && method.getRawReturnType().getName().equals("dev.fencing.JobCodec");
+  }
+
+  /** Whether {@code type} is Jackson's, 2 or 3. */
+  private static boolean jackson(JavaType type) {
+    String name = type.toErasure().getName();
+    return name.startsWith("tools.jackson.") || name.startsWith("com.fasterxml.jackson.");
   }
 
   /** Whether {@code member} implements a method of {@link javax.sql.DataSource}. */
