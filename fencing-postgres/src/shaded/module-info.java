@@ -15,8 +15,8 @@ module dev.fencing.postgres {
   requires io.github.resilience4j.core;
   requires io.github.resilience4j.retry;
   requires org.postgresql.jdbc;
-  // what the relocated jOOQ reads: its logger (SLF4J when present, else java.util.logging), XML
-  requires static org.slf4j;
+  requires org.slf4j;
+  // what the relocated jOOQ reads besides: java.util.logging (its logger without SLF4J), XML
   requires java.logging;
   requires java.xml;
 

@@ -13,6 +13,7 @@ module dev.fencing.postgres {
   requires io.github.resilience4j.core;
   requires io.github.resilience4j.retry;
   requires org.postgresql.jdbc;
+  requires org.slf4j;
 
   exports dev.fencing.postgres;
 

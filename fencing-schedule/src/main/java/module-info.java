@@ -6,6 +6,7 @@ module dev.fencing.schedule {
   requires transitive dev.fencing.api;
   requires static org.jspecify;
   requires com.cronutils;
+  requires org.slf4j;
 
   exports dev.fencing.schedule;
 }

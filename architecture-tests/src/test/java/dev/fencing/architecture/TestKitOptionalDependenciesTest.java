@@ -23,9 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * they use: only the property engine reaches QuickTheories, and only the fixture's class of each
  * route names embedded PostgreSQL or Testcontainers (the fixture loads that class only on its
  * route), besides {@code PostgresServer}, which names embedded PostgreSQL for the tests that start
- * a server of their own. Reads the kit's compiled main code ({@link MainCode}): a class names a
- * library when its bytecode refers to one of the library's classes (a nested class names it for the
- * class it is nested in), and reaches it when a class it refers to, directly or not, names it.
+ * a server of their own; only {@code CapturedLogs} names Logback. Reads the kit's compiled main
+ * code ({@link MainCode}): a class names a library when its bytecode refers to one of the library's
+ * classes (a nested class names it for the class it is nested in), and reaches it when a class it
+ * refers to, directly or not, names it.
  */
 @AnalyzeClasses(locations = MainCode.class, importOptions = MainCode.class)
 class TestKitOptionalDependenciesTest {
@@ -56,6 +57,8 @@ class TestKitOptionalDependenciesTest {
             "dev.fencing.testkit.db.EmbeddedStart", "dev.fencing.testkit.process.PostgresServer");
     assertThat(classesNaming(kit, "org.testcontainers."))
         .containsExactly("dev.fencing.testkit.db.Containers");
+    assertThat(classesNaming(kit, "ch.qos.logback."))
+        .containsExactly("dev.fencing.testkit.logging.CapturedLogs");
   }
 
   @Test

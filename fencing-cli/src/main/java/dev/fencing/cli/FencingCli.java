@@ -106,9 +106,8 @@ public final class FencingCli implements Runnable {
   }
 
   private static void quietLogs() {
-    // slf4j-api comes with fencing-postgres and no logger is bound: without this, SLF4J warns of
-    // that
-    // on every run. Nothing in a one-shot command is worth logging beyond what it prints.
+    // SLF4J's own notices (a second binding on a class path the user extended) are not the
+    // command's output; the library's lines go to slf4j-simple, on standard error.
     if (System.getProperty("slf4j.internal.verbosity") == null) {
       System.setProperty("slf4j.internal.verbosity", "ERROR");
     }

@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Nobody gets in without credentials unless {@link Builder#anonymous} says so. Every action is a
- * POST carrying the session's CSRF token, and is logged (System.Logger {@code
+ * POST carrying the session's CSRF token, and is logged (SLF4J logger {@code
  * dev.fencing.console.audit}) with who did it. Immutable; {@link #servlet()} may be mounted in any
  * servlet container (Spring Boot's starter does, under {@code fencing.console.path}).
  */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.JobState;
 import dev.fencing.postgres.JobDetails;
+import dev.fencing.testkit.logging.CapturedLogs;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -17,11 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -86,27 +82,11 @@ class ConsoleHttpTest extends ServedConsole {
   void everyActionIsLoggedWithWhoDidIt() throws Exception {
     long id = fencing.queue().enqueue("reports", "{}");
     fencing.admin().fail(id, "broken");
-    List<String> audit = new CopyOnWriteArrayList<>();
-    Handler handler =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            audit.add(new SimpleFormatter().formatMessage(record));
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    Logger logger = Logger.getLogger("dev.fencing.console.audit");
-    logger.addHandler(handler);
-    try {
+    List<String> audit;
+    try (CapturedLogs logs = CapturedLogs.of("dev.fencing.console.audit")) {
       post("jobs/" + id + "/requeue", TOKEN);
       post("jobs/" + id + "/requeue", TOKEN);
-    } finally {
-      logger.removeHandler(handler);
+      audit = logs.messages();
     }
 
     assertThat(audit)

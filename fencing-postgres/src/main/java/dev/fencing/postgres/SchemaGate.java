@@ -10,6 +10,8 @@ import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a handle knows of its schema: the engine it records, with that engine's graph, and whether
@@ -21,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class SchemaGate {
 
-  private static final System.Logger LOG = System.getLogger("dev.fencing.postgres.PostgresFencing");
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresFencing.class);
 
   /** The graph of the engine the builder named (else the default): the parts no engine owns. */
   private final PostgresComponent graph;
@@ -162,17 +164,15 @@ final class SchemaGate {
     try {
       Replication replication = graph.replication().probe();
       if (replication.standby() != Replication.Standby.ATTACHED) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            mode
-                + ", but the synchronous standby is "
-                + replication.standby()
-                + " (synchronous_standby_names '"
-                + replication.standbyNames()
-                + "'): writes wait until one attaches, or do not wait for any if none is named");
+        LOG.warn(
+            "{}, but the synchronous standby is {} (synchronous_standby_names '{}'): writes wait"
+                + " until one attaches, or do not wait for any if none is named",
+            mode,
+            replication.standby(),
+            replication.standbyNames());
       }
     } catch (StoreUnavailableException e) {
-      LOG.log(System.Logger.Level.WARNING, mode + ": could not ask for standbys", e);
+      LOG.warn("{}: could not ask for standbys", mode, e);
     }
   }
 

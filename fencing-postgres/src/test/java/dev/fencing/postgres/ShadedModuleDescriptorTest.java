@@ -22,9 +22,12 @@ class ShadedModuleDescriptorTest {
   private static final Pattern DIRECTIVE =
       Pattern.compile("^\\s*((?:requires|exports|opens)\\b[^;]*);", Pattern.MULTILINE);
 
-  /** What the relocated jOOQ's classes read (jdeps on the shaded jar), and only they. */
+  /**
+   * What the relocated jOOQ's classes read (jdeps on the shaded jar), and only they; they read
+   * SLF4J too, which our own classes require.
+   */
   private static final Set<String> READ_BY_JOOQ =
-      Set.of("requires static org.slf4j", "requires java.logging", "requires java.xml");
+      Set.of("requires java.logging", "requires java.xml");
 
   @Test
   void thePublishedDescriptorIsTheCompiledOneWithoutJooq() throws IOException {

@@ -1,10 +1,11 @@
 package dev.fencing.runtime;
 
 import dev.fencing.Job;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Claims in batches, only as many jobs as there are free slots, so that nothing claimed waits long
@@ -12,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class ClaimLoop extends Loop {
 
-  private static final System.Logger LOG = System.getLogger(Pipeline.LOGGER);
+  private static final Logger LOG = LoggerFactory.getLogger(Pipeline.LOGGER);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
   private static final long SLICE = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -91,21 +92,16 @@ final class ClaimLoop extends Loop {
     String message = String.valueOf(e.getMessage());
     long now = System.nanoTime();
     if (failures == 1 || !message.equals(lastLogged) || now - loggedAt >= REPEAT_NANOS) {
-      LOG.log(
-          Level.WARNING,
-          "claims of queue "
-              + s.queueName()
-              + " by "
-              + s.owner()
-              + " failed "
-              + failures
-              + (failures == 1 ? " time" : " times in a row")
-              + "; trying again in "
-              + TimeUnit.NANOSECONDS.toMillis(waitNanos)
-              + " ms, then at most every "
-              + MAX_BACKOFF.toMillis()
-              + " ms: "
-              + e);
+      // the failure as text, not its trace: it repeats while the store stays down
+      LOG.warn(
+          "claims of queue {} by {} failed {} {}; trying again in {} ms, then at most every {} ms: {}",
+          s.queueName(),
+          s.owner(),
+          failures,
+          failures == 1 ? "time" : "times in a row",
+          TimeUnit.NANOSECONDS.toMillis(waitNanos),
+          MAX_BACKOFF.toMillis(),
+          String.valueOf(e));
       lastLogged = message;
       loggedAt = now;
     }
@@ -114,15 +110,11 @@ final class ClaimLoop extends Loop {
   private void recovered(Settings s) {
     if (failures > 0) {
       p.claimsFailing = false;
-      LOG.log(
-          Level.INFO,
-          "claims of queue "
-              + s.queueName()
-              + " by "
-              + s.owner()
-              + " succeed again after "
-              + failures
-              + " failures");
+      LOG.info(
+          "claims of queue {} by {} succeed again after {} failures",
+          s.queueName(),
+          s.owner(),
+          failures);
       failures = 0;
       lastLogged = "";
     }

@@ -1,8 +1,9 @@
 package dev.fencing.runtime;
 
 import dev.fencing.Maintenance;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs maintenance rounds: one after another while a round says more is left, then one every {@code
@@ -15,7 +16,7 @@ import java.time.Duration;
  */
 final class MaintenanceLoop extends Loop {
 
-  private static final System.Logger LOG = System.getLogger(Pipeline.LOGGER);
+  private static final Logger LOG = LoggerFactory.getLogger(Pipeline.LOGGER);
   private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
 
   private final Maintenance maintenance;
@@ -51,7 +52,7 @@ final class MaintenanceLoop extends Loop {
         report = maintenance.runRound();
       } catch (RuntimeException e) {
         tally.increment(Count.FAILURES);
-        LOG.log(Level.WARNING, "maintenance round failed; next try in " + backoff, e);
+        LOG.warn("maintenance round failed; next try in {}", backoff, e);
         pause(backoff.toNanos());
         // every is at least FIRST_BACKOFF (checked by the builder)
         backoff = doubled(backoff, every);

@@ -4,12 +4,13 @@ import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
 import dev.fencing.JobConsumer;
-import java.lang.System.Logger.Level;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the runtime's threads share: the claims in flight, the slots that bound them, the hand-offs
@@ -20,7 +21,7 @@ final class Pipeline {
   /** The logger the runtime's warnings go to: named after the class a user starts. */
   static final String LOGGER = "dev.fencing.runtime.FencedRuntime";
 
-  private static final System.Logger LOG = System.getLogger(LOGGER);
+  private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
 
   /**
    * A handler's result, delivered (when there is a receiver) and waiting for the batched commit.
@@ -139,7 +140,7 @@ final class Pipeline {
     } catch (Throwable t) {
       // a listener that throws (even an Error) must not take a runtime thread down with it
       counters.increment(Counters.Count.CALLBACK_ERRORS);
-      LOG.log(Level.WARNING, "onOutcome listener threw; the runtime carries on", t);
+      LOG.warn("onOutcome listener threw; the runtime carries on", t);
     }
   }
 

@@ -2,9 +2,10 @@ package dev.fencing.runtime;
 
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Relays the outbox in the runtime: each round sends, for each destination, up to {@code max}
@@ -18,7 +19,7 @@ import java.util.List;
  */
 final class RelayLoop extends Loop {
 
-  private static final System.Logger LOG = System.getLogger(Pipeline.LOGGER);
+  private static final Logger LOG = LoggerFactory.getLogger(Pipeline.LOGGER);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
   /** One destination and the call that relays it. */
@@ -80,10 +81,7 @@ final class RelayLoop extends Loop {
       } catch (RuntimeException e) {
         tally.increment(Count.FAILURES);
         failed = true;
-        LOG.log(
-            Level.WARNING,
-            "relay of destination " + route.destination() + " failed; it is tried again",
-            e);
+        LOG.warn("relay of destination {} failed; it is tried again", route.destination(), e);
         continue;
       }
       tally.add(Count.SENT, relayed.size());

@@ -7,14 +7,10 @@ import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.receiver.Receivers;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
+import dev.fencing.testkit.logging.CapturedLogs;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -45,59 +41,34 @@ class RuntimeBeforeItsMigrationTest {
             .build()
             .queue();
     Outcomes outcomes = new Outcomes();
-    Logger log = Logger.getLogger("dev.fencing.runtime.FencedRuntime");
-    List<LogRecord> records = new ArrayList<>();
-    Handler capture =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            synchronized (records) {
-              records.add(record);
-            }
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    log.addHandler(capture);
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue, Receivers.inMemory())
-            .queue("q")
-            .owner("deployed-early")
-            .onOutcome(outcomes)
-            .handler((job, cancellation) -> "{}")
-            .start()) {
+    try (CapturedLogs log = CapturedLogs.of("dev.fencing.runtime.FencedRuntime");
+        FencedRuntime runtime =
+            FencedRuntime.builder(queue, Receivers.inMemory())
+                .queue("q")
+                .owner("deployed-early")
+                .onOutcome(outcomes)
+                .handler((job, cancellation) -> "{}")
+                .start()) {
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
       while (runtime.stats().storeErrors() < 3 && System.nanoTime() < deadline) {
         Thread.sleep(50);
       }
       assertThat(runtime.stats().storeErrors()).isGreaterThanOrEqualTo(3);
       assertThat(outcomes.all()).isEmpty();
-      synchronized (records) {
-        assertThat(records)
-            .extracting(LogRecord::getMessage)
-            .filteredOn(m -> m.contains("claims of queue q by deployed-early failed"))
-            .as("one warning for the run of failures, not one per try")
-            .hasSize(1)
-            .first()
-            .asString()
-            .contains("SchemaVersionException")
-            .contains("needs version " + PostgresFencing.schemaVersion());
-      }
+      assertThat(log.messages())
+          .filteredOn(m -> m.contains("claims of queue q by deployed-early failed"))
+          .as("one warning for the run of failures, not one per try")
+          .hasSize(1)
+          .first()
+          .asString()
+          .contains("SchemaVersionException")
+          .contains("needs version " + PostgresFencing.schemaVersion());
 
       PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
 
       outcomes.await(WorkOutcome.Completed.class, 20, Duration.ofSeconds(30));
-      synchronized (records) {
-        assertThat(records)
-            .extracting(LogRecord::getMessage)
-            .anyMatch(m -> m.contains("claims of queue q by deployed-early succeed again after"));
-      }
-    } finally {
-      log.removeHandler(capture);
+      assertThat(log.messages())
+          .anyMatch(m -> m.contains("claims of queue q by deployed-early succeed again after"));
     }
     assertThat(outcomes.all()).hasSize(20).allMatch(WorkOutcome.Completed.class::isInstance);
   }

@@ -20,6 +20,8 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Enqueues one job per slot of each of its {@link Schedule}s, on a thread of its own: any number of
@@ -52,7 +54,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class FencedScheduler implements AutoCloseable {
 
-  private static final System.Logger LOG = System.getLogger(FencedScheduler.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(FencedScheduler.class);
 
   /** Woken this long after a slot, so that the store's clock has surely passed it. */
   private static final Duration LAG = Duration.ofMillis(5);
@@ -165,7 +167,7 @@ public final class FencedScheduler implements AutoCloseable {
         }
       } catch (RuntimeException e) {
         counters.failed();
-        LOG.log(System.Logger.Level.WARNING, "scheduler " + name + ": round failed", e);
+        LOG.warn("scheduler {}: round failed", name, e);
       }
       try {
         if (stop.await(wait.toNanos(), TimeUnit.NANOSECONDS)) {

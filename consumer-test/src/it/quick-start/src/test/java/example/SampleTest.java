@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.testkit.db.PostgresFixture;
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Writer;
@@ -20,21 +21,54 @@ import org.junit.jupiter.api.Test;
  * Runs the README's Sample as a user runs it: {@code java} on this project's run-time class path
  * (what Maven resolves for a build that declares the README's dependencies, nothing of the tests'),
  * against a real PostgreSQL; it must run the job, print its outcome, stop on Enter and print nothing
- * else that would alarm anyone.
+ * else that would alarm anyone. The library logs through SLF4J to the application's binding: the
+ * README's slf4j-simple, or Logback in its place.
  */
 class SampleTest {
 
   private static final Path HERE = Path.of(System.getProperty("basedir"));
 
+  /** What the Sample surely logs at INFO: build() installs the schema it dropped before. */
+  private static final String MIGRATED =
+      "INFO dev.fencing.postgres.internal.Installer - schema jobs: applied migration 1 (fencing"
+          + " schema)";
+
   @Test
   void theSampleRunsTheJobPrintsItsOutcomeAndStopsOnEnter() throws Exception {
+    String stderr = runSample(runtimeClassPath());
+
+    // slf4j-simple's line: "[main] INFO logger - message", on standard error
+    assertThat(stderr).contains("[main] " + MIGRATED);
+  }
+
+  @Test
+  void withLogbackInPlaceOfSlf4jSimpleTheLibrarysLinesGoToLogback() throws Exception {
+    List<String> classPath = new ArrayList<>();
+    for (String jar : runtimeClassPath().split(File.pathSeparator)) {
+      if (!Path.of(jar).getFileName().toString().startsWith("slf4j-simple-")) {
+        classPath.add(jar);
+      }
+    }
+    classPath.add(Files.readString(HERE.resolve("target/logback-classpath.txt")).strip());
+    classPath.add(HERE.resolve("src/test/logback").toString()); // its logback.xml
+
+    String stderr = runSample(String.join(File.pathSeparator, classPath));
+
+    assertThat(stderr).contains("logback: " + MIGRATED).doesNotContain("[main] INFO");
+  }
+
+  /**
+   * Runs the Sample with {@code classPath} after the project's classes, presses Enter once it
+   * printed its outcome, checks what it printed, and returns what it wrote to standard error.
+   */
+  private static String runSample(String classPath) throws Exception {
     PostgresFixture.Database db = PostgresFixture.urlOrEmbedded();
     db.dropSchema("jobs"); // the Sample's schema, which the quick start shares
     ProcessBuilder launch =
         new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp",
-            HERE.resolve("target/classes") + java.io.File.pathSeparator + runtimeClassPath(),
+            HERE.resolve("target/classes") + File.pathSeparator + classPath,
             "example.Sample");
     launch.environment().put("JDBC_URL", urlWithCredentials(db));
     Process sample = launch.start();
@@ -63,12 +97,13 @@ class SampleTest {
         .startsWith("Completed[job=Job[lease=Lease[")
         .contains("owner=worker-1", "epoch=epoch 1", "delivery=Accepted[", "commit=Accepted[");
     assertThat(stderr).doesNotContain("WARN", "ERROR", "Exception", "jOOQ", "@@@@");
+    return stderr;
   }
 
   @Test
   void theRunTimeClassPathHasTheVersionsTheLibraryIsBuiltWithAndNoJooq() throws IOException {
     List<String> jars =
-        List.of(runtimeClassPath().split(java.io.File.pathSeparator)).stream()
+        List.of(runtimeClassPath().split(File.pathSeparator)).stream()
             .map(jar -> Path.of(jar).getFileName().toString())
             .toList();
     assertThat(jars)

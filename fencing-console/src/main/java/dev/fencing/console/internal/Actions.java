@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The operator's actions, each through {@link PostgresAdmin} as the CLI's verbs, each logged with
@@ -16,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class Actions {
 
-  private static final System.Logger AUDIT = System.getLogger("dev.fencing.console.audit");
+  private static final Logger AUDIT = LoggerFactory.getLogger("dev.fencing.console.audit");
   private static final Pattern JOB_ACTION =
       Pattern.compile("/jobs/([0-9]{1,18})/(requeue|fail|cancel)");
 
@@ -109,9 +111,8 @@ final class Actions {
   }
 
   static void audit(ConsoleUser user, String what, String result) {
-    AUDIT.log(
-        System.Logger.Level.INFO,
-        "console: {0} ({1}) {2}: {3}",
+    AUDIT.info(
+        "console: {} ({}) {}: {}",
         user.name(),
         user.role().name().toLowerCase(java.util.Locale.ROOT),
         what,

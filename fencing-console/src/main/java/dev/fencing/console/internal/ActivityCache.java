@@ -11,6 +11,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every queue's activity (the oldest pending job, the last hour's chart) for the queues page, read
@@ -22,7 +24,7 @@ import org.jspecify.annotations.Nullable;
 final class ActivityCache implements AutoCloseable {
 
   static final Duration TTL = Duration.ofSeconds(10);
-  private static final System.Logger LOG = System.getLogger("dev.fencing.console");
+  private static final Logger LOG = LoggerFactory.getLogger("dev.fencing.console");
 
   private record Snapshot(Instant readAt, Map<String, QueueActivity> byQueue) {}
 
@@ -74,7 +76,7 @@ final class ActivityCache implements AutoCloseable {
           try {
             read(queues);
           } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "console: reading the queues' activity failed", e);
+            LOG.warn("console: reading the queues' activity failed", e);
           } finally {
             reading.set(false);
           }

@@ -15,6 +15,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The console's one servlet: checks who asks and whether they may, then hands the request to a page
@@ -26,7 +28,7 @@ public final class ConsoleServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
   static final String COOKIE = "fencing_console";
   static final String CSRF_FIELD = "csrf";
-  private static final System.Logger LOG = System.getLogger("dev.fencing.console");
+  private static final Logger LOG = LoggerFactory.getLogger("dev.fencing.console");
   private static final Set<String> STATIC = Set.of("console.js", "console.css");
 
   private final transient ConsoleConfig config;
@@ -89,7 +91,7 @@ public final class ConsoleServlet extends HttpServlet {
         response.sendError(405);
       }
     } catch (StoreUnavailableException e) {
-      LOG.log(System.Logger.Level.WARNING, "console: the database failed", e);
+      LOG.warn("console: the database failed", e);
       response.sendError(503, "the database is unavailable: " + e.getMessage());
     } catch (IllegalArgumentException e) {
       response.sendError(400, e.getMessage());

@@ -21,6 +21,8 @@ import org.jooq.Record2;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Brings a schema to the version this jar ships by running the migration scripts it lacks, and says
@@ -36,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Installer {
 
-  private static final System.Logger LOG = System.getLogger(Installer.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(Installer.class);
 
   /** Serialises installs across processes: CREATE ... IF NOT EXISTS is not safe when concurrent. */
   private static final long LOCK_KEY = 0x66656e63696e67L;
@@ -189,9 +191,8 @@ public final class Installer {
             throw new IllegalStateException(
                 next.resource() + " did not record its version in fencing_schema_version");
           }
-          LOG.log(
-              System.Logger.Level.INFO,
-              "schema {0}: applied migration {1} ({2}) in {3} ms",
+          LOG.info(
+              "schema {}: applied migration {} ({}) in {} ms",
               schema,
               next.version(),
               next.description(),

@@ -16,6 +16,8 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Receives the wake-up signals of one built queue and hands them to the threads waiting in {@link
@@ -35,7 +37,7 @@ import org.postgresql.PGNotification;
 @Singleton
 public final class Listener {
 
-  private static final System.Logger LOG = System.getLogger(Listener.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(Listener.class);
 
   /** How long one read of notifications blocks: bounds how late the thread notices the linger. */
   private static final int READ_MILLIS = 250;
@@ -157,9 +159,8 @@ public final class Listener {
     }
     try {
       if (!ending.join(CLOSE_WAIT)) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "the listening connection on " + channel + " was not given back within " + CLOSE_WAIT);
+        LOG.warn(
+            "the listening connection on {} was not given back within {}", channel, CLOSE_WAIT);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -208,7 +209,7 @@ public final class Listener {
           try {
             session = Session.open(dataSource, channel);
           } catch (SQLException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "cannot listen on " + channel + " yet", e);
+            LOG.debug("cannot listen on {} yet", channel, e);
             pause(backoff);
             backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
             continue;
@@ -234,7 +235,7 @@ public final class Listener {
             lastHeard = System.nanoTime();
           }
         } catch (SQLException | RuntimeException e) {
-          LOG.log(System.Logger.Level.DEBUG, "lost the listening connection on " + channel, e);
+          LOG.debug("lost the listening connection on {}", channel, e);
           if (Transient.hasState(e, Transient.READ_ONLY)) {
             session.abort();
           }
@@ -326,7 +327,7 @@ public final class Listener {
       try {
         connection.abort(Runnable::run);
       } catch (SQLException | RuntimeException e) {
-        LOG.log(System.Logger.Level.DEBUG, "could not abort the listening connection", e);
+        LOG.debug("could not abort the listening connection", e);
       }
     }
 
@@ -342,12 +343,12 @@ public final class Listener {
           connection.setAutoCommit(false);
         }
       } catch (SQLException e) {
-        LOG.log(System.Logger.Level.DEBUG, "could not UNLISTEN " + channel, e);
+        LOG.debug("could not UNLISTEN {}", channel, e);
       } finally {
         try {
           connection.close();
         } catch (SQLException e) {
-          LOG.log(System.Logger.Level.DEBUG, "could not close the listening connection", e);
+          LOG.debug("could not close the listening connection", e);
         }
       }
     }

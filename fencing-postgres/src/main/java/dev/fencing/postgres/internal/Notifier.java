@@ -11,6 +11,8 @@ import org.jooq.Field;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends the wake-up signals: {@code pg_notify(channel, queue)}, channel and queue bound as
@@ -20,7 +22,7 @@ import org.jooq.impl.SQLDataType;
 public final class Notifier {
 
   private static final Pattern PLAIN = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
-  private static final System.Logger LOG = System.getLogger(Notifier.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(Notifier.class);
 
   private final Jdbc jdbc;
   private final Config config;
@@ -84,7 +86,7 @@ public final class Notifier {
             return null;
           });
     } catch (FencingException e) {
-      LOG.log(System.Logger.Level.DEBUG, "could not notify queue " + queue, e);
+      LOG.debug("could not notify queue {}", queue, e);
     }
   }
 
@@ -110,7 +112,7 @@ public final class Notifier {
                   .where(which)
                   .fetch());
     } catch (FencingException e) {
-      LOG.log(System.Logger.Level.DEBUG, "could not notify " + what, e);
+      LOG.debug("could not notify {}", what, e);
     }
   }
 }

@@ -11,6 +11,8 @@ import dev.fencing.postgres.internal.jooq.tables.FencingRefusal;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The record of refused writes ({@code fencing_refusal}, schema version 3), for the operators'
@@ -21,7 +23,7 @@ import org.jooq.DSLContext;
  */
 public final class RefusalLog {
 
-  private static final System.Logger LOG = System.getLogger(RefusalLog.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(RefusalLog.class);
 
   /** How many records of one job are kept: each insert deletes those older than the newest. */
   public static final int KEPT = 50;
@@ -76,11 +78,9 @@ public final class RefusalLog {
               + lease.epoch().value()
               + " was not recorded in fencing_refusal (schema version 3); the refusal stands";
       if (warned.compareAndSet(false, true)) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            what + ": " + e.getMessage() + " (later failures are logged at DEBUG)");
+        LOG.warn("{}: {} (later failures are logged at DEBUG)", what, e.getMessage());
       } else {
-        LOG.log(System.Logger.Level.DEBUG, what, e);
+        LOG.debug(what, e);
       }
     }
     return refused;

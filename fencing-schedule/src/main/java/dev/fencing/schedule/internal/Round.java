@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One round of a scheduler over its schedules: read the marks and the store's clock, register
@@ -22,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Round {
 
-  private static final System.Logger LOG = System.getLogger(Round.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(Round.class);
 
   private final ScheduleStore store;
   private final List<Entry> schedules;
@@ -65,10 +67,7 @@ public final class Round {
       } catch (RuntimeException e) {
         // one schedule's failure (a payload the store refuses, say) does not hold up the others
         counters.failed();
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "scheduler " + scheduler + ": schedule " + entry.schedule().name() + " failed",
-            e);
+        LOG.warn("scheduler {}: schedule {} failed", scheduler, entry.schedule().name(), e);
       }
     }
     return Duration.between(now, soonest);
@@ -99,16 +98,13 @@ public final class Round {
       if (!warned.add(stored.name())) {
         return false;
       }
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "scheduler "
-              + scheduler
-              + ": schedule "
-              + stored.name()
-              + " is stored at revision "
-              + stored.revision()
-              + " with another definition than this scheduler's; give a changed definition a"
-              + " higher revision. Enqueueing nothing for it.");
+      LOG.warn(
+          "scheduler {}: schedule {} is stored at revision {} with another definition than this"
+              + " scheduler's; give a changed definition a higher revision. Enqueueing nothing for"
+              + " it.",
+          scheduler,
+          stored.name(),
+          stored.revision());
       return false;
     }
     return true;

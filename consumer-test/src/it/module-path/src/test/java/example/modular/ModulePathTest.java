@@ -62,12 +62,17 @@ class ModulePathTest {
     assertThat(app.waitFor(60, TimeUnit.SECONDS)).isTrue();
     System.out.println("on the module path, the application printed:\n" + printed);
     assertThat(app.exitValue()).as(printed).isZero();
-    // the last line is the application's; before it, java.util.logging's report of the migration
-    // the first build applied (read from the jar on the module path)
+    // the last line is the application's; before it, the library's report of the migration the
+    // first build applied (read from the jar on the module path), through SLF4J to slf4j-simple,
+    // which the module system found as a provider of SLF4J's service
     assertThat(printed.strip().lines().toList())
         .last()
         .isEqualTo("example.modular: Accepted[key=1, epoch=epoch 1, repeat=false]");
-    assertThat(printed).contains("applied migration 1 (fencing schema)");
+    assertThat(printed)
+        .contains(
+            "INFO dev.fencing.postgres.internal.Installer - schema "
+                + schema
+                + ": applied migration 1 (fencing schema)");
     db.dropSchema(schema);
   }
 
