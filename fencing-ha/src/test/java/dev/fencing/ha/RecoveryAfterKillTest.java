@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -43,19 +43,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *       ms. Each first claim must come within {@link #RECOVERY} of the first write.
  * </ul>
  *
- * <p>Not part of the default build (each kill takes about 25 s with the rejoin): it runs when
- * {@code fencing.recovery.kills} is set, as {@link #COMMAND} does. System properties, all {@code
- * fencing.recovery.}: {@code kills}, {@code pools} (the variants, comma-separated; {@code
- * plain,waiting}), {@code mode} ({@code async}, or {@code sync}: Patroni's synchronous mode and the
- * library's {@code synchronousReplication(true)}).
+ * <p>Tagged {@code long}: not part of the default build (each kill takes about 25 s with the
+ * rejoin), which excludes that tag ({@code fencing.test.excludedGroups}); {@code -Pfull} runs it,
+ * and {@link #COMMAND} runs it alone. System properties, all {@code fencing.recovery.}: {@code
+ * kills} (3), {@code pools} (the variants, comma-separated; {@code plain,waiting}), {@code mode}
+ * ({@code async}, or {@code sync}: Patroni's synchronous mode and the library's {@code
+ * synchronousReplication(true)}).
  */
+@Tag("long")
 @ExtendWith(SharedPatroniCluster.class)
 @FencingDatabase
 class RecoveryAfterKillTest {
 
   /** The command that measures docs/HA.md's figures. */
   static final String COMMAND =
-      "./mvnw -B -pl fencing-ha -am verify -Dtest=RecoveryAfterKillTest"
+      "./mvnw -B -Pfull -pl fencing-ha -am verify -Dtest=RecoveryAfterKillTest"
           + " -Dsurefire.failIfNoSpecifiedTests=false -DskipPitest=true -Djacoco.skip=true"
           + " -Dfencing.recovery.kills=12";
 
@@ -80,7 +82,7 @@ class RecoveryAfterKillTest {
               "-D" + FailoverWorkerMain.CONNECTION_TIMEOUT_PROPERTY + "=2000",
               "-D" + FailoverWorkerMain.POOL_PROPERTY + "=waiting"));
 
-  private final Integer kills = Integer.getInteger("fencing.recovery.kills");
+  private final int kills = Integer.getInteger("fencing.recovery.kills", 3);
   private final List<String> pools =
       List.of(System.getProperty("fencing.recovery.pools", "plain,waiting").split(","));
   private final String mode = System.getProperty("fencing.recovery.mode", "async");
@@ -94,8 +96,10 @@ class RecoveryAfterKillTest {
   @Test
   void workersClaimSoonAfterTheNewPrimaryTakesWrites(
       PatroniCluster cluster, TestSchema receiverSchema) throws Exception {
-    Assumptions.assumeTrue(
-        kills != null, "a measurement of its own: set fencing.recovery.kills (" + COMMAND + ")");
+    if (kills < 1) {
+      throw new IllegalArgumentException(
+          "fencing.recovery.kills must be at least 1, but was " + kills + " (" + COMMAND + ")");
+    }
     boolean sync = FailoverFaultTest.synchronous(mode, "fencing.recovery.mode");
     String loadBefore = load();
     cluster.readyForKills(sync, WAIT);

@@ -153,8 +153,7 @@ final class Pipeline {
       queue.release(claim.lease());
       resolve(claim, new WorkOutcome.Released(claim.job, reason));
     } catch (FencedOffException e) {
-      resolve(
-          claim, new WorkOutcome.FencedOff(claim.job, WorkOutcome.Stage.HEARTBEAT, e.refusal()));
+      resolve(claim, new WorkOutcome.FencedOff(claim.job, WorkOutcome.Stage.RELEASE, e.refusal()));
     } catch (RuntimeException e) {
       counters.increment(Counters.Count.STORE_ERRORS);
       resolve(claim, new WorkOutcome.Abandoned(claim.job, "could not release: " + reason, e));

@@ -31,7 +31,12 @@ public sealed interface WorkOutcome
      */
     COMMIT,
     /** The handler failed, and recording the failure was refused. */
-    FAIL
+    FAIL,
+    /**
+     * Giving the job back was refused (the runtime stopping, the handler interrupted, or too little
+     * of the lease left to start): the lease was lost already, as the refusal says.
+     */
+    RELEASE
   }
 
   /**

@@ -96,6 +96,40 @@ class RuntimeOnAQueueInMemoryTest {
     assertThat(queue.find(id).orElseThrow().result()).isNull();
   }
 
+  /**
+   * A release refused at shutdown is told as a release's refusal: the lease ran out on the queue's
+   * clock before any renewal, the runtime, judging by its own clock, still held the job when its
+   * drain timeout passed, and gave it back. It was filed as a refused renewal (stage HEARTBEAT).
+   */
+  @Test
+  void aReleaseRefusedAtShutdownIsFencedOffAtTheReleaseStage() throws Exception {
+    long id = queue.enqueue("q", "{}");
+    CountDownLatch running = new CountDownLatch(1);
+    Outcomes outcomes = new Outcomes();
+    FencedRuntime runtime =
+        HeartbeatTest.runtime(queue, Receivers.inMemory(), outcomes, Duration.ofMinutes(1))
+            .prefetch(0)
+            .heartbeatInterval(Duration.ofSeconds(50)) // no renewal within the test
+            .handler(
+                (job, cancellation) -> {
+                  running.countDown();
+                  Thread.sleep(60_000);
+                  return "{}";
+                })
+            .start();
+    assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+    clock.advance(Duration.ofMinutes(2));
+    assertThat(runtime.shutdown(Duration.ofMillis(100))).isFalse();
+
+    assertThat(outcomes.all()).singleElement().isInstanceOf(WorkOutcome.FencedOff.class);
+    WorkOutcome.FencedOff off = (WorkOutcome.FencedOff) outcomes.all().getFirst();
+    assertThat(off.stage()).isEqualTo(WorkOutcome.Stage.RELEASE);
+    assertThat(off.refusal())
+        .isEqualTo(
+            new FencedOutcome.LeaseExpired(
+                Long.toString(id), Epoch.FIRST, off.job().lease().expiresAt()));
+  }
+
   @Test
   void aCommitRefusedInItsBatchWritesNoMessageWhileTheOthersWriteTheirs() throws Exception {
     List<Long> ids = queue.enqueueAll("q", List.of("{}", "{}", "{}", "{}"));

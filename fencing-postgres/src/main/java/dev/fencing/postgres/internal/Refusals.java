@@ -82,13 +82,19 @@ public abstract class Refusals {
     return last != null && jobId <= last;
   }
 
-  /** The refusal of {@code lease} by a job that now stands as given. */
+  /**
+   * The refusal of {@code lease} by a job that now stands as given.
+   *
+   * @param expiredAt when the lease of the job's {@code epoch} ran out, if nothing ended the job
+   *     since: it still runs under that lease, or a takeover put it back to wait (the job was taken
+   *     from the lease, not finished by it); null otherwise
+   */
   public static FencedOutcome.Refused classify(
       Lease lease,
       JobState state,
       @Nullable String owner,
       long epoch,
-      @Nullable OffsetDateTime leaseExpiresAt) {
+      @Nullable OffsetDateTime expiredAt) {
     String key = lease.key();
     long mine = lease.epoch().value();
     if (epoch > mine) {
@@ -98,8 +104,8 @@ public abstract class Refusals {
       return new FencedOutcome.NotOwner(
           key, lease.epoch(), lease.owner(), epoch == 0 ? null : Epoch.of(epoch), owner);
     }
-    if (state == JobState.RUNNING && leaseExpiresAt != null) {
-      return new FencedOutcome.LeaseExpired(key, lease.epoch(), leaseExpiresAt.toInstant());
+    if (expiredAt != null) {
+      return new FencedOutcome.LeaseExpired(key, lease.epoch(), expiredAt.toInstant());
     }
     return new FencedOutcome.AlreadyFinished(key, lease.epoch(), state);
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
+import dev.fencing.FencedOutcome;
 import dev.fencing.Job;
 import dev.fencing.Lease;
 import dev.fencing.QueueLimits;
@@ -51,6 +52,33 @@ abstract class QueueLimitRules extends QueueGroupLimitRules {
     assertThat(taker.epoch()).isEqualTo(Epoch.of(2));
     queue.enqueue(QUEUE, "{}");
     assertThat(queue.claim(QUEUE, "w6", LONG)).as("the takeover holds a slot").isEmpty();
+  }
+
+  /**
+   * A zombie whose lease ran out when the limit had room for one job only, which the next claim
+   * gave to an older waiting job: the zombie's job was taken from it (an engine may put it back to
+   * wait), not ended by it, so each of its writes is refused as expired, not as already finished.
+   */
+  @Test
+  void aZombieWhoseJobATakeoverWithoutRoomPutBackIsRefusedAsExpired() {
+    List<Long> ids = queue.enqueueAll(QUEUE, List.of("{}", "{}"));
+    queue.setLimits(QUEUE, QueueLimits.maxRunning(1));
+    Job zombie = queue.claim(QUEUE, "zombie", SHORT).orElseThrow();
+    Job next = awaitClaim("w2");
+    assertThat(next.id()).as("the older waiting job, in the zombie's slot").isEqualTo(ids.get(1));
+
+    Lease lease = zombie.lease();
+    FencedOutcome.LeaseExpired expired =
+        new FencedOutcome.LeaseExpired(lease.key(), Epoch.FIRST, lease.expiresAt());
+    assertRefusedAs(() -> queue.release(lease), expired);
+    assertRefusedAs(() -> queue.complete(lease, "{}"), expired);
+    assertRefusedAs(() -> queue.fail(lease, "late", Duration.ZERO), expired);
+    assertRefusedAs(() -> queue.renew(lease, LONG), expired);
+
+    queue.complete(next.lease(), "{}");
+    Job taker = queue.claim(QUEUE, "w3", LONG).orElseThrow();
+    assertThat(taker.id()).isEqualTo(zombie.id());
+    assertThat(taker.epoch()).isEqualTo(Epoch.of(2));
   }
 
   @Test

@@ -52,6 +52,27 @@ abstract class QueueRefusalRules extends QueueOptionRules {
     assertThat(queue.find(id).orElseThrow().result()).isEqualTo("{\"by\": \"healthy\"}");
   }
 
+  /**
+   * A zombie's batch whose lease ran out, taken over by a claim of one job: the job the claim had
+   * no room for was taken from the zombie all the same (an engine may put it back to wait), not
+   * ended by it, so the zombie's release of it is refused as expired, not as already finished.
+   */
+  @Test
+  void aZombieWhoseBatchATakeoverTookInPartIsRefusedAsExpiredForTheRest() {
+    List<Long> ids = queue.enqueueAll(QUEUE, List.of("{}", "{}"));
+    List<Job> zombie = queue.claimBatch(QUEUE, "zombie", SHORT, 2);
+    sleepPast(zombie.get(1).lease().expiresAt());
+    assertThat(queue.claimBatch(QUEUE, "taker", LONG, 1))
+        .extracting(Job::id)
+        .containsExactly(ids.get(0));
+
+    Lease left = zombie.get(1).lease();
+    assertRefusedAs(
+        () -> queue.release(left),
+        new FencedOutcome.LeaseExpired(left.key(), Epoch.FIRST, left.expiresAt()));
+    assertRefusedAsSuperseded(() -> queue.release(zombie.get(0).lease()));
+  }
+
   @Test
   void aZombieCannotFailRenewOrReleaseEither() {
     Job zombie = takeover("zombie", "healthy").zombie();

@@ -71,6 +71,13 @@ record AppendState(
    */
   static final String SCHEDULED = "scheduled";
 
+  /**
+   * The reason of the {@code requeue} row of a job a takeover put back to wait ({@link
+   * Reclaims#settleTakenOver}): its lease ran out and the claim that took the lease over had no
+   * room for it in its batch (or under the queue's running limit).
+   */
+  static final String EXPIRED = "expired";
+
   JobState state() {
     if (doneStatus != null) {
       return JobState.fromDbName(doneStatus);
@@ -113,8 +120,19 @@ record AppendState(
   /** Why a write under {@code lease}, which does not own the job, is refused. */
   FencedOutcome.Refused refusal(Lease lease) {
     JobState state = state();
-    return Refusals.classify(
-        lease, state, owner(), epoch(), state == JobState.RUNNING ? leaseExpiresAt : null);
+    boolean ranOut = state == JobState.RUNNING || takenBack();
+    return Refusals.classify(lease, state, owner(), epoch(), ranOut ? leaseExpiresAt : null);
+  }
+
+  /**
+   * Whether the job waits because a takeover put it back after the lease of its newest hand-out ran
+   * out: taken from that lease (whose claim row tells when it ran out), not ended by it.
+   */
+  private boolean takenBack() {
+    return doneStatus == null
+        && readyAt != null
+        && EXPIRED.equals(reason)
+        && requeueEpoch == handEpoch;
   }
 
   JobSnapshot snapshot() {

@@ -257,7 +257,7 @@ final class Reclaims {
           .set(r.EPOCH, item.previousEpoch())
           .set(r.OWNER, item.previousOwner())
           .set(r.ATTEMPTS, item.attemptsUsed())
-          .set(r.REASON, inline("expired"))
+          .set(r.REASON, inline(AppendState.EXPIRED))
           .set(r.LAST_ERROR, item.lastError())
           .execute();
     }

@@ -62,12 +62,15 @@ final class InPlaceRefusals extends Refusals {
         return cancelled;
       }
     }
+    JobState state = JobState.fromDbName(row.get(FENCING_JOB.STATUS));
+    // a lease ran out without its job ending only while the job runs (a claim with no room for it
+    // leaves it running): any other state was written by an end
     return Refusals.classify(
         lease,
-        JobState.fromDbName(row.get(FENCING_JOB.STATUS)),
+        state,
         row.get(FENCING_JOB.OWNER),
         row.get(FENCING_JOB.EPOCH),
-        row.get(FENCING_JOB.LEASE_EXPIRES_AT));
+        state == JobState.RUNNING ? row.get(FENCING_JOB.LEASE_EXPIRES_AT) : null);
   }
 
   /** Returns whether this very lease already wrote what {@code sameWriteAgain} describes. */
