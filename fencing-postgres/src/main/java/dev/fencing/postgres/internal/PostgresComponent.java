@@ -14,7 +14,7 @@ import javax.sql.DataSource;
 @Component(modules = PostgresModule.class)
 public interface PostgresComponent {
 
-  /** The queue. */
+  /** The queue; a new one at each call (see {@link EngineChoice}). */
   FencedQueue queue();
 
   /** Resource ownership, in the same schema as the queue. */
@@ -40,6 +40,9 @@ public interface PostgresComponent {
 
   /** The wake-ups' listening connection and thread, closed with the handle. */
   Listener listener();
+
+  /** Which engine the graph's job store is of. */
+  EngineChoice engineChoice();
 
   /** Installs the schema. */
   SchemaSetup schemaSetup();

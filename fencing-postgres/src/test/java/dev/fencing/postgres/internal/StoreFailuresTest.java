@@ -21,7 +21,7 @@ class StoreFailuresTest {
 
   private final StoreFailures failures =
       StoreFailures.of(
-          new Config("jobs", 5, 3, Duration.ofMillis(1), true, Duration.ofSeconds(1), false, true));
+          new Config("jobs", 5, 3, Duration.ofMillis(1), true, Duration.ofSeconds(1), false, null));
 
   @Test
   void aFailureOfTheDatabaseIsUnavailableNamingTheSchemaWithTheOriginalAsCause() {

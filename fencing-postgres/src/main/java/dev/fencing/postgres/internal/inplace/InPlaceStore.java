@@ -23,6 +23,7 @@ import dev.fencing.postgres.internal.RetentionBatch;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -47,6 +48,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Every statement commits on its own, whether or not the data source's connections are in
  * autocommit mode (see {@link Jdbc}).
  */
+@Singleton
 public final class InPlaceStore extends EngineStore {
 
   private static final JobTable JOBS =
