@@ -33,7 +33,7 @@ public interface PostgresComponent {
   Retention retention();
 
   /** The receivers, in the same schema as the queue. */
-  Receivers receivers();
+  NamedReceivers receivers();
 
   /** Asks the server about synchronous standbys. */
   ReplicationProbe replication();

@@ -57,16 +57,16 @@ abstract class PostgresModule {
 
   /** The queue, written once against the engine. */
   @Binds
-  abstract FencedQueue queue(JooqQueue queue);
+  abstract FencedQueue queue(PostgresQueue queue);
 
   @Binds
-  abstract FencedOutbox outbox(JooqOutbox outbox);
+  abstract FencedOutbox outbox(PostgresOutbox outbox);
 
   @Binds
   abstract ScheduleStore schedules(ScheduleRows schedules);
 
   @Binds
-  abstract ResourceOwnership ownership(JooqOwnership ownership);
+  abstract ResourceOwnership ownership(PostgresOwnership ownership);
 
   @Provides
   @Singleton

@@ -138,7 +138,7 @@ public final class InPlaceStore extends EngineStore {
 
   @Override
   public Optional<JobSnapshot> find(long jobId) {
-    return Optional.ofNullable(read(dsl -> JobRow.read(dsl, jobId))).map(JobRow::snapshot);
+    return Optional.ofNullable(read(dsl -> InPlaceRow.read(dsl, jobId))).map(InPlaceRow::snapshot);
   }
 
   /** Three counts in one statement, each on its state's partial index, never on completed rows. */
