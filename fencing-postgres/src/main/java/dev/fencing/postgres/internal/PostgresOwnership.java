@@ -188,16 +188,7 @@ public final class PostgresOwnership implements ResourceOwnership {
   }
 
   private StoreUnavailableException failed(String what, StoreUnavailableException e) {
-    return new StoreUnavailableException(
-        "PostgreSQL (schema "
-            + jdbc.config().schema()
-            + ") failed to "
-            + what
-            + " (transient failures retried "
-            + jdbc.config().transientRetries()
-            + " times); the outcome is unknown: "
-            + StoreFailures.describe(e),
-        e.getCause());
+    return StoreFailures.of(jdbc.config()).during("could not " + what + ", the outcome unknown", e);
   }
 
   private static long micros(Duration leaseLength) {

@@ -37,6 +37,25 @@ class StoreFailuresTest {
   }
 
   @Test
+  void aTranslatedFailureSaidOfAWholeCallKeepsEveryWordTheTranslatorSaid() {
+    StoreUnavailableException translated =
+        (StoreUnavailableException)
+            failures.translate(
+                "a statement",
+                new DataAccessException("x", new SQLException("Connection refused", "08001")));
+    StoreUnavailableException ours = new StoreUnavailableException("the standby is gone");
+
+    assertThat(failures.during("removing finished jobs", translated))
+        .hasMessage(
+            "PostgreSQL (schema jobs): removing finished jobs: a statement failed (transient"
+                + " failures retried 3 times): Connection refused")
+        .hasCause(translated);
+    assertThat(failures.during("vacuuming", ours))
+        .hasMessage("PostgreSQL (schema jobs): vacuuming: the standby is gone")
+        .hasCause(ours);
+  }
+
+  @Test
   void aMissingSchemaTableOrColumnAnywhereInTheCausesIsNotInstalled() {
     for (String state : new String[] {"3F000", "42P01", "42703"}) {
       DataAccessException missing =
