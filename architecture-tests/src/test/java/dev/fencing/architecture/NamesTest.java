@@ -42,10 +42,7 @@ class NamesTest {
       Map.of(
           // issue 51: the runtime's workers and the starter's bean of them
           "FencedWorkers",
-          Set.of("dev.fencing.runtime.FencedWorkers", "dev.fencing.spring.FencedWorkers"),
-          // issue 51: the test kit's wake-ups in memory and a process's signals
-          "Signals",
-          Set.of("dev.fencing.testkit.memory.Signals", "dev.fencing.testkit.process.Signals"));
+          Set.of("dev.fencing.runtime.FencedWorkers", "dev.fencing.spring.FencedWorkers"));
 
   @ArchTest
   static void noClassOfAPublishedModuleIsNamedAfterJooq(JavaClasses classes) {
