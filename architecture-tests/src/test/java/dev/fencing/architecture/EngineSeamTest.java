@@ -23,7 +23,8 @@ import com.tngtech.archunit.lang.CompositeArchRule;
  * each engine's classes are in a package of their own and name none of the other's; the code both
  * share names neither engine's classes (it is written against {@code internal.JobStore}), except
  * the Dagger module that binds the engine; and that module is the only code that asks which engine
- * the configuration names. Reads fencing-postgres's compiled main code ({@link MainCode}).
+ * a graph runs on ({@code EngineChoice.engine()}), so no class tests the engine but where objects
+ * are wired. Reads fencing-postgres's compiled main code ({@link MainCode}).
  */
 @AnalyzeClasses(locations = MainCode.class, importOptions = MainCode.class)
 class EngineSeamTest {
@@ -35,13 +36,17 @@ class EngineSeamTest {
   /** The one class of shared code that names the engines' classes: it binds one of them. */
   private static final String BINDER = "dev.fencing.postgres.internal.PostgresModule";
 
-  /** A call of (or a reference to) a method {@code appendOnly()}: the configuration's engine. */
+  /** The class that says which engine a graph runs on. */
+  private static final String CHOICE = "dev.fencing.postgres.internal.EngineChoice";
+
+  /** A call of (or a reference to) {@code EngineChoice.engine()}: the graph's engine. */
   private static final DescribedPredicate<JavaAccess<?>> ASKS_WHICH_ENGINE =
       describe(
-          "appendOnly()",
+          "EngineChoice.engine()",
           access ->
               access.getTarget() instanceof CodeUnitAccessTarget method
-                  && method.getName().equals("appendOnly")
+                  && method.getOwner().getName().equals(CHOICE)
+                  && method.getName().equals("engine")
                   && method.getRawParameterTypes().isEmpty());
 
   @ArchTest
@@ -93,7 +98,7 @@ class EngineSeamTest {
                 .haveFullyQualifiedName(BINDER)
                 .should()
                 .accessTargetWhere(ASKS_WHICH_ENGINE))
-        .as("only " + BINDER + " asks which engine the configuration names")
+        .as("only " + BINDER + " asks which engine a graph runs on")
         .check(classes.that(resideInAPackage(POSTGRES)));
   }
 

@@ -71,7 +71,7 @@ final class GatedParts {
     private final String shown;
 
     Queue(SchemaGate gate) {
-      super(() -> gate.engineGraph().queue());
+      super(() -> gate.engineParts().queue());
       this.shown = "PostgreSQL queue in schema " + gate.schema();
     }
 
@@ -85,7 +85,7 @@ final class GatedParts {
   static final class Schedules extends Part<ScheduleStore> implements ScheduleStore {
     Schedules(SchemaGate gate) {
       super(
-          () -> gate.engineGraph().schedules(), "PostgreSQL schedules in schema " + gate.schema());
+          () -> gate.engineParts().schedules(), "PostgreSQL schedules in schema " + gate.schema());
     }
 
     @Override

@@ -12,10 +12,11 @@ import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.SchemaVersionException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.internal.Config;
+import dev.fencing.postgres.internal.EngineKind;
 import dev.fencing.postgres.internal.Installer;
+import dev.fencing.postgres.internal.PostgresComponent;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -123,7 +124,7 @@ public final class PostgresFencing implements AutoCloseable {
         s.state().version(),
         s.state().compatibleFrom(),
         s.state().tables(),
-        s.engine().map(e -> Engine.valueOf(e.toUpperCase(Locale.ROOT))),
+        s.state().engine().map(Engine::of),
         Installer.latest(),
         s.refusal());
   }
@@ -249,7 +250,7 @@ public final class PostgresFencing implements AutoCloseable {
    * PostgresMaintenance}).
    */
   public PostgresMaintenance.Builder maintenance() {
-    return new PostgresMaintenance.Builder(() -> gate.engineGraph().retention());
+    return new PostgresMaintenance.Builder(() -> gate.engineParts().retention());
   }
 
   /**
@@ -263,7 +264,7 @@ public final class PostgresFencing implements AutoCloseable {
    * @throws StoreUnavailableException if the database could not be reached or refused
    */
   public PostgresAdmin admin() {
-    var admin = gate.engineGraph().admin();
+    var admin = gate.engineParts().admin();
     admin.checkInstalled();
     return new PostgresAdmin(admin);
   }
@@ -290,7 +291,7 @@ public final class PostgresFencing implements AutoCloseable {
    * @throws StoreUnavailableException if the record could not be read
    */
   public Engine engine() {
-    return Engine.valueOf(gate.engine().toUpperCase(Locale.ROOT));
+    return Engine.of(gate.engine());
   }
 
   @Override
@@ -319,7 +320,23 @@ public final class PostgresFencing implements AutoCloseable {
      * slot advances, retention, archive and the operators' {@link PostgresFencing#admin()} work on
      * it as on the other. The default: what a schema that records no engine gets.
      */
-    APPEND_ONLY
+    APPEND_ONLY;
+
+    /** The engine inside the backend; with {@link #of}, the one mapping between the two. */
+    EngineKind kind() {
+      return switch (this) {
+        case UPDATE_IN_PLACE -> EngineKind.UPDATE_IN_PLACE;
+        case APPEND_ONLY -> EngineKind.APPEND_ONLY;
+      };
+    }
+
+    /** The engine {@code kind} is inside the backend. */
+    static Engine of(EngineKind kind) {
+      return switch (kind) {
+        case UPDATE_IN_PLACE -> UPDATE_IN_PLACE;
+        case APPEND_ONLY -> APPEND_ONLY;
+      };
+    }
   }
 
   /**
@@ -517,21 +534,23 @@ public final class PostgresFencing implements AutoCloseable {
      *     could not be reached, or refused)
      */
     public PostgresFencing build() {
-      String named = engine == null ? null : engine.name().toLowerCase(Locale.ROOT);
-      return new PostgresFencing(
-          SchemaGate.open(this::config, dataSource, listenerDataSource, named, install));
+      return build(PostgresComponent::create);
     }
 
-    private Config config(String engine) {
-      return new Config(
-          schema,
-          maxAttempts,
-          transientRetries,
-          retryWait,
-          notifications,
-          listenerLinger,
-          synchronousReplication,
-          engine.equals(Installer.APPEND_ONLY));
+    /** As {@link #build()}, the handle's graph made by {@code graphs} (a test counts them). */
+    PostgresFencing build(PostgresComponent.Factory graphs) {
+      Config config =
+          new Config(
+              schema,
+              maxAttempts,
+              transientRetries,
+              retryWait,
+              notifications,
+              listenerLinger,
+              synchronousReplication,
+              engine == null ? null : engine.kind());
+      PostgresComponent graph = graphs.create(dataSource, listenerDataSource, config);
+      return new PostgresFencing(SchemaGate.open(graph, config, install));
     }
   }
 }

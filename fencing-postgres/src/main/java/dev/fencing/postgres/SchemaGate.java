@@ -1,64 +1,64 @@
 package dev.fencing.postgres;
 
+import dev.fencing.FencedQueue;
+import dev.fencing.ScheduleStore;
 import dev.fencing.SchemaVersionException;
 import dev.fencing.StoreUnavailableException;
+import dev.fencing.postgres.internal.Admin;
 import dev.fencing.postgres.internal.Config;
+import dev.fencing.postgres.internal.EngineChoice;
+import dev.fencing.postgres.internal.EngineKind;
 import dev.fencing.postgres.internal.Installer;
 import dev.fencing.postgres.internal.PostgresComponent;
-import java.util.Locale;
-import java.util.Optional;
-import java.util.function.Function;
-import javax.sql.DataSource;
+import dev.fencing.postgres.internal.Retention;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a handle knows of its schema: the engine it records, with that engine's graph, and whether
+ * What a handle knows of its schema: the engine it records, with that engine's parts, and whether
  * this library may run on its version. Read at the first call that needs it (or by the install),
  * and kept once the schema holds tables at a runnable version; the parts consult it before each
- * call ({@link GatedParts}). Engines go by the names the schema records them by ({@link
- * Installer#APPEND_ONLY}, {@link Installer#UPDATE_IN_PLACE}); the front door maps them to its
- * {@code Engine}.
+ * call ({@link GatedParts}). A handle has one graph: the engine is settled in it once ({@link
+ * EngineChoice}), and the parts of that engine are taken from it then, once.
  */
 final class SchemaGate {
 
   private static final Logger LOG = LoggerFactory.getLogger(PostgresFencing.class);
 
-  /** The graph of the engine the builder named (else the default): the parts no engine owns. */
+  /** The handle's one graph. */
   private final PostgresComponent graph;
 
   private final Config config;
-  private final Function<String, PostgresComponent> graphs;
-  private final @Nullable String named;
 
-  /** The engine's graph, once the schema's record was read; null before. */
+  /** The engine's record as read, once the schema's record was read and settled; null before. */
   private volatile @Nullable Resolved resolved;
 
-  /** The engine a handle runs on, with its graph, or why it may not run. */
-  private record Resolved(
-      String engine, PostgresComponent graph, @Nullable RuntimeException refusal) {}
+  /** The parts of the settled engine, taken from the graph once; null before. */
+  private volatile @Nullable EngineParts parts;
+
+  /** The engine a handle runs on, or why it may not run. */
+  private record Resolved(EngineKind engine, @Nullable RuntimeException refusal) {}
+
+  /** The parts of the graph that run on the engine's tables. */
+  record EngineParts(FencedQueue queue, ScheduleStore schedules, Admin admin, Retention retention) {
+
+    private static EngineParts of(PostgresComponent graph) {
+      return new EngineParts(graph.queue(), graph.schedules(), graph.admin(), graph.retention());
+    }
+  }
 
   /**
    * What the schema records of itself, its engine checked, and why this library may not run on it.
    */
-  record Status(Installer.State state, Optional<String> engine, @Nullable String refusal) {}
+  record Status(Installer.State state, @Nullable String refusal) {}
 
   /**
-   * Returns the gate of a new handle: its graphs built by {@code configs} of each engine, the
-   * schema installed first if {@code install}; warns if synchronous mode finds no standby.
+   * Returns the gate of a new handle on {@code graph}, the schema installed first if {@code
+   * install}; warns if synchronous mode finds no standby.
    */
-  static SchemaGate open(
-      Function<String, Config> configs,
-      DataSource dataSource,
-      DataSource listening,
-      @Nullable String named,
-      boolean install) {
-    Function<String, PostgresComponent> graphs =
-        e -> PostgresComponent.create(dataSource, listening, configs.apply(e));
-    String provisional = named != null ? named : Installer.APPEND_ONLY;
-    Config config = configs.apply(provisional);
-    SchemaGate gate = new SchemaGate(graphs.apply(provisional), config, graphs, named);
+  static SchemaGate open(PostgresComponent graph, Config config, boolean install) {
+    SchemaGate gate = new SchemaGate(graph, config);
     if (install) {
       gate.install();
     }
@@ -68,15 +68,9 @@ final class SchemaGate {
     return gate;
   }
 
-  private SchemaGate(
-      PostgresComponent graph,
-      Config config,
-      Function<String, PostgresComponent> graphs,
-      @Nullable String named) {
+  private SchemaGate(PostgresComponent graph, Config config) {
     this.graph = graph;
     this.config = config;
-    this.graphs = graphs;
-    this.named = named;
   }
 
   /** The schema every part uses. */
@@ -91,32 +85,52 @@ final class SchemaGate {
 
   /**
    * Installs the schema (recording the builder's engine if it records none) and keeps what it then
-   * records; throws as {@link #engineGraph} does if this library may not run on it.
+   * records; throws as {@link #engineParts} does if this library may not run on it.
    */
   private void install() {
-    graph.schemaSetup().install(named);
-    resolved = resolve(graph.schemaSetup().state());
-    engineGraph();
+    graph.schemaSetup().install();
+    Installer.State state = graph.schemaSetup().state();
+    settle(resolve(state), state);
+    runnable();
   }
 
   /**
-   * Returns the graph of the engine the schema records, reading the record at the first call that
+   * Returns the parts of the engine the schema records, reading the record at the first call that
    * needs it; throws {@link SchemaVersionException} at every call if this library may not run on
-   * the schema's version, {@link IllegalStateException} if the builder named another engine.
+   * the schema's version, {@link IllegalStateException} if the builder named another engine. While
+   * the schema holds no tables, which decides no engine yet, the parts are of the provisional
+   * engine and new at each call: they only find the schema not installed.
    */
-  PostgresComponent engineGraph() {
+  EngineParts engineParts() {
+    runnable();
+    EngineParts p = parts;
+    if (p != null) {
+      return p;
+    }
+    if (resolved == null) {
+      return EngineParts.of(graph);
+    }
+    synchronized (this) {
+      if (parts == null) {
+        parts = EngineParts.of(graph);
+      }
+      return parts;
+    }
+  }
+
+  /** The engine the handle runs on (see {@link PostgresFencing#engine()}). */
+  EngineKind engine() {
+    return runnable().engine();
+  }
+
+  /** What was resolved, if this library may run on it; else throws (see {@link #engineParts}). */
+  private Resolved runnable() {
     Resolved r = resolved();
     throwIfVersionRefused(r);
     if (r.refusal() != null) {
       throw new IllegalStateException(r.refusal().getMessage());
     }
-    return r.graph();
-  }
-
-  /** The engine the handle runs on (see {@link PostgresFencing#engine()}). */
-  String engine() {
-    engineGraph();
-    return resolved().engine();
+    return r;
   }
 
   /**
@@ -143,19 +157,12 @@ final class SchemaGate {
   Status status() {
     Installer.State state = graph.schemaSetup().state();
     SchemaVersionException refusal = Installer.refusal(config.schema(), state);
-    return new Status(
-        state,
-        state.engine().map(SchemaGate::known),
-        refusal == null ? null : refusal.getMessage());
+    return new Status(state, refusal == null ? null : refusal.getMessage());
   }
 
-  /** Gives back the listening connections of the graphs built. */
+  /** Gives back the listening connection of the graph. */
   void close() {
     graph.listener().close();
-    Resolved r = resolved;
-    if (r != null && r.graph() != graph) {
-      r.graph().listener().close();
-    }
   }
 
   /** Says so when no synchronous standby is attached: every write would wait. */
@@ -179,7 +186,7 @@ final class SchemaGate {
   /** The engine if read, for {@code toString}. */
   String engineIfRead() {
     Resolved r = resolved;
-    return r == null ? "not read yet" : shown(r.engine());
+    return r == null ? "not read yet" : r.engine().name();
   }
 
   private static void throwIfVersionRefused(Resolved r) {
@@ -205,9 +212,9 @@ final class SchemaGate {
   }
 
   /**
-   * Keeps {@code fresh} for every later call, unless the schema must be read again at the next:
-   * refused for its version (a worker started before its migration runs once it lands), or holding
-   * no fencing tables yet.
+   * Keeps {@code fresh} for every later call, and settles the graph's engine, unless the schema
+   * must be read again at the next: refused for its version (a worker started before its migration
+   * runs once it lands), or holding no fencing tables yet.
    */
   private synchronized Resolved settle(Resolved fresh, Installer.State state) {
     if (resolved != null) {
@@ -216,6 +223,7 @@ final class SchemaGate {
     if (fresh.refusal() instanceof SchemaVersionException || !state.tables()) {
       return fresh;
     }
+    graph.engineChoice().settle(fresh.engine());
     resolved = fresh;
     return fresh;
   }
@@ -225,46 +233,30 @@ final class SchemaGate {
    * wins; without one, the builder's engine, else the default.
    */
   private Resolved resolve(Installer.State state) {
-    String provisional = named != null ? named : Installer.APPEND_ONLY;
+    EngineKind provisional = graph.engineChoice().provisional();
     SchemaVersionException version = Installer.refusal(config.schema(), state);
     if (version != null) {
-      return new Resolved(provisional, graph, version);
+      return new Resolved(provisional, version);
     }
-    String engine = state.engine().map(SchemaGate::known).orElse(provisional);
+    EngineKind engine = state.engine().orElse(provisional);
+    EngineKind named = config.engine();
     RuntimeException refusal = null;
-    if (named != null && !engine.equals(named)) {
+    if (named != null && engine != named) {
       refusal =
           new IllegalStateException(
               "schema "
                   + config.schema()
                   + " records engine "
-                  + shown(engine)
+                  + engine
                   + " (table "
                   + config.schema()
                   + ".fencing_schema), but this handle was built with engine(Engine."
-                  + shown(named)
+                  + named
                   + "): its queues would claim from tables no producer of the schema fills. Build it"
                   + " without engine(...) or with engine(Engine."
-                  + shown(engine)
+                  + engine
                   + "), or use another schema");
     }
-    return new Resolved(engine, engine.equals(provisional) ? graph : graphs.apply(engine), refusal);
-  }
-
-  /** The engine's name as the front door's {@code Engine} spells it. */
-  private static String shown(String engine) {
-    return engine.toUpperCase(Locale.ROOT);
-  }
-
-  /** {@code stored}, if this library knows the engine. */
-  private static String known(String stored) {
-    return switch (stored) {
-      case Installer.APPEND_ONLY, Installer.UPDATE_IN_PLACE -> stored;
-      default ->
-          throw new IllegalStateException(
-              "fencing_schema records engine '"
-                  + stored
-                  + "', which this version of the library does not know: upgrade it");
-    };
+    return new Resolved(engine, refusal);
   }
 }

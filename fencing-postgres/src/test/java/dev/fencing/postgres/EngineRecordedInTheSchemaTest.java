@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.Job;
+import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.postgres.PostgresFencing.Engine;
+import dev.fencing.postgres.internal.PostgresComponent;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.sql.Connection;
@@ -12,7 +14,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -69,27 +73,41 @@ class EngineRecordedInTheSchemaTest {
     assertThat(recorded(schema)).isEqualTo(stored(engine));
   }
 
+  /**
+   * A handle without {@code engine(...)} follows the schema, decides its engine once and builds one
+   * graph: on a schema that records the engine other than the default, it used to build a second
+   * graph (its own listening connection, its own statements) for the engine the schema records.
+   */
   @ParameterizedTest
   @EnumSource(Engine.class)
-  void aHandleWithoutAnEngineFollowsTheSchemaAndClaimsWhatItsProducersEnqueued(
+  void aHandleWithoutAnEngineFollowsTheSchemaInOneGraphAndClaimsWhatItsProducersEnqueued(
       Engine engine, TestSchema schema) {
     PostgresFencing producer =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).engine(engine).build();
-    long id = producer.queue().enqueue("q", "{}");
+    List<Long> ids =
+        List.of(producer.queue().enqueue("q", "{}"), producer.queue().enqueue("q", "{}"));
 
     for (boolean install : new boolean[] {true, false}) {
+      AtomicInteger graphs = new AtomicInteger();
       PostgresFencing worker =
           PostgresFencing.builder(schema.dataSource())
               .schema(schema.name())
               .install(install)
-              .build();
+              .build(
+                  (dataSource, listening, config) -> {
+                    graphs.incrementAndGet();
+                    return PostgresComponent.create(dataSource, listening, config);
+                  });
+      Job job = worker.queue().claim("q", "w", LONG).orElseThrow();
+      assertThat(job.id()).isIn(ids);
       assertThat(worker.engine()).isEqualTo(engine);
       assertThat(worker.toString()).contains("engine=" + engine);
+      assertThat(worker.admin().job(job.id())).isPresent();
+      worker.maintenance().build().runRound();
+      worker.ownership().holder("r");
+      assertThat(graphs).as("graphs built by a handle (install %s)", install).hasValue(1);
+      worker.close();
     }
-    PostgresFencing worker =
-        PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build();
-    Job job = worker.queue().claim("q", "w", LONG).orElseThrow();
-    assertThat(job.id()).isEqualTo(id);
   }
 
   @ParameterizedTest
@@ -132,13 +150,20 @@ class EngineRecordedInTheSchemaTest {
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).install(false).build();
     assertThat(uninstalled.engine()).isEqualTo(Engine.APPEND_ONLY);
     assertThat(uninstalled.toString()).contains("engine=not read yet");
+    // its queue, used while nothing is installed, is not kept on the default engine
+    assertThatThrownBy(() -> uninstalled.queue().enqueue("q", "{}"))
+        .isInstanceOf(SchemaNotInstalledException.class);
 
-    PostgresFencing.builder(schema.dataSource())
-        .schema(schema.name())
-        .engine(Engine.UPDATE_IN_PLACE)
-        .build();
+    long id =
+        PostgresFencing.builder(schema.dataSource())
+            .schema(schema.name())
+            .engine(Engine.UPDATE_IN_PLACE)
+            .build()
+            .queue()
+            .enqueue("q", "{}");
     assertThat(uninstalled.engine()).isEqualTo(Engine.UPDATE_IN_PLACE);
     assertThat(uninstalled.toString()).contains("engine=UPDATE_IN_PLACE");
+    assertThat(uninstalled.queue().claim("q", "w", LONG).orElseThrow().id()).isEqualTo(id);
   }
 
   @ParameterizedTest

@@ -74,6 +74,9 @@ class StoppedDatabaseTest {
           // the handle's setting, not the store
           "PostgresAdmin.schema", r -> r instanceof String);
 
+  /** What the translator says of a failure retried as the fixture's handle is configured. */
+  private static final String RETRIED = "(transient failures retried 1 times)";
+
   private static final java.util.concurrent.atomic.AtomicLong INSTANTS =
       new java.util.concurrent.atomic.AtomicLong();
 
@@ -195,13 +198,17 @@ class StoppedDatabaseTest {
                 .as(name + " " + Arrays.toString(args))
                 .isInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("schema " + fencing.schema())
+                // the translator's words, kept by whatever says more of the call
+                .hasMessageContaining(RETRIED)
                 .cause()
                 .isNotNull();
           }
           called.add(name);
         }
       }
-      assertThat(catchThrowable(fencing::admin)).isInstanceOf(StoreUnavailableException.class);
+      assertThat(catchThrowable(fencing::admin))
+          .isInstanceOf(StoreUnavailableException.class)
+          .hasMessageContaining(RETRIED);
       return called;
     }
 

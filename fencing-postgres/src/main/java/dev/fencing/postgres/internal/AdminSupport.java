@@ -83,9 +83,7 @@ public final class AdminSupport {
     try {
       found = jdbc.run(c -> jdbc.on(c).resultQuery(names, schema).fetch(0, String.class));
     } catch (StoreUnavailableException e) {
-      throw new StoreUnavailableException(
-          "PostgreSQL: could not read schema " + schema + ": " + StoreFailures.describe(e),
-          e.getCause());
+      throw StoreFailures.of(jdbc.config()).during("could not read which tables it holds", e);
     }
     if (found.isEmpty()) {
       throw new SchemaNotInstalledException(

@@ -2,6 +2,7 @@ package dev.fencing.postgres.internal;
 
 import dev.fencing.internal.Validate;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The settings of one PostgreSQL backend, checked once when built.
@@ -14,9 +15,9 @@ import java.time.Duration;
  * @param listenerLinger how long the listening connection stays open after the last wait ended
  * @param synchronousReplication whether every transaction forces {@code synchronous_commit = on}
  *     and a commit whose wait for the standby was cancelled counts as unknown
- * @param appendOnly whether the queue runs on the append-only engine (docs/ENGINE.md) rather than
- *     on one row per job updated in place; read by {@code PostgresModule} alone, which binds that
- *     engine's {@link JobStore}
+ * @param engine the engine the builder named (docs/ENGINE.md), or null to follow the one the schema
+ *     records; the install records it in a schema that records none, and {@link EngineChoice}
+ *     decides from it which engine's {@link JobStore} the graph binds
  */
 public record Config(
     String schema,
@@ -26,7 +27,7 @@ public record Config(
     boolean notifications,
     Duration listenerLinger,
     boolean synchronousReplication,
-    boolean appendOnly) {
+    @Nullable EngineKind engine) {
 
   /** The default of {@link #listenerLinger}. */
   public static final Duration DEFAULT_LINGER = Duration.ofSeconds(30);

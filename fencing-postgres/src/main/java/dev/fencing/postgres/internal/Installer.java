@@ -55,12 +55,6 @@ public final class Installer {
 
   private static final Pattern NAME = Pattern.compile("V([1-9][0-9]*)__([a-z0-9_]+)\\.sql");
 
-  /** The stored name of {@code PostgresFencing.Engine.UPDATE_IN_PLACE}. */
-  public static final String UPDATE_IN_PLACE = "update_in_place";
-
-  /** The stored name of {@code PostgresFencing.Engine.APPEND_ONLY}. */
-  public static final String APPEND_ONLY = "append_only";
-
   private static final List<Migration> MIGRATIONS = load();
 
   private Installer() {}
@@ -84,7 +78,8 @@ public final class Installer {
    * @param tables whether it holds any fencing table
    * @param engine the engine it records; see {@link #recordedEngine}
    */
-  public record State(int version, int compatibleFrom, boolean tables, Optional<String> engine) {}
+  public record State(
+      int version, int compatibleFrom, boolean tables, Optional<EngineKind> engine) {}
 
   /** Returns the scripts this jar ships, in version order. */
   public static List<Migration> migrations() {
@@ -148,10 +143,10 @@ public final class Installer {
    * Applies the scripts {@code schema} lacks, one transaction each, and returns how many it
    * applied. A schema that records no engine gets one from its first script: the engine whose
    * tables alone hold jobs (a schema installed before engines were recorded), else {@code
-   * requested}, else {@link #APPEND_ONLY}. A schema newer than this jar is left as it is (whether
-   * this library may run on it is {@link #refusal}'s answer).
+   * requested}, else {@link EngineKind#DEFAULT}. A schema newer than this jar is left as it is
+   * (whether this library may run on it is {@link #refusal}'s answer).
    */
-  static int install(DSLContext dsl, String schema, @Nullable String requested) {
+  static int install(DSLContext dsl, String schema, @Nullable EngineKind requested) {
     int applied = 0;
     while (applyNext(dsl, schema, requested)) {
       applied++;
@@ -159,7 +154,7 @@ public final class Installer {
     return applied;
   }
 
-  private static boolean applyNext(DSLContext dsl, String schema, @Nullable String requested) {
+  private static boolean applyNext(DSLContext dsl, String schema, @Nullable EngineKind requested) {
     return dsl.transactionResult(
         tx -> {
           DSLContext t = tx.dsl();
@@ -177,7 +172,7 @@ public final class Installer {
               c -> {
                 try (PreparedStatement engine =
                     c.prepareStatement("select set_config('fencing.engine', ?, true)")) {
-                  engine.setString(1, requested == null ? "" : requested);
+                  engine.setString(1, requested == null ? "" : requested.stored());
                   engine.execute();
                 }
                 // the script whole: the driver sends its statements in one round trip, and its
@@ -207,7 +202,7 @@ public final class Installer {
   }
 
   private static State readState(DSLContext dsl, String schema) {
-    Optional<String> engine = recordedEngine(dsl, schema);
+    Optional<EngineKind> engine = recordedEngine(dsl, schema);
     if (!exists(dsl, schema, "fencing_schema_version")) {
       boolean tables =
           exists(dsl, schema, "fencing_job")
@@ -295,8 +290,10 @@ public final class Installer {
    * before engines were recorded, or by running the scripts by hand in a way that skipped the
    * record), the engine whose table alone holds jobs, as the first script would record it, else
    * empty.
+   *
+   * @throws IllegalStateException naming the engine recorded if this library does not know it
    */
-  static Optional<String> recordedEngine(DSLContext dsl, String schema) {
+  static Optional<EngineKind> recordedEngine(DSLContext dsl, String schema) {
     String recorded =
         exists(dsl, schema, "fencing_schema")
             ? dsl.select(FENCING_SCHEMA.ENGINE).from(FENCING_SCHEMA).fetchOne(FENCING_SCHEMA.ENGINE)
@@ -304,17 +301,17 @@ public final class Installer {
     // without a record, a handle that does not install would otherwise take the default and claim
     // from tables no producer of the schema fills
     return recorded != null
-        ? Optional.of(recorded)
+        ? Optional.of(EngineKind.ofStored(recorded))
         : holdingJobs(
             holdsRows(dsl, schema, "fencing_job"), holdsRows(dsl, schema, "fencing_append_job"));
   }
 
   /** The engine whose job table alone holds rows; empty when neither or both do. */
-  private static Optional<String> holdingJobs(boolean updateJobs, boolean appendJobs) {
+  private static Optional<EngineKind> holdingJobs(boolean updateJobs, boolean appendJobs) {
     if (updateJobs == appendJobs) {
       return Optional.empty();
     }
-    return Optional.of(updateJobs ? UPDATE_IN_PLACE : APPEND_ONLY);
+    return Optional.of(updateJobs ? EngineKind.UPDATE_IN_PLACE : EngineKind.APPEND_ONLY);
   }
 
   private static boolean exists(DSLContext dsl, String schema, String table) {

@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * (one row per job, updated in place) and {@code internal.append.AppendStore} (rows inserted, never
  * updated). {@code PostgresModule} binds the one the configuration names, and is the only place
  * that asks which. What both engines share is written once against this interface: enqueueing and
- * the wake-ups ({@link JooqQueue}), keyed enqueues ({@link KeyedEnqueues}), a schedule's slots
+ * the wake-ups ({@link PostgresQueue}), keyed enqueues ({@link KeyedEnqueues}), a schedule's slots
  * ({@link SlotStatement}), retention's batches and VACUUM ({@link Retention}), the outbox. Both
  * implementations extend {@link EngineStore}, what they do alike.
  *

@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  * The enqueue of jobs with {@link JobOptions} (run later, a priority), plain or keyed, on either
  * engine: one statement per chunk, the options as arrays parallel to the payloads, the job rows and
  * the engine's rows beside them ({@link JobStore#optionRows}) written by data-modifying CTEs. Jobs
- * without options are enqueued by the statements of {@link JooqQueue} and {@link KeyedEnqueues},
- * whose text this leaves unchanged.
+ * without options are enqueued by the statements of {@link PostgresQueue} and {@link
+ * KeyedEnqueues}, whose text this leaves unchanged.
  *
  * <p>A job's ready time is its run time, or {@code now()} of the database plus its delay (or {@code
  * now()}): the store's clock, never the producer's. The engines' CTEs read the jobs written, with
@@ -58,7 +58,7 @@ public final class OptionRows {
 
   /**
    * The insert of unkeyed jobs, each with its options; answers the new ids in the order of {@code
-   * payloads} (ids follow the rows' order {@code n}, as in {@link JooqQueue}).
+   * payloads} (ids follow the rows' order {@code n}, as in {@link PostgresQueue}).
    */
   static ResultQuery<?> plain(
       DSLContext d,

@@ -14,7 +14,7 @@ import javax.sql.DataSource;
 @Component(modules = PostgresModule.class)
 public interface PostgresComponent {
 
-  /** The queue. */
+  /** The queue; a new one at each call (see {@link EngineChoice}). */
   FencedQueue queue();
 
   /** Resource ownership, in the same schema as the queue. */
@@ -33,13 +33,16 @@ public interface PostgresComponent {
   Retention retention();
 
   /** The receivers, in the same schema as the queue. */
-  Receivers receivers();
+  NamedReceivers receivers();
 
   /** Asks the server about synchronous standbys. */
   ReplicationProbe replication();
 
   /** The wake-ups' listening connection and thread, closed with the handle. */
   Listener listener();
+
+  /** Which engine the graph's job store is of. */
+  EngineChoice engineChoice();
 
   /** Installs the schema. */
   SchemaSetup schemaSetup();

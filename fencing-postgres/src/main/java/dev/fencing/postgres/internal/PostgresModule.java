@@ -34,36 +34,39 @@ abstract class PostgresModule {
   }
 
   /**
-   * The engine the configuration names, the one place that asks which: both share the schema, the
-   * queue's enqueues and wake-ups, the outbox, the schedules and the receivers.
+   * The job store of the engine the handle runs on ({@link EngineChoice}), the one place that asks
+   * which: both share the schema, the queue's enqueues and wake-ups, the outbox, the schedules and
+   * the receivers. Each engine's store is built at most once; what uses a store (the queue, the
+   * schedules, retention, the admin) is not scoped, so its owner (the front door's gate) takes it
+   * once the engine is settled.
    */
   @Provides
-  @Singleton
   static JobStore store(
-      Config config, Provider<InPlaceStore> updateInPlace, Provider<AppendStore> appendOnly) {
-    return config.appendOnly() ? appendOnly.get() : updateInPlace.get();
+      EngineChoice engine, Provider<InPlaceStore> updateInPlace, Provider<AppendStore> appendOnly) {
+    return switch (engine.engine()) {
+      case UPDATE_IN_PLACE -> updateInPlace.get();
+      case APPEND_ONLY -> appendOnly.get();
+    };
   }
 
   /** The operators' view of the same engine's tables. */
   @Provides
-  @Singleton
   static Admin admin(JobStore store) {
     return store.admin();
   }
 
   /** The queue, written once against the engine. */
   @Binds
-  @Singleton
-  abstract FencedQueue queue(JooqQueue queue);
+  abstract FencedQueue queue(PostgresQueue queue);
 
   @Binds
-  abstract FencedOutbox outbox(JooqOutbox outbox);
+  abstract FencedOutbox outbox(PostgresOutbox outbox);
 
   @Binds
   abstract ScheduleStore schedules(ScheduleRows schedules);
 
   @Binds
-  abstract ResourceOwnership ownership(JooqOwnership ownership);
+  abstract ResourceOwnership ownership(PostgresOwnership ownership);
 
   @Provides
   @Singleton

@@ -124,9 +124,7 @@ public final class Retention {
   }
 
   private StoreUnavailableException failed(String what, StoreUnavailableException e) {
-    return new StoreUnavailableException(
-        "PostgreSQL: " + what + " in schema " + config.schema() + ": " + StoreFailures.describe(e),
-        e.getCause());
+    return StoreFailures.of(config).during(what, e);
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.fencing.postgres.internal;
 
 import jakarta.inject.Inject;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Migrates the configured schema to this jar's version, and reads what it records. Its statements
@@ -26,10 +25,10 @@ public final class SchemaSetup {
    * @return how many scripts it applied
    * @throws dev.fencing.StoreUnavailableException if the database could not be reached or refused
    */
-  public int install(@Nullable String requestedEngine) {
+  public int install() {
     return jdbc.guarded(
         "installing the schema",
-        () -> Installer.install(jdbc.dsl(), jdbc.config().schema(), requestedEngine));
+        () -> Installer.install(jdbc.dsl(), jdbc.config().schema(), jdbc.config().engine()));
   }
 
   /**

@@ -86,6 +86,19 @@ public final class StoreFailures {
         prefix() + operation + " failed" + retried(failure) + ": " + said, failure);
   }
 
+  /**
+   * Returns {@code translated} (as {@link #translate} made it, or one of ours) as the failure of
+   * {@code what}: its message whole after {@code what}, and itself the cause, so that nothing it
+   * said (how often it was retried, an outcome unknown) is lost.
+   */
+  public StoreUnavailableException during(String what, StoreUnavailableException translated) {
+    String said = String.valueOf(translated.getMessage());
+    String prefix = prefix();
+    return new StoreUnavailableException(
+        prefix + what + ": " + (said.startsWith(prefix) ? said.substring(prefix.length()) : said),
+        translated);
+  }
+
   /** Says how often {@code failure} was retried, if it is of the kind that is. */
   String retried(Throwable failure) {
     return Transient.isTransient(failure)

@@ -100,7 +100,7 @@ class InstallerScriptsTest {
   @Test
   void aLibraryRunsOnItsVersionAndOnANewerOneThatStillDeclaresItselfCompatible() {
     int mine = Installer.latest();
-    Optional<String> engine = Optional.of(Installer.APPEND_ONLY);
+    Optional<EngineKind> engine = Optional.of(EngineKind.APPEND_ONLY);
     assertThat(Installer.refusal("s", new Installer.State(mine, 1, true, engine))).isNull();
     assertThat(Installer.refusal("s", new Installer.State(mine + 1, mine, true, engine))).isNull();
     // no tables at all: the first statement says the schema is not installed

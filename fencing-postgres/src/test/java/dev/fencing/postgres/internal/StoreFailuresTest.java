@@ -21,7 +21,7 @@ class StoreFailuresTest {
 
   private final StoreFailures failures =
       StoreFailures.of(
-          new Config("jobs", 5, 3, Duration.ofMillis(1), true, Duration.ofSeconds(1), false, true));
+          new Config("jobs", 5, 3, Duration.ofMillis(1), true, Duration.ofSeconds(1), false, null));
 
   @Test
   void aFailureOfTheDatabaseIsUnavailableNamingTheSchemaWithTheOriginalAsCause() {
@@ -34,6 +34,25 @@ class StoreFailuresTest {
             "PostgreSQL (schema jobs): a statement failed (transient failures retried 3 times):"
                 + " Connection refused")
         .hasCause(lost);
+  }
+
+  @Test
+  void aTranslatedFailureSaidOfAWholeCallKeepsEveryWordTheTranslatorSaid() {
+    StoreUnavailableException translated =
+        (StoreUnavailableException)
+            failures.translate(
+                "a statement",
+                new DataAccessException("x", new SQLException("Connection refused", "08001")));
+    StoreUnavailableException ours = new StoreUnavailableException("the standby is gone");
+
+    assertThat(failures.during("removing finished jobs", translated))
+        .hasMessage(
+            "PostgreSQL (schema jobs): removing finished jobs: a statement failed (transient"
+                + " failures retried 3 times): Connection refused")
+        .hasCause(translated);
+    assertThat(failures.during("vacuuming", ours))
+        .hasMessage("PostgreSQL (schema jobs): vacuuming: the standby is gone")
+        .hasCause(ours);
   }
 
   @Test

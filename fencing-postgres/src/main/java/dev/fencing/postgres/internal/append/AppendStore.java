@@ -45,6 +45,7 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendWindow;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -70,6 +71,7 @@ import org.jspecify.annotations.Nullable;
  * compare-and-set on owner and epoch for every write of a lease, work by priority then oldest ready
  * first, attempts counted per claim.
  */
+@Singleton
 public final class AppendStore extends EngineStore {
 
   private static final JobTable JOBS =

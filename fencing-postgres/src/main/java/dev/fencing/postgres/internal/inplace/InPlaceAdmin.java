@@ -159,13 +159,13 @@ final class InPlaceAdmin extends EngineAdmin {
   }
 
   private static Optional<JobDetails> details(DSLContext dsl, long jobId) {
-    FencingJobRecord r = JobRow.read(dsl, jobId);
+    FencingJobRecord r = InPlaceRow.read(dsl, jobId);
     if (r == null) {
       return Optional.empty();
     }
     return Optional.of(
         details(
-            JobRow.snapshot(r),
+            InPlaceRow.snapshot(r),
             r.getExpiries(),
             r.getLastEvent(),
             Arrays.asList(r.getSettledEpochs()),

@@ -30,7 +30,7 @@ final class InPlaceHistory {
   private InPlaceHistory() {}
 
   static Optional<JobHistory> read(DSLContext dsl, long jobId) {
-    FencingJobRecord r = JobRow.read(dsl, jobId);
+    FencingJobRecord r = InPlaceRow.read(dsl, jobId);
     if (r == null) {
       return Optional.empty();
     }

@@ -23,6 +23,7 @@ import dev.fencing.postgres.internal.RetentionBatch;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -47,6 +48,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Every statement commits on its own, whether or not the data source's connections are in
  * autocommit mode (see {@link Jdbc}).
  */
+@Singleton
 public final class InPlaceStore extends EngineStore {
 
   private static final JobTable JOBS =
@@ -136,7 +138,7 @@ public final class InPlaceStore extends EngineStore {
 
   @Override
   public Optional<JobSnapshot> find(long jobId) {
-    return Optional.ofNullable(read(dsl -> JobRow.read(dsl, jobId))).map(JobRow::snapshot);
+    return Optional.ofNullable(read(dsl -> InPlaceRow.read(dsl, jobId))).map(InPlaceRow::snapshot);
   }
 
   /** Three counts in one statement, each on its state's partial index, never on completed rows. */

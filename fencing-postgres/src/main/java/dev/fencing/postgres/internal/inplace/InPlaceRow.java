@@ -16,9 +16,9 @@ import org.jspecify.annotations.Nullable;
  * A job's row of {@code fencing_job}, read whole, and the API's snapshot of it: what {@link
  * InPlaceStore#find} returns and what {@link InPlaceAdmin} shows more of.
  */
-final class JobRow {
+final class InPlaceRow {
 
-  private JobRow() {}
+  private InPlaceRow() {}
 
   /**
    * The row of job {@code jobId}, or null if there is none. A parked job (a priority) shows its

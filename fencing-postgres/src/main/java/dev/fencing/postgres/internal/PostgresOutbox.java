@@ -24,12 +24,12 @@ import org.jspecify.annotations.Nullable;
  * row undelivered and unlocked (the database ends the dead connection's transaction), and the next
  * relay sends the message again: at least once.
  */
-final class JooqOutbox implements FencedOutbox {
+final class PostgresOutbox implements FencedOutbox {
 
   private final Jdbc jdbc;
 
   @Inject
-  JooqOutbox(Jdbc jdbc) {
+  PostgresOutbox(Jdbc jdbc) {
     this.jdbc = jdbc;
   }
 

@@ -44,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Every statement commits on its own, whether or not the data source's connections are in
  * autocommit mode (see {@link Jdbc}).
  */
-public final class JooqQueue implements FencedQueue {
+public final class PostgresQueue implements FencedQueue {
 
   private static final int ENQUEUE_CHUNK = 10_000;
 
@@ -57,7 +57,7 @@ public final class JooqQueue implements FencedQueue {
   private final RunningLimits limits;
 
   @Inject
-  JooqQueue(
+  PostgresQueue(
       Jdbc jdbc,
       JobStore store,
       JsonProbe probe,

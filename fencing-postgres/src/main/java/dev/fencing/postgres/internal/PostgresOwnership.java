@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * first try committed but whose acknowledgement was lost finds its acquisition again by the call's
  * token on the row, rather than calling it held by someone else.
  */
-public final class JooqOwnership implements ResourceOwnership {
+public final class PostgresOwnership implements ResourceOwnership {
 
   /** An acquire reads the holder after losing; if that lease ran out meanwhile it tries again. */
   private static final int ROUNDS = 3;
@@ -36,7 +36,7 @@ public final class JooqOwnership implements ResourceOwnership {
   private final ResourceRows rows;
 
   @Inject
-  JooqOwnership(Jdbc jdbc, ResourceRows rows) {
+  PostgresOwnership(Jdbc jdbc, ResourceRows rows) {
     this.jdbc = jdbc;
     this.rows = rows;
   }
@@ -188,16 +188,7 @@ public final class JooqOwnership implements ResourceOwnership {
   }
 
   private StoreUnavailableException failed(String what, StoreUnavailableException e) {
-    return new StoreUnavailableException(
-        "PostgreSQL (schema "
-            + jdbc.config().schema()
-            + ") failed to "
-            + what
-            + " (transient failures retried "
-            + jdbc.config().transientRetries()
-            + " times); the outcome is unknown: "
-            + StoreFailures.describe(e),
-        e.getCause());
+    return StoreFailures.of(jdbc.config()).during("could not " + what + ", the outcome unknown", e);
   }
 
   private static long micros(Duration leaseLength) {

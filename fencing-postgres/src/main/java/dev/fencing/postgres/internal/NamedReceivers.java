@@ -5,12 +5,12 @@ import dev.fencing.internal.Validate;
 import jakarta.inject.Inject;
 
 /** Makes the receivers of the configured schema, on the queue's connections and retries. */
-public final class Receivers {
+public final class NamedReceivers {
 
   private final Jdbc jdbc;
 
   @Inject
-  Receivers(Jdbc jdbc) {
+  NamedReceivers(Jdbc jdbc) {
     this.jdbc = jdbc;
   }
 
