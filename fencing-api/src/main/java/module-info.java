@@ -7,8 +7,9 @@ module dev.fencing.api {
 
   exports dev.fencing;
   exports dev.fencing.tuning;
-  // dev.fencing.zookeeper and dev.fencing.spring have no module-info: their jars name themselves
-  // so (Automatic-Module-Name)
+  // dev.fencing.zookeeper, dev.fencing.spring and dev.fencing.testkit have no module-info: their
+  // jars name themselves so (Automatic-Module-Name). The test kit's in-memory queue validates with
+  // dev.fencing.internal, so that it refuses what the other backends refuse, with their messages.
   exports dev.fencing.internal to
       dev.fencing.postgres,
       dev.fencing.receiver,
@@ -19,5 +20,6 @@ module dev.fencing.api {
       dev.fencing.micrometer,
       dev.fencing.schedule,
       dev.fencing.spring,
+      dev.fencing.testkit,
       dev.fencing.zookeeper;
 }
