@@ -7,6 +7,7 @@ module dev.fencing.runtime {
   requires transitive dev.fencing.api;
   requires static dev.fencing.schedule;
   requires static org.jspecify;
+  requires org.slf4j;
 
   exports dev.fencing.runtime;
 }
