@@ -16,9 +16,8 @@ import org.slf4j.LoggerFactory;
  */
 final class DrainOnShutdown {
 
-  // SLF4J, not the System.Logger of the module's other classes: System.Logger's default backend,
-  // java.util.logging, closes its handlers in a shutdown hook of its own, run at the same time as
-  // this one, and the drain's lines were lost
+  // SLF4J, never System.Logger: its default backend, java.util.logging, closes its handlers in a
+  // shutdown hook of its own, run at the same time as this one, and the drain's lines were lost
   private static final Logger LOG = LoggerFactory.getLogger(Pipeline.LOGGER);
 
   private final String owner;
