@@ -44,6 +44,7 @@ public final class FencedWorkers implements AutoCloseable {
   private final @Nullable FencedScheduler scheduler;
   private final SidecarThreads sidecars;
   private final Duration drainTimeout;
+  private final @Nullable DrainOnShutdown drainOnShutdown;
   private final AtomicBoolean stopped = new AtomicBoolean();
   private volatile boolean drained;
 
@@ -51,11 +52,18 @@ public final class FencedWorkers implements AutoCloseable {
       Map<String, FencedRuntime> runtimes,
       @Nullable FencedScheduler scheduler,
       SidecarThreads sidecars,
-      Duration drainTimeout) {
+      Duration drainTimeout,
+      String owner,
+      @Nullable List<AutoCloseable> closeAfterDrain) {
     this.runtimes = Collections.unmodifiableMap(runtimes);
     this.scheduler = scheduler;
     this.sidecars = sidecars;
     this.drainTimeout = drainTimeout;
+    this.drainOnShutdown =
+        closeAfterDrain == null
+            ? null
+            : new DrainOnShutdown(
+                owner, this.runtimes, drainTimeout, () -> shutdown(drainTimeout), closeAfterDrain);
   }
 
   /**
@@ -141,6 +149,9 @@ public final class FencedWorkers implements AutoCloseable {
     if (!stopped.compareAndSet(false, true)) {
       return drained;
     }
+    if (drainOnShutdown != null) {
+      drainOnShutdown.unregister();
+    }
     if (scheduler != null) {
       scheduler.close();
     }
@@ -175,6 +186,7 @@ public final class FencedWorkers implements AutoCloseable {
     private final JobConsumer queue;
     private final Map<String, Consumer<FencedRuntime.Builder>> queues = new LinkedHashMap<>();
     private @Nullable FencedScheduler scheduler;
+    private @Nullable List<AutoCloseable> closeAfterDrain;
 
     private Builder(JobConsumer queue) {
       this.queue = queue;
@@ -246,6 +258,24 @@ public final class FencedWorkers implements AutoCloseable {
     }
 
     /**
+     * Drains on the JVM's own shutdown ({@code SIGTERM}, Ctrl-C, {@code System.exit}, the last
+     * non-daemon thread ending): {@link #start()} registers one shutdown hook that calls {@link
+     * FencedWorkers#shutdown} with the drain timeout, logs at INFO the jobs in flight before and
+     * what the drain did after, and only then closes {@code thenClose} in order (the {@code
+     * PostgresFencing} handle, then the {@code DataSource}). Pass what the drain needs and close it
+     * in no shutdown hook of your own: the JVM runs its hooks all at once, so a pool closed by
+     * another hook fails the drain's commits and releases. A {@code shutdown} or {@code close}
+     * called first takes the hook off and closes none of them. Default: no hook (the process's
+     * owner decides; Spring stops the workers through its own lifecycle).
+     *
+     * @throws NullPointerException if {@code thenClose} or one of its elements is null
+     */
+    public Builder drainOnShutdown(AutoCloseable... thenClose) {
+      this.closeAfterDrain = List.of(thenClose);
+      return this;
+    }
+
+    /**
      * Starts every queue's runtime, the scheduler, the relay and maintenance, and returns them
      * running. If one fails to start, those started are stopped before the exception is thrown.
      *
@@ -274,7 +304,13 @@ public final class FencedWorkers implements AutoCloseable {
         sidecarThreads.stopRelay();
         throw e;
       }
-      return new FencedWorkers(started, scheduler, sidecarThreads, drainTimeout);
+      FencedWorkers workers =
+          new FencedWorkers(
+              started, scheduler, sidecarThreads, drainTimeout, owner, closeAfterDrain);
+      if (workers.drainOnShutdown != null) {
+        workers.drainOnShutdown.register();
+      }
+      return workers;
     }
 
     private FencedRuntime startQueue(String name, Consumer<FencedRuntime.Builder> configure) {

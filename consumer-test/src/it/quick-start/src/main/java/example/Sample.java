@@ -34,6 +34,7 @@ public class Sample {
               .build())
           .maintenance(fencing.maintenance().build(), Duration.ofMinutes(1)) // retention, VACUUM
           .onOutcome(outcome -> System.out.println(outcome)) // Completed, FencedOff, Failed, ...
+          .drainOnShutdown(fencing, dataSource) // SIGTERM, Ctrl-C: drain, then close these two
           .start()) {
         System.in.read(); // until Enter; close(): stop claiming, drain, commit, release the rest
       }
