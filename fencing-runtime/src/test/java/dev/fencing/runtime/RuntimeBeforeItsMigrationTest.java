@@ -45,7 +45,7 @@ class RuntimeBeforeItsMigrationTest {
             .build()
             .queue();
     Outcomes outcomes = new Outcomes();
-    Logger log = Logger.getLogger("dev.fencing.runtime.FencedRuntime");
+    Logger log = Logger.getLogger("dev.fencing.runtime.QueueRuntime");
     List<LogRecord> records = new ArrayList<>();
     Handler capture =
         new Handler() {
@@ -63,8 +63,8 @@ class RuntimeBeforeItsMigrationTest {
           public void close() {}
         };
     log.addHandler(capture);
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue, Receivers.inMemory())
+    try (QueueRuntime runtime =
+        QueueRuntime.builder(queue, Receivers.inMemory())
             .queue("q")
             .owner("deployed-early")
             .onOutcome(outcomes)
