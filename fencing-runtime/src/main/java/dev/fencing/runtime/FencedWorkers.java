@@ -150,6 +150,20 @@ public final class FencedWorkers implements AutoCloseable {
     return runtimes.keySet();
   }
 
+  /**
+   * Returns the counters of queue {@code queue}.
+   *
+   * @throws IllegalArgumentException if these workers do not run {@code queue}
+   */
+  public Stats stats(String queue) {
+    QueueRuntime runtime = runtimes.get(queue);
+    if (runtime == null) {
+      throw new IllegalArgumentException(
+          "queue must be one of " + runtimes.keySet() + ", but was " + Validate.quote(queue));
+    }
+    return runtime.stats();
+  }
+
   /** Returns the counters of each queue, in the order the queues were added. */
   public Map<String, Stats> stats() {
     Map<String, Stats> stats = new LinkedHashMap<>();

@@ -3,6 +3,7 @@ package dev.fencing.runtime;
 import dev.fencing.FencedReceiver;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * One queue's settings in {@link FencedWorkers.Builder#queue(String, Handler,
@@ -125,6 +126,19 @@ public final class QueueSettings {
    */
   public QueueSettings receiver(FencedReceiver receiver) {
     runtime.receiver(Objects.requireNonNull(receiver, "receiver"));
+    return this;
+  }
+
+  /**
+   * Also calls {@code listener} once for every claim's outcome on this queue, after the door's
+   * {@link FencedWorkers.Builder#onOutcome}, on a runtime thread; keep it quick. A listener that
+   * throws is counted in {@link FencedWorkers.Stats#callbackErrors()} and never stops the queue.
+   *
+   * @throws NullPointerException if {@code listener} is null
+   */
+  public QueueSettings onOutcome(Consumer<WorkOutcome> listener) {
+    Objects.requireNonNull(listener, "listener");
+    runtime.onOutcome(runtime.onOutcome.andThen(listener));
     return this;
   }
 }
