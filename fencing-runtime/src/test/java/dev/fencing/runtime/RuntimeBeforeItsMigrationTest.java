@@ -45,7 +45,7 @@ class RuntimeBeforeItsMigrationTest {
             .build()
             .queue();
     Outcomes outcomes = new Outcomes();
-    Logger log = Logger.getLogger("dev.fencing.runtime.QueueRuntime");
+    Logger log = Logger.getLogger(Pipeline.LOGGER);
     List<LogRecord> records = new ArrayList<>();
     Handler capture =
         new Handler() {
