@@ -9,7 +9,7 @@ import dev.fencing.FencedReceiver;
 import dev.fencing.Maintenance;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.receiver.Receivers;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -41,17 +41,20 @@ class RuntimeMetricsTest {
     real.deliver(Long.toString(ids.get(0)), Epoch.of(9), "{}");
     RuntimeMetrics meters = metrics.runtime("worker-1");
 
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue, metrics.receiver(real))
-            .queue("q")
+    try (FencedWorkers runtime =
+        FencedWorkers.builder(queue)
             .owner("worker-1")
-            .concurrency(2)
-            .onOutcome(meters)
-            .handler((job, cancellation) -> "{\"ok\": true}")
-            // one round that removed 3 jobs, one of them archived
+            .receiver(metrics.receiver(real))
+            .queue(
+                "q",
+                (job, cancellation) -> "{\"ok\": true}",
+                q -> q.concurrency(2).onOutcome(meters))
+            // one round that removed 3 jobs, one of them archived: the workers' meters, not the
+            // queue's
             .maintenance(() -> new Maintenance.Report(3, 1, 0, false), Duration.ofHours(1))
             .start()) {
-      meters.bind(runtime);
+      meters.bind(runtime, "q");
+      metrics.workers(runtime);
       awaitEnded(runtime);
 
       assertThat(runtimeCount("fencing.runtime.jobs.claimed")).isEqualTo(JOBS);
@@ -62,11 +65,14 @@ class RuntimeMetricsTest {
       assertThat(runtimeCount("fencing.runtime.statements", "kind", "claim")).isPositive();
       assertThat(runtimeCount("fencing.runtime.statements", "kind", "commit")).isPositive();
       assertThat(runtimeCount("fencing.runtime.errors", "source", "store")).isZero();
-      assertThat(runtimeCount("fencing.runtime.maintenance.jobs", "action", "removed"))
+      assertThat(registry.find("fencing.runtime.maintenance.jobs").meters()).isEmpty();
+      assertThat(
+              registry
+                  .get("fencing.maintenance.jobs")
+                  .tags("action", "removed")
+                  .functionCounter()
+                  .count())
           .isEqualTo(3);
-      assertThat(runtimeCount("fencing.runtime.maintenance.jobs", "action", "archived"))
-          .isEqualTo(1);
-      assertThat(runtimeCount("fencing.runtime.maintenance.failures")).isZero();
       assertThat(
               registry
                   .get("fencing.runtime.jobs.in.flight")
@@ -81,7 +87,10 @@ class RuntimeMetricsTest {
                   .counter()
                   .count())
           .isEqualTo(1);
-      assertThatThrownBy(() -> meters.bind(runtime)).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> meters.bind(runtime, "q")).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> metrics.runtime("other").bind(runtime, "other"))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("'other'");
     }
     // the decorators around the runtime saw the same work
     assertThat(registry.get("fencing.commits").tags("outcome", "accepted").counter().count())
@@ -103,10 +112,10 @@ class RuntimeMetricsTest {
     return registry.get(name).tags("runtime", "worker-1").tags(tags).functionCounter().count();
   }
 
-  private static void awaitEnded(FencedRuntime runtime) throws InterruptedException {
-    for (int i = 0; i < 1_000 && runtime.stats().ended() < JOBS; i++) {
+  private static void awaitEnded(FencedWorkers runtime) throws InterruptedException {
+    for (int i = 0; i < 1_000 && runtime.stats("q").ended() < JOBS; i++) {
       Thread.sleep(20);
     }
-    assertThat(runtime.stats().ended()).isEqualTo(JOBS);
+    assertThat(runtime.stats("q").ended()).isEqualTo(JOBS);
   }
 }

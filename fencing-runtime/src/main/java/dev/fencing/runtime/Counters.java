@@ -1,9 +1,9 @@
 package dev.fencing.runtime;
 
-/** The runtime's counters; {@code FencedRuntime.stats()} reads them. */
+/** The runtime's counters; {@code QueueRuntime.stats()} reads them. */
 final class Counters {
 
-  /** What is counted, in the order of {@link FencedRuntime.Stats}. */
+  /** What is counted, in the order of {@link FencedWorkers.Stats}. */
   enum Count {
     CLAIMED,
     COMPLETED,

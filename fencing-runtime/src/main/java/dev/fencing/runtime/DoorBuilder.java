@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The settings that {@link FencedRuntime.Builder} and {@link FencedWorkers.Builder} share: the
+ * The settings that {@link QueueRuntime.Builder} and {@link FencedWorkers.Builder} share: the
  * owner, the receiver, the kind of handler thread, the drain, the outcome listener, maintenance and
  * the outbox relay. Each door reads them when it starts; {@code FencedWorkers} hands the first five
  * to every queue's runtime before that queue's own settings.
@@ -25,7 +25,7 @@ abstract class DoorBuilder<B extends DoorBuilder<B>> {
   Consumer<WorkOutcome> onOutcome = outcome -> {};
   final Sidecars sidecars = new Sidecars();
 
-  /** As {@link FencedRuntime#defaultVirtualThreads()} says: from Java 24 on. */
+  /** As {@link FencedWorkers#defaultVirtualThreads()} says: from Java 24 on. */
   static boolean virtualThreadsByDefault() {
     return Runtime.version().feature() >= 24;
   }
@@ -54,7 +54,7 @@ abstract class DoorBuilder<B extends DoorBuilder<B>> {
   /**
    * Runs handlers on virtual threads instead of platform threads (on {@link FencedWorkers}, every
    * queue's, unless its settings say otherwise); default {@link
-   * FencedRuntime#defaultVirtualThreads()}: true on Java 24 and later, false on Java 21 to 23. For
+   * FencedWorkers#defaultVirtualThreads()}: true on Java 24 and later, false on Java 21 to 23. For
    * handlers that block (I/O, sleeps, calls to other services) with a {@code concurrency} in the
    * hundreds or thousands: a blocked virtual thread holds no OS thread; and for many short jobs,
    * whose handler threads are woken once per job (at 128 handlers of 1 ms jobs, 1.18 to 1.29 times
@@ -82,7 +82,7 @@ abstract class DoorBuilder<B extends DoorBuilder<B>> {
   /**
    * Called once for every claim's outcome (on {@link FencedWorkers}, every queue's), on a runtime
    * thread; keep it quick. A listener that throws is counted in {@link
-   * FencedRuntime.Stats#callbackErrors()} and never stops the runtime.
+   * FencedWorkers.Stats#callbackErrors()} and never stops the runtime.
    *
    * @throws NullPointerException if {@code onOutcome} is null
    */

@@ -31,16 +31,93 @@ import org.jspecify.annotations.Nullable;
  * workers.shutdown(Duration.ofSeconds(30));   // one drain for all of it
  * }</pre>
  *
- * <p>Each queue runs as a {@link FencedRuntime} (its claim loop, heartbeat, handlers and commits);
- * a single-queue {@code FencedRuntime} is this door with one queue. The scheduler, the relay and
- * maintenance belong to the door, not to any queue, so a producer-only process (no queue) runs them
- * too, and none of them stops when a queue's runtime does. {@link #shutdown} stops the scheduler,
- * then drains every queue at once, then runs the relay's last round (so it sends what the drained
- * commits wrote) and stops maintenance.
+ * <p>Each queue has its own claimer, heartbeat, handler threads and commits, set by its {@link
+ * QueueSettings}; every job claimed ends in exactly one {@link WorkOutcome}. The scheduler, the
+ * relay and maintenance belong to the door, not to any queue, so a producer-only process (no queue)
+ * runs them too, and none of them stops when a queue's runtime does. {@link #shutdown} stops the
+ * scheduler, then drains every queue at once, then runs the relay's last round (so it sends what
+ * the drained commits wrote) and stops maintenance.
  */
 public final class FencedWorkers implements AutoCloseable {
 
-  private final Map<String, FencedRuntime> runtimes;
+  /**
+   * Counters since start.
+   *
+   * @param inFlight claims not yet ended: waiting for a thread, running, or committing
+   */
+  public record Stats(
+      long claimed,
+      long completed,
+      long fencedOff,
+      long failed,
+      long released,
+      long abandoned,
+      int inFlight,
+      long claimStatements,
+      long commitStatements,
+      long renewStatements,
+      long renewed,
+      long storeErrors,
+      long callbackErrors) {
+
+    /** Returns how many claims have ended, in any outcome. */
+    public long ended() {
+      return completed + fencedOff + failed + released + abandoned;
+    }
+  }
+
+  /**
+   * What the runtime's maintenance did since start (all zero without {@link Builder#maintenance}).
+   *
+   * @param rounds rounds that ran to the end
+   * @param jobsRemoved finished jobs removed, archived ones included
+   * @param jobsArchived of those, jobs archived first
+   * @param messagesRemoved delivered outbox messages removed with their jobs
+   * @param failures rounds that failed (each logged, then retried after a pause)
+   */
+  public record MaintenanceStats(
+      long rounds, long jobsRemoved, long jobsArchived, long messagesRemoved, long failures) {}
+
+  /**
+   * What the runtime's relay did since start (all zero without {@link Builder#relay}).
+   *
+   * @param rounds rounds over every destination, failed ones included
+   * @param sent messages sent and recorded, refused ones included
+   * @param refused of those, messages the receiver refused (a newer epoch had reached it)
+   * @param failures calls that failed (each logged; the message stays undelivered and is sent
+   *     again)
+   */
+  public record RelayStats(long rounds, long sent, long refused, long failures) {}
+
+  /**
+   * Whether the runtime can do its work now.
+   *
+   * @param renewalsFailing the latest lease renewal failed (after the queue's retries) and no
+   *     statement of the runtime succeeded since: its leases will run out and its work be fenced
+   *     off
+   * @param claimsFailing the latest claim failed (the store unreachable, or refusing: a schema at a
+   *     version the library may not run on, say); the runtime tries again with a backoff
+   * @param lastFailure the latest failure's text, if any failed since start
+   */
+  public record Health(
+      boolean renewalsFailing, boolean claimsFailing, java.util.Optional<String> lastFailure) {
+
+    /** Whether neither renewals nor claims are failing. */
+    public boolean healthy() {
+      return !renewalsFailing && !claimsFailing;
+    }
+  }
+
+  /**
+   * Whether handlers run on virtual threads when {@link Builder#virtualThreads(boolean)} is not
+   * called: true on Java 24 and later, where a virtual thread blocking inside {@code synchronized}
+   * no longer pins its carrier thread (JEP 491); false on Java 21 to 23.
+   */
+  public static boolean defaultVirtualThreads() {
+    return DoorBuilder.virtualThreadsByDefault();
+  }
+
+  private final Map<String, QueueRuntime> runtimes;
   private final @Nullable FencedScheduler scheduler;
   private final SidecarThreads sidecars;
   private final Duration drainTimeout;
@@ -49,7 +126,7 @@ public final class FencedWorkers implements AutoCloseable {
   private volatile boolean drained;
 
   private FencedWorkers(
-      Map<String, FencedRuntime> runtimes,
+      Map<String, QueueRuntime> runtimes,
       @Nullable FencedScheduler scheduler,
       SidecarThreads sidecars,
       Duration drainTimeout,
@@ -76,18 +153,28 @@ public final class FencedWorkers implements AutoCloseable {
     return new Builder(Objects.requireNonNull(queue, "queue"));
   }
 
-  /** Returns the runtime of each queue, in the order they were added. */
-  public Map<String, FencedRuntime> runtimes() {
-    return runtimes;
+  /** Returns the names of the queues these workers run, in the order they were added. */
+  public java.util.Set<String> queues() {
+    return runtimes.keySet();
   }
 
   /**
-   * Returns the counters of each queue's runtime, in the order the queues were added.
+   * Returns the counters of queue {@code queue}.
    *
-   * @see FencedRuntime#stats()
+   * @throws IllegalArgumentException if these workers do not run {@code queue}
    */
-  public Map<String, FencedRuntime.Stats> stats() {
-    Map<String, FencedRuntime.Stats> stats = new LinkedHashMap<>();
+  public Stats stats(String queue) {
+    QueueRuntime runtime = runtimes.get(queue);
+    if (runtime == null) {
+      throw new IllegalArgumentException(
+          "queue must be one of " + runtimes.keySet() + ", but was " + Validate.quote(queue));
+    }
+    return runtime.stats();
+  }
+
+  /** Returns the counters of each queue, in the order the queues were added. */
+  public Map<String, Stats> stats() {
+    Map<String, Stats> stats = new LinkedHashMap<>();
     runtimes.forEach((name, runtime) -> stats.put(name, runtime.stats()));
     return stats;
   }
@@ -95,11 +182,9 @@ public final class FencedWorkers implements AutoCloseable {
   /**
    * Returns each queue's health, in the order the queues were added: whether its claims or its
    * lease renewals are failing now.
-   *
-   * @see FencedRuntime#health()
    */
-  public Map<String, FencedRuntime.Health> health() {
-    Map<String, FencedRuntime.Health> health = new LinkedHashMap<>();
+  public Map<String, Health> health() {
+    Map<String, Health> health = new LinkedHashMap<>();
     runtimes.forEach((name, runtime) -> health.put(name, runtime.health()));
     return health;
   }
@@ -113,19 +198,14 @@ public final class FencedWorkers implements AutoCloseable {
     return runtimes.values().stream().allMatch(r -> r.health().healthy());
   }
 
-  /** Returns the scheduler's counters, if the workers run one. */
-  public java.util.Optional<dev.fencing.schedule.SchedulerStats> schedulerStats() {
-    return java.util.Optional.ofNullable(scheduler).map(FencedScheduler::stats);
-  }
-
   /** Returns what maintenance did since start (all zero without {@link Builder#maintenance}). */
-  public FencedRuntime.MaintenanceStats maintenanceStats() {
-    return FencedRuntime.maintenanceStats(sidecars.maintenanceLoop);
+  public MaintenanceStats maintenanceStats() {
+    return QueueRuntime.maintenanceStats(sidecars.maintenanceLoop);
   }
 
   /** Returns what the relay did since start (all zero without {@link Builder#relay}). */
-  public FencedRuntime.RelayStats relayStats() {
-    return FencedRuntime.relayStats(sidecars.relayLoop);
+  public RelayStats relayStats() {
+    return QueueRuntime.relayStats(sidecars.relayLoop);
   }
 
   /** Stops as {@link #shutdown(Duration)} does, with the configured drain timeout. */
@@ -135,11 +215,11 @@ public final class FencedWorkers implements AutoCloseable {
   }
 
   /**
-   * Stops everything: the scheduler after its round; every queue's runtime at once, each as {@link
-   * FencedRuntime#shutdown} says (stops claiming, releases what has not started, lets running
-   * handlers finish within {@code drainTimeout} and commits their results, then cancels and
-   * releases the rest); then the relay, after one last round that sends what the drain committed;
-   * and maintenance. Returns when all has stopped. A second call waits for the first.
+   * Stops everything: the scheduler after its round; every queue at once (stops claiming, releases
+   * what has not started, lets running handlers finish within {@code drainTimeout} and commits
+   * their results, then cancels and releases the rest); then the relay, after one last round that
+   * sends what the drain committed; and maintenance. Returns when all has stopped. A second call
+   * waits for the first.
    *
    * @return whether every queue's jobs in flight ended within the drain timeout
    * @throws IllegalArgumentException if {@code drainTimeout} is negative or over 24 h
@@ -183,8 +263,10 @@ public final class FencedWorkers implements AutoCloseable {
    */
   public static final class Builder extends DoorBuilder<Builder> {
 
+    private record QueueSpec(OutboxHandler handler, Consumer<QueueSettings> settings) {}
+
     private final JobConsumer queue;
-    private final Map<String, Consumer<FencedRuntime.Builder>> queues = new LinkedHashMap<>();
+    private final Map<String, QueueSpec> queues = new LinkedHashMap<>();
     private @Nullable FencedScheduler scheduler;
     private @Nullable List<AutoCloseable> closeAfterDrain;
 
@@ -209,18 +291,16 @@ public final class FencedWorkers implements AutoCloseable {
     }
 
     /**
-     * Runs {@code handler} on queue {@code name}, with {@code settings} applied to its runtime's
-     * builder (concurrency, lease length, batch size, retry delay, ...: any {@link
-     * FencedRuntime.Builder} setting but its queue and owner, which are this queue's and {@link
-     * #owner(String)}'s).
+     * Runs {@code handler} on queue {@code name}, with {@code settings} applied to the queue's
+     * {@link QueueSettings} (concurrency, lease length, batch size, retry delay, ...).
      *
      * @throws NullPointerException if {@code handler} or {@code settings} is null
      * @throws IllegalArgumentException if {@code name} was added before
      */
-    public Builder queue(String name, Handler handler, Consumer<FencedRuntime.Builder> settings) {
+    public Builder queue(String name, Handler handler, Consumer<QueueSettings> settings) {
       Objects.requireNonNull(handler, "handler");
       Objects.requireNonNull(settings, "settings");
-      return add(name, b -> settings.accept(b.handler(handler)));
+      return add(name, handler(handler), settings);
     }
 
     /**
@@ -231,15 +311,31 @@ public final class FencedWorkers implements AutoCloseable {
      * @throws IllegalArgumentException if {@code name} was added before
      */
     public Builder outboxQueue(
-        String name, OutboxHandler handler, Consumer<FencedRuntime.Builder> settings) {
+        String name, OutboxHandler handler, Consumer<QueueSettings> settings) {
       Objects.requireNonNull(handler, "handler");
       Objects.requireNonNull(settings, "settings");
-      return add(name, b -> settings.accept(b.outboxHandler(handler)));
+      return add(name, handler, settings);
     }
 
-    private Builder add(String name, Consumer<FencedRuntime.Builder> configure) {
+    /**
+     * Runs {@code handler}, whose results carry outbox messages, on queue {@code name} with the
+     * defaults; see {@link #queue(String, Handler)}.
+     *
+     * @throws NullPointerException if {@code handler} is null
+     * @throws IllegalArgumentException if {@code name} was added before
+     */
+    public Builder outboxQueue(String name, OutboxHandler handler) {
+      return outboxQueue(name, handler, settings -> {});
+    }
+
+    private static OutboxHandler handler(Handler handler) {
+      return (job, cancellation) ->
+          new HandlerResult(handler.handle(job, cancellation), java.util.List.of());
+    }
+
+    private Builder add(String name, OutboxHandler handler, Consumer<QueueSettings> settings) {
       Validate.identifier("queue", name);
-      if (queues.putIfAbsent(name, configure) != null) {
+      if (queues.putIfAbsent(name, new QueueSpec(handler, settings)) != null) {
         throw new IllegalArgumentException(
             "queue must be added once, but " + Validate.quote(name) + " was added twice");
       }
@@ -289,9 +385,9 @@ public final class FencedWorkers implements AutoCloseable {
       }
       // up to 100 messages per call, as a runtime's relay with its default batch size
       SidecarThreads sidecarThreads = new SidecarThreads(sidecars, owner, 100);
-      Map<String, FencedRuntime> started = new LinkedHashMap<>();
+      Map<String, QueueRuntime> started = new LinkedHashMap<>();
       try {
-        for (Map.Entry<String, Consumer<FencedRuntime.Builder>> q : queues.entrySet()) {
+        for (Map.Entry<String, QueueSpec> q : queues.entrySet()) {
           started.put(q.getKey(), startQueue(q.getKey(), q.getValue()));
         }
         sidecarThreads.start();
@@ -313,18 +409,17 @@ public final class FencedWorkers implements AutoCloseable {
       return workers;
     }
 
-    private FencedRuntime startQueue(String name, Consumer<FencedRuntime.Builder> configure) {
-      FencedRuntime.Builder b =
-          FencedRuntime.builder(queue)
+    private QueueRuntime startQueue(String name, QueueSpec spec) {
+      QueueRuntime.Builder b =
+          QueueRuntime.builder(queue)
               .drainTimeout(drainTimeout)
               .onOutcome(onOutcome)
               .virtualThreads(virtualThreads);
       if (receiver != null) {
         b.receiver(receiver);
       }
-      configure.accept(b);
-      // the queue and the owner are the door's: set last, whatever the settings said
-      b.queue(name).owner(owner);
+      spec.settings().accept(new QueueSettings(b));
+      b.queue(name).owner(owner).outboxHandler(spec.handler());
       try {
         return b.start();
       } catch (IllegalArgumentException e) {

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * What an {@link OutboxHandler} returns: the job's result, and the outbox messages the runtime
  * commits with it, in the same transaction as the compare-and-set on owner and epoch. A commit that
  * is refused writes none of them; a relay sends the others afterwards, at the epoch of the commit
- * (see {@link FencedRuntime.Builder#relay(dev.fencing.FencedOutbox, String,
+ * (see {@link FencedWorkers.Builder#relay(dev.fencing.FencedOutbox, String,
  * dev.fencing.FencedOutbox.Sender)}).
  *
  * @param result the job's result, JSON

@@ -53,7 +53,7 @@ final class Pipeline {
   volatile boolean stopping;
 
   /**
-   * For {@link FencedRuntime#health()}: when a statement of this runtime last succeeded, when a
+   * For {@link QueueRuntime#health()}: when a statement of this runtime last succeeded, when a
    * renewal last failed, whether the latest claim failed, and the latest failure's text.
    */
   private volatile long succeededAt = System.nanoTime();

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The threads of one {@link FencedRuntime} (claimer, heartbeat, handlers, committer, and its
+ * The threads of one {@link QueueRuntime} (claimer, heartbeat, handlers, committer, and its
  * maintenance and relay) and the order in which they stop, which keeps a zombie harmless: claiming
  * stops first, jobs not yet started are released, running handlers drain and their results are
  * committed, the rest is cancelled and released, and the relay runs last.
@@ -62,7 +62,7 @@ final class RuntimeThreads {
     }
   }
 
-  /** As {@link FencedRuntime#shutdown(Duration)} says; {@code drainTimeout} is checked already. */
+  /** As {@link QueueRuntime#shutdown(Duration)} says; {@code drainTimeout} is checked already. */
   boolean shutdown(Duration drainTimeout) {
     if (!stopped.compareAndSet(false, true)) {
       Loop.join(committer, Duration.ofMinutes(1));

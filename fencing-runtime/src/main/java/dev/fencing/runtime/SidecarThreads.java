@@ -4,7 +4,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The maintenance and relay loops of a door ({@link FencedRuntime} or {@link FencedWorkers}), each
+ * The maintenance and relay loops of a door ({@link FencedWorkers} or a {@link QueueRuntime}), each
  * on a daemon thread of its own, and what they did. The door decides when each stops: maintenance
  * first, the relay after the last commits, so that its last round sends what they wrote.
  */

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What runs beside the work of a queue, as a builder configures it: maintenance and the outbox
- * relay. {@link FencedRuntime.Builder} and {@link FencedWorkers.Builder} each hold one and make
+ * relay. {@link QueueRuntime.Builder} and {@link FencedWorkers.Builder} each hold one and make
  * their loops from it, checked the same way.
  */
 final class Sidecars {

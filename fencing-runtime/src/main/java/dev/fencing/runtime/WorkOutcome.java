@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How one claimed job ended in the runtime. Every job a runtime claims ends in exactly one outcome,
- * reported once to {@link FencedRuntime.Builder#onOutcome(java.util.function.Consumer)}.
+ * reported once to {@link FencedWorkers.Builder#onOutcome(java.util.function.Consumer)}.
  */
 public sealed interface WorkOutcome
     permits WorkOutcome.Completed,

@@ -50,7 +50,7 @@ class CancelledJobTest {
     AtomicReference<Lease> held = new AtomicReference<>();
     AtomicBoolean interrupted = new AtomicBoolean();
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
+    try (QueueRuntime runtime =
         HeartbeatTest.runtime(queue, receiver, outcomes, Duration.ofSeconds(30))
             .heartbeatInterval(Duration.ofMillis(300))
             .handler(

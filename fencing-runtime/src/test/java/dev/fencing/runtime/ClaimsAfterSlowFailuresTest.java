@@ -35,8 +35,8 @@ class ClaimsAfterSlowFailuresTest {
     real.enqueue("q", "{}");
     SlowlyFailing queue = new SlowlyFailing(real);
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue, Receivers.inMemory())
+    try (QueueRuntime runtime =
+        QueueRuntime.builder(queue, Receivers.inMemory())
             .queue("q")
             .owner("w")
             .onOutcome(outcomes)

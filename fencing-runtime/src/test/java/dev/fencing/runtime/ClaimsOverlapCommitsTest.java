@@ -45,8 +45,8 @@ class ClaimsOverlapCommitsTest {
         };
     AtomicInteger handled = new AtomicInteger();
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(slowCommits)
+    try (QueueRuntime runtime =
+        QueueRuntime.builder(slowCommits)
             .queue("q")
             .owner("w")
             .concurrency(1)

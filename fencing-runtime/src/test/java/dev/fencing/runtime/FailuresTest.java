@@ -25,8 +25,8 @@ class FailuresTest {
     long error = queue.enqueue("q", "{\"kind\": \"error\"}");
     long nothing = queue.enqueue("q", "{\"kind\": \"null\"}");
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue, Receivers.inMemory())
+    try (QueueRuntime runtime =
+        QueueRuntime.builder(queue, Receivers.inMemory())
             .queue("q")
             .owner("w1")
             .retryDelay(Duration.ofHours(1))
@@ -58,8 +58,8 @@ class FailuresTest {
     FencedQueue queue = queue(schema);
     List<Long> ids = queue.enqueueAll("q", IntStream.range(0, 400).mapToObj(i -> "{}").toList());
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime first = sameOwner(queue, outcomes);
-        FencedRuntime second = sameOwner(queue, outcomes)) {
+    try (QueueRuntime first = sameOwner(queue, outcomes);
+        QueueRuntime second = sameOwner(queue, outcomes)) {
       outcomes.await(WorkOutcome.Completed.class, 400, Duration.ofSeconds(30));
     }
     assertThat(outcomes.all()).hasSize(400).allMatch(WorkOutcome.Completed.class::isInstance);
@@ -69,8 +69,8 @@ class FailuresTest {
     }
   }
 
-  private static FencedRuntime sameOwner(FencedQueue queue, Outcomes outcomes) {
-    return FencedRuntime.builder(queue, Receivers.inMemory())
+  private static QueueRuntime sameOwner(FencedQueue queue, Outcomes outcomes) {
+    return QueueRuntime.builder(queue, Receivers.inMemory())
         .queue("q")
         .owner("restarted-worker")
         .batchSize(10)

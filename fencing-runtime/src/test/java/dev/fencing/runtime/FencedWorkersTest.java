@@ -41,6 +41,13 @@ class FencedWorkersTest {
     Set<String> handled = ConcurrentHashMap.newKeySet();
     CountDownLatch slowStarted = new CountDownLatch(1);
     FencedReceiver mail = fencing.receiver("mail_sent");
+    FencedScheduler scheduler =
+        FencedScheduler.builder(fencing.schedules())
+            .name("pod-1")
+            .schedule(every("tick", "emails", Duration.ofMillis(200)))
+            .schedule(every("tock", "reports", Duration.ofMillis(300)))
+            .pollInterval(Duration.ofMillis(50))
+            .build();
     FencedWorkers workers =
         FencedWorkers.builder(fencing.queue())
             .owner("pod-1")
@@ -68,13 +75,7 @@ class FencedWorkersTest {
                       "{}", new OutboxMessage("mail_sent", "to-" + job.id(), "{\"sent\": true}"));
                 },
                 q -> q.batchSize(10))
-            .scheduler(
-                FencedScheduler.builder(fencing.schedules())
-                    .name("pod-1")
-                    .schedule(every("tick", "emails", Duration.ofMillis(200)))
-                    .schedule(every("tock", "reports", Duration.ofMillis(300)))
-                    .pollInterval(Duration.ofMillis(50))
-                    .build())
+            .scheduler(scheduler)
             .relay(fencing.outbox(), "mail_sent", mail)
             .relayEvery(Duration.ofMillis(20))
             .maintenance(
@@ -83,12 +84,10 @@ class FencedWorkersTest {
             .start();
     try {
       awaitTrue(() -> handled.size() >= 100, "the 100 jobs enqueued before start handled");
-      awaitTrue(
-          () -> workers.schedulerStats().orElseThrow().enqueued() >= 4,
-          "the schedules' slots enqueued");
+      awaitTrue(() -> scheduler.stats().enqueued() >= 4, "the schedules' slots enqueued");
       awaitTrue(() -> workers.relayStats().sent() >= 20, "the mail queue's messages relayed");
       awaitTrue(() -> workers.maintenanceStats().rounds() >= 1, "a maintenance round");
-      assertThat(workers.runtimes().keySet()).containsExactlyElementsOf(QUEUES);
+      assertThat(workers.queues()).containsExactlyElementsOf(QUEUES);
       assertThat(workers.healthy()).isTrue();
       assertThat(workers.health().values()).allMatch(h -> h.lastFailure().isEmpty());
 
@@ -111,9 +110,9 @@ class FencedWorkersTest {
             .min()
             .orElseThrow();
     assertThat(mail.newest("to-" + mailed)).as("a mail job's message, relayed").isPresent();
-    long enqueued = workers.schedulerStats().orElseThrow().enqueued();
+    long enqueued = scheduler.stats().enqueued();
     Thread.sleep(400);
-    assertThat(workers.schedulerStats().orElseThrow().enqueued())
+    assertThat(scheduler.stats().enqueued())
         .as("the scheduler stopped with the door")
         .isEqualTo(enqueued);
     assertThat(workers.shutdown(Duration.ZERO)).as("a second call reports the first").isTrue();
@@ -130,7 +129,7 @@ class FencedWorkersTest {
             .relay(fencing.outbox(), "mail_sent", fencing.receiver("mail_sent"))
             .maintenance(fencing.maintenance().build(), Duration.ofSeconds(1))
             .start()) {
-      assertThat(producer.runtimes()).isEmpty();
+      assertThat(producer.queues()).isEmpty();
       awaitTrue(() -> producer.maintenanceStats().rounds() >= 1, "a maintenance round");
       awaitTrue(() -> producer.relayStats().rounds() >= 1, "a relay round");
     }

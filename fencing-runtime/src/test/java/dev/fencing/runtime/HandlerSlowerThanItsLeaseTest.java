@@ -34,9 +34,9 @@ class HandlerSlowerThanItsLeaseTest {
             .receiver("default");
     List<Long> ids = queue.enqueueAll("slow", IntStream.range(0, 20).mapToObj(i -> "{}").toList());
     Outcomes outcomes = new Outcomes();
-    FencedRuntime.Stats stats;
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue, receiver)
+    FencedWorkers.Stats stats;
+    try (QueueRuntime runtime =
+        QueueRuntime.builder(queue, receiver)
             .queue("slow")
             .owner("w1")
             .concurrency(10)
@@ -73,8 +73,8 @@ class HandlerSlowerThanItsLeaseTest {
         PostgresFencing.builder(schema.pooledDataSource(8)).schema(schema.name()).build().queue();
     List<Long> ids = queue.enqueueAll("mixed", IntStream.range(0, 30).mapToObj(i -> "{}").toList());
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue, Receivers.inMemory())
+    try (QueueRuntime runtime =
+        QueueRuntime.builder(queue, Receivers.inMemory())
             .queue("mixed")
             .owner("w1")
             .concurrency(4)

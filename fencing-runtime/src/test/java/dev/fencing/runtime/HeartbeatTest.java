@@ -41,7 +41,7 @@ class HeartbeatTest {
     AtomicBoolean sawCancellation = new AtomicBoolean();
     AtomicBoolean ranOnVirtualThread = new AtomicBoolean();
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
+    try (QueueRuntime runtime =
         runtime(queue, receiver, outcomes, Duration.ofMillis(600))
             .virtualThreads(virtualThreads)
             .prefetch(0) // no free slot: only the thief may claim the job once its lease ran out
@@ -98,7 +98,7 @@ class HeartbeatTest {
     FencedReceiver receiver = Receivers.inMemory();
     long id = queue.enqueue("q", "{}");
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
+    try (QueueRuntime runtime =
         runtime(queue, receiver, outcomes, Duration.ofMillis(400))
             .handler(
                 (job, cancellation) -> {
@@ -137,7 +137,7 @@ class HeartbeatTest {
     long id = queue.enqueue("q", "{}");
     AtomicInteger handled = new AtomicInteger();
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
+    try (QueueRuntime runtime =
         runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(1))
             .minLeaseLeft(Duration.ofMillis(500))
             .handler(
@@ -176,7 +176,7 @@ class HeartbeatTest {
     queue.renewalsFail = true;
     CountDownLatch secondClaim = new CountDownLatch(1);
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
+    try (QueueRuntime runtime =
         runtime(queue, receiver, outcomes, Duration.ofMillis(300))
             .concurrency(2)
             .handler(
@@ -222,8 +222,8 @@ class HeartbeatTest {
     long longJob = queue.enqueue("q", "{\"sleep\": 2600}");
     queue.enqueueAll("q", java.util.Collections.nCopies(60, "{\"sleep\": 150}"));
     Outcomes outcomes = new Outcomes();
-    FencedRuntime.Stats stats;
-    try (FencedRuntime runtime =
+    FencedWorkers.Stats stats;
+    try (QueueRuntime runtime =
         runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(3))
             .concurrency(4)
             .prefetch(0)
@@ -243,9 +243,9 @@ class HeartbeatTest {
     assertThat(stats.renewed()).as("renewals: the long job's only").isBetween(1L, 3L);
   }
 
-  static FencedRuntime.Builder runtime(
+  static QueueRuntime.Builder runtime(
       FencedQueue queue, FencedReceiver receiver, Outcomes outcomes, Duration lease) {
-    return FencedRuntime.builder(queue, receiver)
+    return QueueRuntime.builder(queue, receiver)
         .queue("q")
         .owner("w1")
         .concurrency(1)

@@ -31,7 +31,7 @@ class MaintenanceInTheRuntimeTest {
     FencedQueue queue = queue(schema);
     queue.enqueueAll("q", Collections.nCopies(250, "{}"));
     Outcomes first = new Outcomes();
-    try (FencedRuntime runtime = runtime(queue, first, null).start()) {
+    try (QueueRuntime runtime = runtime(queue, first, null).start()) {
       first.await(WorkOutcome.Completed.class, 250, Duration.ofSeconds(60));
     }
     PostgresFencing fencing =
@@ -46,14 +46,14 @@ class MaintenanceInTheRuntimeTest {
         fencing.maintenance().keepFinished(Duration.ofDays(7)).batchSize(100).build();
 
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime = runtime(queue, outcomes, maintenance).start()) {
+    try (QueueRuntime runtime = runtime(queue, outcomes, maintenance).start()) {
       queue.enqueueAll("q", Collections.nCopies(20, "{}"));
       outcomes.await(WorkOutcome.Completed.class, 20, Duration.ofSeconds(60));
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (runtime.maintenanceStats().jobsRemoved() < 250 && System.nanoTime() < deadline) {
         Thread.sleep(50);
       }
-      FencedRuntime.MaintenanceStats stats = runtime.maintenanceStats();
+      FencedWorkers.MaintenanceStats stats = runtime.maintenanceStats();
       assertThat(stats.jobsRemoved()).isEqualTo(250);
       // 100 + 100 + 50, the last one not full; the next waits its minute
       assertThat(stats.rounds()).isEqualTo(3);
@@ -75,7 +75,7 @@ class MaintenanceInTheRuntimeTest {
           throw new CoordinationException("the database is gone");
         };
     Outcomes outcomes = new Outcomes();
-    FencedRuntime runtime = runtime(queue, outcomes, broken).start();
+    QueueRuntime runtime = runtime(queue, outcomes, broken).start();
     queue.enqueueAll("q", Collections.nCopies(10, "{}"));
     outcomes.await(WorkOutcome.Completed.class, 10, Duration.ofSeconds(60));
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -111,7 +111,7 @@ class MaintenanceInTheRuntimeTest {
             return Optional.of(Duration.ofMillis(200)); // taken as the floor of 1 s
           }
         };
-    try (FencedRuntime runtime = runtime(queue, new Outcomes(), paced).start()) {
+    try (QueueRuntime runtime = runtime(queue, new Outcomes(), paced).start()) {
       Thread.sleep(3_500);
       // the first at once, then one a second, not one a minute; nor one every 200 ms
       assertThat(runtime.maintenanceStats().rounds()).isBetween(3L, 5L);
@@ -134,10 +134,10 @@ class MaintenanceInTheRuntimeTest {
         .hasMessage("maintenance");
   }
 
-  private static FencedRuntime.Builder runtime(
+  private static QueueRuntime.Builder runtime(
       FencedQueue queue, Outcomes outcomes, Maintenance maintenance) {
-    FencedRuntime.Builder b =
-        FencedRuntime.builder(queue, Receivers.inMemory())
+    QueueRuntime.Builder b =
+        QueueRuntime.builder(queue, Receivers.inMemory())
             .queue("q")
             .owner("w1")
             .onOutcome(outcomes)

@@ -55,9 +55,9 @@ class OutboxInTheRuntimeTest {
     List<Long> ids = queue.enqueueAll("q", IntStream.range(0, 40).mapToObj(i -> "{}").toList());
     List<FencedOutbox.Envelope> sent = new CopyOnWriteArrayList<>();
     Outcomes outcomes = new Outcomes();
-    FencedRuntime.Stats stats;
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue)
+    FencedWorkers.Stats stats;
+    try (QueueRuntime runtime =
+        QueueRuntime.builder(queue)
             .queue("q")
             .owner("w1")
             .concurrency(8)
@@ -89,8 +89,8 @@ class OutboxInTheRuntimeTest {
     StealsOneJobInTheFirstBatch queue = new StealsOneJobInTheFirstBatch(real);
     CountDownLatch allRunning = new CountDownLatch(4);
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue, Receivers.inMemory())
+    try (QueueRuntime runtime =
+        QueueRuntime.builder(queue, Receivers.inMemory())
             .queue("q")
             .owner("w1")
             .concurrency(4)
@@ -199,8 +199,8 @@ class OutboxInTheRuntimeTest {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch started = new CountDownLatch(3);
     Outcomes outcomes = new Outcomes();
-    FencedRuntime runtime =
-        FencedRuntime.builder(queue)
+    QueueRuntime runtime =
+        QueueRuntime.builder(queue)
             .queue("q")
             .owner("w1")
             .concurrency(3)
@@ -235,7 +235,7 @@ class OutboxInTheRuntimeTest {
         .containsExactlyInAnyOrderElementsOf(ids);
     assertThat(runtime.relayStats())
         .as("the round at start and the last")
-        .isEqualTo(new FencedRuntime.RelayStats(2, 3, 0, 0));
+        .isEqualTo(new FencedWorkers.RelayStats(2, 3, 0, 0));
     assertThat(Thread.getAllStackTraces().keySet())
         .noneMatch(t -> t.getName().startsWith("fencing-relay-w1"));
   }
@@ -255,8 +255,8 @@ class OutboxInTheRuntimeTest {
           }
           return accepting(mails).send(envelope);
         };
-    FencedRuntime runtime =
-        FencedRuntime.builder(queue)
+    QueueRuntime runtime =
+        QueueRuntime.builder(queue)
             .queue("q")
             .owner("w1")
             .outboxHandler(
@@ -286,8 +286,8 @@ class OutboxInTheRuntimeTest {
       throws InterruptedException {
     CountDownLatch bothRunning = new CountDownLatch(2);
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue)
+    try (QueueRuntime runtime =
+        QueueRuntime.builder(queue)
             .queue("q")
             .owner("w1")
             .concurrency(2)

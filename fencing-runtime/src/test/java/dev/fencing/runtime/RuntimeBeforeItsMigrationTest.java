@@ -41,9 +41,9 @@ class RuntimeBeforeItsMigrationTest {
             .build()
             .queue();
     Outcomes outcomes = new Outcomes();
-    try (CapturedLogs log = CapturedLogs.of("dev.fencing.runtime.FencedRuntime");
-        FencedRuntime runtime =
-            FencedRuntime.builder(queue, Receivers.inMemory())
+    try (CapturedLogs log = CapturedLogs.of(Pipeline.LOGGER);
+        QueueRuntime runtime =
+            QueueRuntime.builder(queue, Receivers.inMemory())
                 .queue("q")
                 .owner("deployed-early")
                 .onOutcome(outcomes)

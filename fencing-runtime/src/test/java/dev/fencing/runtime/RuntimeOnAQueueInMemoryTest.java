@@ -60,7 +60,7 @@ class RuntimeOnAQueueInMemoryTest {
     AtomicBoolean interrupted = new AtomicBoolean();
     Outcomes outcomes = new Outcomes();
     Job theft;
-    try (FencedRuntime runtime =
+    try (QueueRuntime runtime =
         HeartbeatTest.runtime(renewingInTurn, receiver, outcomes, Duration.ofSeconds(30))
             .prefetch(0)
             .heartbeatInterval(Duration.ofMillis(100))
@@ -151,8 +151,8 @@ class RuntimeOnAQueueInMemoryTest {
         };
     CountDownLatch allRunning = new CountDownLatch(4);
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(stealing)
+    try (QueueRuntime runtime =
+        QueueRuntime.builder(stealing)
             .queue("q")
             .owner("w1")
             .concurrency(4)
@@ -191,13 +191,13 @@ class RuntimeOnAQueueInMemoryTest {
   void aBacklogOfJobsAWeekOldGoesInBatchesWhileNewWorkIsDoneAndKept() throws Exception {
     queue.enqueueAll("q", Collections.nCopies(250, "{}"));
     Outcomes first = new Outcomes();
-    try (FencedRuntime runtime = runtime(first).start()) {
+    try (QueueRuntime runtime = runtime(first).start()) {
       first.await(WorkOutcome.Completed.class, 250, WAIT);
     }
     clock.advance(Duration.ofDays(8));
 
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
+    try (QueueRuntime runtime =
         runtime(outcomes)
             .maintenance(queue.maintenance(Duration.ofDays(7), 100), Duration.ofMinutes(1))
             .start()) {
@@ -219,8 +219,8 @@ class RuntimeOnAQueueInMemoryTest {
   void twoRuntimesWithTheSameOwnerNameFinishEveryJobOnce() throws Exception {
     List<Long> ids = queue.enqueueAll("q", IntStream.range(0, 400).mapToObj(i -> "{}").toList());
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime a = runtime(outcomes).batchSize(10).start();
-        FencedRuntime b = runtime(outcomes).batchSize(10).start()) {
+    try (QueueRuntime a = runtime(outcomes).batchSize(10).start();
+        QueueRuntime b = runtime(outcomes).batchSize(10).start()) {
       outcomes.await(WorkOutcome.Completed.class, 400, WAIT);
     }
     assertThat(outcomes.all()).hasSize(400).allMatch(WorkOutcome.Completed.class::isInstance);
@@ -233,7 +233,7 @@ class RuntimeOnAQueueInMemoryTest {
   @Test
   void anIdleRuntimeWakesOnAnEnqueueLongBeforeItsFallbackPoll() throws Exception {
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime = runtime(outcomes).fallbackPoll(Duration.ofMinutes(1)).start()) {
+    try (QueueRuntime runtime = runtime(outcomes).fallbackPoll(Duration.ofMinutes(1)).start()) {
       Thread.sleep(300); // claimed nothing, waits its minute
       long id = queue.enqueue("q", "{}");
 
@@ -242,8 +242,8 @@ class RuntimeOnAQueueInMemoryTest {
     }
   }
 
-  private FencedRuntime.Builder runtime(Outcomes outcomes) {
-    return FencedRuntime.builder(queue, Receivers.inMemory())
+  private QueueRuntime.Builder runtime(Outcomes outcomes) {
+    return QueueRuntime.builder(queue, Receivers.inMemory())
         .queue("q")
         .owner("w1")
         .onOutcome(outcomes)

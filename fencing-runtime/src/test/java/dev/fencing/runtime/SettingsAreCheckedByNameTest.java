@@ -67,26 +67,26 @@ class SettingsAreCheckedByNameTest {
   @Test
   void aHandlerIsRequired() {
     assertThatThrownBy(
-            () -> FencedRuntime.builder(NO_QUEUE, NO_RECEIVER).queue("q").owner("w").start())
+            () -> QueueRuntime.builder(NO_QUEUE, NO_RECEIVER).queue("q").owner("w").start())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("handler must be set, but was null");
-    assertThatThrownBy(() -> FencedRuntime.builder(NO_QUEUE).queue("q").owner("w").start())
+    assertThatThrownBy(() -> QueueRuntime.builder(NO_QUEUE).queue("q").owner("w").start())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("handler must be set, but was null");
-    assertThatThrownBy(() -> FencedRuntime.builder(null))
+    assertThatThrownBy(() -> QueueRuntime.builder(null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("queue");
   }
 
-  private static FencedRuntime.Builder builder() {
-    return FencedRuntime.builder(NO_QUEUE, NO_RECEIVER)
+  private static QueueRuntime.Builder builder() {
+    return QueueRuntime.builder(NO_QUEUE, NO_RECEIVER)
         .queue("q")
         .owner("w")
         .handler((job, cancellation) -> "{}");
   }
 
-  private static void refused(UnaryOperator<FencedRuntime.Builder> setting, String... message) {
-    FencedRuntime.Builder builder = builder();
+  private static void refused(UnaryOperator<QueueRuntime.Builder> setting, String... message) {
+    QueueRuntime.Builder builder = builder();
     assertThatThrownBy(() -> setting.apply(builder).start())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContainingAll(message);

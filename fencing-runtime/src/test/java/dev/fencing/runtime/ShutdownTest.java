@@ -33,8 +33,8 @@ class ShutdownTest {
     List<Long> ids = queue.enqueueAll("q", IntStream.range(0, 10).mapToObj(i -> "{}").toList());
     CountDownLatch twoRunning = new CountDownLatch(2);
     Outcomes outcomes = new Outcomes();
-    FencedRuntime runtime =
-        FencedRuntime.builder(queue, Receivers.inMemory())
+    QueueRuntime runtime =
+        QueueRuntime.builder(queue, Receivers.inMemory())
             .queue("q")
             .owner("w1")
             .concurrency(2)
@@ -74,8 +74,8 @@ class ShutdownTest {
     CountDownLatch running = new CountDownLatch(2);
     AtomicBoolean interruptSeen = new AtomicBoolean();
     Outcomes outcomes = new Outcomes();
-    FencedRuntime runtime =
-        FencedRuntime.builder(queue, Receivers.inMemory())
+    QueueRuntime runtime =
+        QueueRuntime.builder(queue, Receivers.inMemory())
             .queue("q")
             .owner("w1")
             .concurrency(2)
@@ -117,8 +117,8 @@ class ShutdownTest {
     CountDownLatch running = new CountDownLatch(1);
     AtomicBoolean stop = new AtomicBoolean();
     Outcomes outcomes = new Outcomes();
-    FencedRuntime runtime =
-        FencedRuntime.builder(queue, Receivers.inMemory())
+    QueueRuntime runtime =
+        QueueRuntime.builder(queue, Receivers.inMemory())
             .queue("q")
             .owner("w1")
             .concurrency(1)
@@ -149,9 +149,9 @@ class ShutdownTest {
   void aListenerThatThrowsAnErrorStopsNothing(TestSchema schema) throws Exception {
     FencedQueue queue = queue(schema);
     List<Long> ids = queue.enqueueAll("q", IntStream.range(0, 50).mapToObj(i -> "{}").toList());
-    FencedRuntime.Stats stats;
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue, Receivers.inMemory())
+    FencedWorkers.Stats stats;
+    try (QueueRuntime runtime =
+        QueueRuntime.builder(queue, Receivers.inMemory())
             .queue("q")
             .owner("w1")
             .onOutcome(

@@ -35,7 +35,7 @@ class VirtualThreadHandlersTest {
     AtomicInteger running = new AtomicInteger();
     AtomicInteger mostAtOnce = new AtomicInteger();
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
+    try (QueueRuntime runtime =
         runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(30))
             .concurrency(300)
             .batchSize(300)
@@ -65,8 +65,8 @@ class VirtualThreadHandlersTest {
     FencedQueue queue = queue(schema);
     long id = queue.enqueue("q", "{}");
     Outcomes outcomes = new Outcomes();
-    FencedRuntime.Stats stats;
-    try (FencedRuntime runtime =
+    FencedWorkers.Stats stats;
+    try (QueueRuntime runtime =
         runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(1))
             .handler(
                 (job, cancellation) -> {
@@ -90,7 +90,7 @@ class VirtualThreadHandlersTest {
     queue.enqueueAll("q", IntStream.range(0, 20).mapToObj(i -> "{}").toList());
     CountDownLatch running = new CountDownLatch(4);
     Outcomes outcomes = new Outcomes();
-    FencedRuntime runtime =
+    QueueRuntime runtime =
         runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(30))
             .concurrency(4)
             .prefetch(16)
@@ -117,7 +117,7 @@ class VirtualThreadHandlersTest {
     queue.enqueueAll("q", IntStream.range(0, 8).mapToObj(i -> "{}").toList());
     Set<Boolean> virtual = ConcurrentHashMap.newKeySet();
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime =
+    try (QueueRuntime runtime =
         HeartbeatTest.runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(30))
             .handler(
                 (job, cancellation) -> {
@@ -127,8 +127,8 @@ class VirtualThreadHandlersTest {
             .start()) {
       outcomes.await(WorkOutcome.Completed.class, 8, Duration.ofSeconds(15));
     }
-    assertThat(FencedRuntime.defaultVirtualThreads()).isEqualTo(Runtime.version().feature() >= 24);
-    assertThat(virtual).containsExactly(FencedRuntime.defaultVirtualThreads());
+    assertThat(FencedWorkers.defaultVirtualThreads()).isEqualTo(Runtime.version().feature() >= 24);
+    assertThat(virtual).containsExactly(FencedWorkers.defaultVirtualThreads());
   }
 
   private static FencedQueue queue(TestSchema schema) {
@@ -138,7 +138,7 @@ class VirtualThreadHandlersTest {
         .queue();
   }
 
-  private static FencedRuntime.Builder runtime(
+  private static QueueRuntime.Builder runtime(
       FencedQueue queue, FencedReceiver receiver, Outcomes outcomes, Duration lease) {
     return HeartbeatTest.runtime(queue, receiver, outcomes, lease).virtualThreads(true);
   }

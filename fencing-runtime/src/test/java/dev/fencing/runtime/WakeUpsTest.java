@@ -27,7 +27,7 @@ class WakeUpsTest {
   void anIdleRuntimeWakesOnAnEnqueueLongBeforeItsFallbackPoll(TestSchema schema) throws Exception {
     FencedQueue queue = queue(schema, true);
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime = runtime(queue, outcomes)) {
+    try (QueueRuntime runtime = runtime(queue, outcomes)) {
       Thread.sleep(1_000); // claimed nothing, woke once when the listener began, waits its minute
       long id = queue.enqueue("q", "{}");
 
@@ -39,7 +39,7 @@ class WakeUpsTest {
   @Test
   void anIdleRuntimeWaitingForAWakeUpStopsPromptly(TestSchema schema) throws Exception {
     FencedQueue queue = queue(schema, true);
-    FencedRuntime runtime = runtime(queue, new Outcomes());
+    QueueRuntime runtime = runtime(queue, new Outcomes());
     Thread.sleep(1_000); // idle, waiting for a wake-up with a minute to go
     long started = System.nanoTime();
     runtime.close();
@@ -50,7 +50,7 @@ class WakeUpsTest {
   void withNotificationsOffTheRuntimePollsEveryIdleWait(TestSchema schema) throws Exception {
     FencedQueue queue = queue(schema, false);
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime = runtime(queue, outcomes)) {
+    try (QueueRuntime runtime = runtime(queue, outcomes)) {
       Thread.sleep(500);
       long id = queue.enqueue("q", "{}");
 
@@ -65,7 +65,7 @@ class WakeUpsTest {
     queue.setLimits("q", QueueLimits.maxRunning(1));
     queue.enqueueAll("q", List.of("{}", "{}", "{}", "{}"));
     Outcomes outcomes = new Outcomes();
-    try (FencedRuntime runtime = runtime(queue, outcomes)) {
+    try (QueueRuntime runtime = runtime(queue, outcomes)) {
       // each claim after the first is emptied by the limit; an end of the runtime's own job, not
       // the minute's fallback poll, sends the next one (10 s against four minutes)
       var done = outcomes.await(WorkOutcome.Completed.class, 4, Duration.ofSeconds(10));
@@ -73,8 +73,8 @@ class WakeUpsTest {
     }
   }
 
-  private static FencedRuntime runtime(FencedQueue queue, Outcomes outcomes) {
-    return FencedRuntime.builder(queue, Receivers.inMemory())
+  private static QueueRuntime runtime(FencedQueue queue, Outcomes outcomes) {
+    return QueueRuntime.builder(queue, Receivers.inMemory())
         .queue("q")
         .owner("w1")
         .fallbackPoll(MINUTE)

@@ -5,7 +5,7 @@ import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.Cancellation;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -94,7 +94,7 @@ public class DeliveringApp {
     try (ConfigurableApplicationContext app =
         start(
             withThreads(properties(args[0], args[1], args[2], args[3], args[4], args[5]), args))) {
-      FencedRuntime runtime = app.getBean(FencedWorkers.class).runtimes().get(QUEUE);
+      FencedWorkers runtime = app.getBean(ManagedWorkers.class).running().orElseThrow();
       print("ready");
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -102,7 +102,7 @@ public class DeliveringApp {
         if (line.equals("exit")) {
           break;
         }
-        FencedRuntime.Stats s = runtime.stats();
+        FencedWorkers.Stats s = runtime.stats(QUEUE);
         print(
             "stats completed="
                 + s.completed()

@@ -55,7 +55,7 @@ class ListenerOutlivedThePoolAtShutdownTest {
       Apps.await(
           "3 jobs committed",
           Duration.ofSeconds(10),
-          () -> app.getBean(FencedWorkers.class).runtimes().get("emails").stats().completed() == 3);
+          () -> app.getBean(ManagedWorkers.class).stats().get("emails").completed() == 3);
       Apps.await("the listener listens", Duration.ofSeconds(10), () -> listening(schema) == 1);
 
       app.stop();
@@ -88,7 +88,7 @@ class ListenerOutlivedThePoolAtShutdownTest {
         .singleElement()
         .asString()
         .matches(
-            "fencing: owner \\S+ drained 1 runtime \\[emails\\] in \\d+ ms: 0 jobs completed, 0"
+            "fencing: owner \\S+ drained 1 queue \\[emails\\] in \\d+ ms: 0 jobs completed, 0"
                 + " released, 0 failed during the drain; the listening connection is closed");
   }
 

@@ -34,7 +34,7 @@ class MeterTagsTest {
       Apps.await(
           "a maintenance round",
           Duration.ofSeconds(10),
-          () -> app.getBean(FencedWorkers.class).maintenanceStats().rounds() > 0);
+          () -> app.getBean(ManagedWorkers.class).maintenanceStats().rounds() > 0);
 
       List<Meter> ours =
           registry.getMeters().stream()

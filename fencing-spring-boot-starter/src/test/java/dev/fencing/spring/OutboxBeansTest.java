@@ -100,7 +100,7 @@ class OutboxBeansTest {
       assertThat(app.getBean(Billing.class).posted)
           .singleElement()
           .satisfies(e -> assertThat(e.payload()).isEqualTo("{\"id\": " + id + "}"));
-      assertThat(app.getBean(FencedWorkers.class).relayStats().sent()).isEqualTo(2);
+      assertThat(app.getBean(ManagedWorkers.class).relayStats().sent()).isEqualTo(2);
       MeterRegistry registry = app.getBean(MeterRegistry.class);
       assertThat(
               registry

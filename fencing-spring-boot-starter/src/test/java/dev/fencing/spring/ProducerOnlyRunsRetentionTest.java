@@ -27,14 +27,14 @@ class ProducerOnlyRunsRetentionTest {
         Apps.start(StarterTest.NoHandler.class, schema, "fencing.engine=update-in-place")) {
       FencedQueue queue = app.getBean(FencedQueue.class);
       long fresh = queue.enqueue("emails", "{}");
-      FencedWorkers workers = app.getBean(FencedWorkers.class);
+      ManagedWorkers workers = app.getBean(ManagedWorkers.class);
       // the round's counters are added after its transaction committed: wait for them, not for
       // the row alone (CI once read the row gone and the count still 0)
       Apps.await(
           "the old job removed and counted",
           Duration.ofSeconds(20),
           () -> queue.find(old).isEmpty() && workers.maintenanceStats().jobsRemoved() > 0);
-      assertThat(workers.runtimes()).isEmpty();
+      assertThat(workers.stats()).isEmpty();
       assertThat(workers.maintenanceStats().jobsRemoved()).isEqualTo(1);
       assertThat(queue.find(fresh)).as("a pending job stays").isPresent();
     }
@@ -52,7 +52,7 @@ class ProducerOnlyRunsRetentionTest {
             "fencing.maintenance.enabled=false")) {
       Thread.sleep(1_500);
       assertThat(app.getBean(FencedQueue.class).find(old)).isPresent();
-      assertThat(app.getBean(FencedWorkers.class).maintenanceStats().rounds()).isZero();
+      assertThat(app.getBean(ManagedWorkers.class).maintenanceStats().rounds()).isZero();
     }
   }
 

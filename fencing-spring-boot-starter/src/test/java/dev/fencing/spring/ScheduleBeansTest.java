@@ -164,7 +164,7 @@ class ScheduleBeansTest {
       // a Schedule bean, but no fencing-schedule: no scheduler, and the rest runs as before
       assertThat(app.containsBean("fencingSchedules")).isFalse();
       assertThat(app.getBeanNamesForType(FencedScheduler.class)).isEmpty();
-      assertThat(app.getBean(FencedWorkers.class)).isNotNull();
+      assertThat(app.getBean(ManagedWorkers.class)).isNotNull();
       assertThat(app.getBean("fencingHealthIndicator", HealthIndicator.class).health().getStatus())
           .isEqualTo(Status.UP);
     }

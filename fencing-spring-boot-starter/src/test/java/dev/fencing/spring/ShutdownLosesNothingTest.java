@@ -6,7 +6,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +31,7 @@ class ShutdownLosesNothingTest {
       ids.add(queue.enqueue("slow", "{}"));
     }
     SlowApp.Slow first;
-    FencedRuntime runtime;
+    FencedWorkers runtime;
     try (ConfigurableApplicationContext app =
         Apps.start(
             SlowApp.class,
@@ -41,11 +41,11 @@ class ShutdownLosesNothingTest {
             "fencing.queues.slow.prefetch=4",
             "fencing.drain-timeout=10s")) {
       first = app.getBean(SlowApp.Slow.class);
-      runtime = app.getBean(FencedWorkers.class).runtimes().get("slow");
+      runtime = app.getBean(ManagedWorkers.class).running().orElseThrow();
       Apps.await("two jobs started", Duration.ofSeconds(10), () -> first.started.size() >= 2);
     }
 
-    FencedRuntime.Stats stats = runtime.stats();
+    FencedWorkers.Stats stats = runtime.stats("slow");
     assertThat(first.finished).isNotEmpty().isEqualTo(first.started);
     assertThat(stats.completed()).isEqualTo(first.finished.size());
     assertThat(stats.released()).as("prefetched jobs given back").isPositive();

@@ -9,7 +9,6 @@ import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.Cancellation;
-import dev.fencing.runtime.FencedRuntime;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -83,12 +82,12 @@ class StarterTest {
 
       assertThat(app.getBean(Recording.class).ran).containsExactlyInAnyOrderElementsOf(ids);
       assertThat(app.getBean(Recording.class).onVirtualThreads)
-          .containsExactly(FencedRuntime.defaultVirtualThreads());
+          .containsExactly(dev.fencing.runtime.FencedWorkers.defaultVirtualThreads());
       assertThat(appendOnlyJobs(schema)).isEqualTo(engine.equals("append-only") ? 20 : 0);
       // the owner defaults to the host name and the process id
-      String owner = app.getBean(FencedWorkers.class).owner();
+      String owner = app.getBean(ManagedWorkers.class).owner();
       assertThat(owner).endsWith("-" + ProcessHandle.current().pid()).doesNotStartWith("-");
-      assertThat(app.getBean(FencedWorkers.class).runtimes()).containsOnlyKeys("emails");
+      assertThat(app.getBean(ManagedWorkers.class).stats()).containsOnlyKeys("emails");
       for (JobSnapshot job : Apps.jobs(queue, ids)) {
         assertThat(job.result()).isEqualTo("{\"done\": " + job.id() + "}");
         assertThat(job.owner()).isEqualTo(owner);
@@ -145,7 +144,7 @@ class StarterTest {
     try (ConfigurableApplicationContext app =
         Apps.start(OneHandler.class, schema, "management.health.fencing.enabled=false")) {
       assertThat(app.containsBean("fencingHealthIndicator")).isFalse();
-      assertThat(app.getBean(FencedWorkers.class).runtimes()).containsOnlyKeys("emails");
+      assertThat(app.getBean(ManagedWorkers.class).stats()).containsOnlyKeys("emails");
     }
   }
 

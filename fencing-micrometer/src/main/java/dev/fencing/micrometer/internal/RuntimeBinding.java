@@ -1,7 +1,7 @@
 package dev.fencing.micrometer.internal;
 
 import dev.fencing.micrometer.RuntimeMetrics;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.WorkOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -32,15 +32,6 @@ public final class RuntimeBinding implements RuntimeMetrics {
           "fencing.runtime.errors",
           "Failures the runtime survived: store statements that failed, outcome listeners that threw",
           "source");
-  private static final CounterFamily MAINTENANCE =
-      new CounterFamily(
-          "fencing.runtime.maintenance.jobs",
-          "Finished jobs the runtime's retention removed (archived ones included) or archived",
-          "action");
-  private static final CounterFamily MAINTENANCE_FAILURES =
-      CounterFamily.single(
-          "fencing.runtime.maintenance.failures",
-          "Maintenance rounds that failed (each logged, then retried later)");
 
   private final Instruments meters;
   private final Tags tags;
@@ -72,11 +63,13 @@ public final class RuntimeBinding implements RuntimeMetrics {
   }
 
   @Override
-  public RuntimeMetrics bind(FencedRuntime runtime) {
-    Objects.requireNonNull(runtime, "runtime");
+  public RuntimeMetrics bind(FencedWorkers workers, String queue) {
+    Objects.requireNonNull(workers, "workers");
+    workers.stats(queue);
     if (!bound.compareAndSet(false, true)) {
-      throw new IllegalStateException("a runtime is bound to these meters already");
+      throw new IllegalStateException("a queue is bound to these meters already");
     }
+    QueueStats runtime = new QueueStats(workers, queue);
     count(CLAIMED, "", runtime, r -> r.stats().claimed());
     count(ENDED, "completed", runtime, r -> r.stats().completed());
     count(ENDED, "fenced_off", runtime, r -> r.stats().fencedOff());
@@ -89,9 +82,6 @@ public final class RuntimeBinding implements RuntimeMetrics {
     count(RENEWED, "", runtime, r -> r.stats().renewed());
     count(ERRORS, "store", runtime, r -> r.stats().storeErrors());
     count(ERRORS, "callback", runtime, r -> r.stats().callbackErrors());
-    count(MAINTENANCE, "removed", runtime, r -> r.maintenanceStats().jobsRemoved());
-    count(MAINTENANCE, "archived", runtime, r -> r.maintenanceStats().jobsArchived());
-    count(MAINTENANCE_FAILURES, "", runtime, r -> r.maintenanceStats().failures());
     registered.add(
         Gauge.builder("fencing.runtime.jobs.in.flight", runtime, r -> r.stats().inFlight())
             .description("Claims not yet ended: waiting for a thread, running, or committing")
@@ -111,10 +101,14 @@ public final class RuntimeBinding implements RuntimeMetrics {
   }
 
   private void count(
-      CounterFamily family,
-      String value,
-      FencedRuntime runtime,
-      ToDoubleFunction<FencedRuntime> f) {
+      CounterFamily family, String value, QueueStats runtime, ToDoubleFunction<QueueStats> f) {
     registered.add(family.register(meters, tags, value, runtime, f));
+  }
+
+  /** One queue's counters, read when the registry publishes. */
+  private record QueueStats(FencedWorkers workers, String queue) {
+    FencedWorkers.Stats stats() {
+      return workers.stats(queue);
+    }
   }
 }

@@ -2,9 +2,9 @@ package dev.fencing.spring.internal;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
-import dev.fencing.spring.FencedWorkers;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.spring.FencingProperties;
+import dev.fencing.spring.ManagedWorkers;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import javax.sql.DataSource;
@@ -97,7 +97,7 @@ public class FencingAutoConfiguration {
   }
 
   @Bean
-  @ConditionalOnMissingBean(FencedWorkers.class)
+  @ConditionalOnMissingBean(ManagedWorkers.class)
   Workers fencedWorkers(
       FencedQueue queue,
       PostgresFencing fencing,
@@ -111,7 +111,7 @@ public class FencingAutoConfiguration {
             : environment.getProperty(
                 "spring.threads.virtual.enabled",
                 Boolean.class,
-                FencedRuntime.defaultVirtualThreads());
+                FencedWorkers.defaultVirtualThreads());
     return new Workers(queue, fencing, properties, meters, beans, virtualThreads);
   }
 }

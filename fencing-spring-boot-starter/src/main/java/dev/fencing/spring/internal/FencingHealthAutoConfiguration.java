@@ -2,8 +2,8 @@ package dev.fencing.spring.internal;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.spring.FencedWorkers;
 import dev.fencing.spring.FencingProperties;
+import dev.fencing.spring.ManagedWorkers;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = FencingAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
-@ConditionalOnBean({PostgresFencing.class, FencedQueue.class, FencedWorkers.class})
+@ConditionalOnBean({PostgresFencing.class, FencedQueue.class, ManagedWorkers.class})
 @ConditionalOnEnabledHealthIndicator("fencing")
 public class FencingHealthAutoConfiguration {
 
@@ -28,7 +28,7 @@ public class FencingHealthAutoConfiguration {
   HealthIndicator fencingHealthIndicator(
       PostgresFencing fencing,
       FencedQueue queue,
-      FencedWorkers workers,
+      ManagedWorkers workers,
       FencingProperties properties,
       ObjectProvider<HealthDetails> details) {
     return new FencingHealthIndicator(

@@ -5,8 +5,8 @@ import dev.fencing.QueueDepth;
 import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
-import dev.fencing.spring.FencedWorkers;
+import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.spring.ManagedWorkers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,7 +39,7 @@ final class FencingHealthIndicator implements HealthIndicator {
 
   private final PostgresFencing fencing;
   private final FencedQueue queue;
-  private final FencedWorkers workers;
+  private final ManagedWorkers workers;
   private final Set<String> configured;
   private final Duration timeout;
   private final ObjectProvider<HealthDetails> more;
@@ -47,7 +47,7 @@ final class FencingHealthIndicator implements HealthIndicator {
   FencingHealthIndicator(
       PostgresFencing fencing,
       FencedQueue queue,
-      FencedWorkers workers,
+      ManagedWorkers workers,
       Set<String> configured,
       Duration timeout,
       ObjectProvider<HealthDetails> more) {
@@ -64,13 +64,13 @@ final class FencingHealthIndicator implements HealthIndicator {
     Map<String, Object> runtimes = new LinkedHashMap<>();
     List<String> renewalsFailing = new ArrayList<>();
     List<String> claimsFailing = new ArrayList<>();
-    Map<String, FencedRuntime.Health> states = workers.health();
+    Map<String, FencedWorkers.Health> states = workers.health();
     workers
-        .runtimes()
+        .stats()
         .forEach(
-            (name, r) -> {
-              Map<String, Object> details = HealthDetails.components(r.stats());
-              FencedRuntime.Health state = states.get(name);
+            (name, stats) -> {
+              Map<String, Object> details = HealthDetails.components(stats);
+              FencedWorkers.Health state = states.get(name);
               if (state != null) {
                 details.put("renewalsFailing", state.renewalsFailing());
                 details.put("claimsFailing", state.claimsFailing());
@@ -122,11 +122,11 @@ final class FencingHealthIndicator implements HealthIndicator {
 
   /** What maintenance and the relays did, when they ran: details, never a reason for DOWN. */
   private void sidecars(Health.Builder health) {
-    FencedRuntime.MaintenanceStats m = workers.maintenanceStats();
+    FencedWorkers.MaintenanceStats m = workers.maintenanceStats();
     if (m.rounds() + m.failures() > 0) {
       health.withDetail("maintenance", HealthDetails.components(m));
     }
-    FencedRuntime.RelayStats r = workers.relayStats();
+    FencedWorkers.RelayStats r = workers.relayStats();
     if (r.rounds() > 0) {
       health.withDetail("relay", HealthDetails.components(r));
     }

@@ -1,8 +1,8 @@
 package dev.fencing.spring.internal;
 
 import dev.fencing.internal.Validate;
-import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.QueueSettings;
 import dev.fencing.spring.OutboxQueueHandler;
 import dev.fencing.spring.QueueHandler;
 import java.util.Map;
@@ -15,8 +15,7 @@ final class HandlerBeans {
 
   /** One queue's handler, added to the workers with its runtime's settings. */
   interface Queue {
-    void addTo(
-        FencedWorkers.Builder workers, String queue, Consumer<FencedRuntime.Builder> settings);
+    void addTo(FencedWorkers.Builder workers, String queue, Consumer<QueueSettings> settings);
   }
 
   private record Found(String bean, boolean outbox, Queue queue) {}

@@ -5,13 +5,15 @@ import dev.fencing.FencedReceiver;
 import dev.fencing.micrometer.FencingMetrics;
 import dev.fencing.micrometer.RuntimeMetrics;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
-import dev.fencing.spring.FencedWorkers;
+import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.QueueSettings;
 import dev.fencing.spring.FencingProperties;
+import dev.fencing.spring.ManagedWorkers;
 import dev.fencing.spring.OutboxRelay;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -24,15 +26,14 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Runs the worker door ({@link dev.fencing.runtime.FencedWorkers}) from the context's start to its
- * close: a runtime per queue with a handler bean, the schedules, the outbox relays and maintenance.
- * Its phase is below the web server's, so it starts before the server takes requests and stops
- * after the server has finished them; the data source closes only after every lifecycle bean has
- * stopped, and {@link #stop()} returns only when the door has drained (or its drain timeout passed
- * and it released what was left) and the {@link PostgresFencing} handle has given back its
- * listening connection.
+ * Runs the worker door ({@link FencedWorkers}) from the context's start to its close: a runtime per
+ * queue with a handler bean, the schedules, the outbox relays and maintenance. Its phase is below
+ * the web server's, so it starts before the server takes requests and stops after the server has
+ * finished them; the data source closes only after every lifecycle bean has stopped, and {@link
+ * #stop()} returns only when the door has drained (or its drain timeout passed and it released what
+ * was left) and the {@link PostgresFencing} handle has given back its listening connection.
  */
-final class Workers implements FencedWorkers, SmartLifecycle {
+final class Workers implements ManagedWorkers, SmartLifecycle {
 
   // Spring's logging, not System.Logger: Spring Boot disconnects java.util.logging (where
   // System.Logger goes) from its own logging when the context starts to close, before the
@@ -75,27 +76,8 @@ final class Workers implements FencedWorkers, SmartLifecycle {
   }
 
   @Override
-  public Map<String, FencedRuntime> runtimes() {
-    dev.fencing.runtime.FencedWorkers d = door;
-    return d == null ? Map.of() : d.runtimes();
-  }
-
-  @Override
-  public Map<String, FencedRuntime.Health> health() {
-    dev.fencing.runtime.FencedWorkers d = door;
-    return d == null ? Map.of() : d.health();
-  }
-
-  @Override
-  public FencedRuntime.MaintenanceStats maintenanceStats() {
-    dev.fencing.runtime.FencedWorkers d = door;
-    return d == null ? FencedWorkers.super.maintenanceStats() : d.maintenanceStats();
-  }
-
-  @Override
-  public FencedRuntime.RelayStats relayStats() {
-    dev.fencing.runtime.FencedWorkers d = door;
-    return d == null ? FencedWorkers.super.relayStats() : d.relayStats();
+  public Optional<FencedWorkers> running() {
+    return Optional.ofNullable(door);
   }
 
   /**
@@ -121,8 +103,8 @@ final class Workers implements FencedWorkers, SmartLifecycle {
     TreeSet<String> watched = new TreeSet<>(properties.queues().keySet());
     watched.addAll(handlers.keySet());
     FencingMetrics metrics = meters.watch(queue, watched);
-    dev.fencing.runtime.FencedWorkers.Builder b =
-        dev.fencing.runtime.FencedWorkers.builder(queue)
+    FencedWorkers.Builder b =
+        FencedWorkers.builder(queue)
             .owner(owner)
             .virtualThreads(virtualThreads)
             .drainTimeout(properties.drainTimeout());
@@ -153,8 +135,8 @@ final class Workers implements FencedWorkers, SmartLifecycle {
     }
     List<String> relays = relays(b);
     List<String> schedules = schedules(b);
-    dev.fencing.runtime.FencedWorkers started = b.start();
-    byQueue.forEach((name, meter) -> meter.bind(started.runtimes().get(name)));
+    FencedWorkers started = b.start();
+    byQueue.forEach((name, meter) -> meter.bind(started, name));
     if (metrics != null) {
       metrics.workers(started);
     }
@@ -174,7 +156,7 @@ final class Workers implements FencedWorkers, SmartLifecycle {
   }
 
   /** The settings of queue {@code name}'s runtime: those its properties set, and its meters. */
-  private Consumer<FencedRuntime.Builder> settings(String name, @Nullable RuntimeMetrics meter) {
+  private Consumer<QueueSettings> settings(String name, @Nullable RuntimeMetrics meter) {
     FencingProperties.Queue q = properties.queue(name);
     return b -> {
       ifSet(q.concurrency(), b::concurrency);
@@ -214,7 +196,7 @@ final class Workers implements FencedWorkers, SmartLifecycle {
   }
 
   /** Adds a relay per {@link OutboxRelay} bean to {@code b}; returns their destinations. */
-  private List<String> relays(dev.fencing.runtime.FencedWorkers.Builder b) {
+  private List<String> relays(FencedWorkers.Builder b) {
     Map<String, String> beanOf = new TreeMap<>();
     beans
         .getBeansOfType(OutboxRelay.class)
@@ -242,7 +224,7 @@ final class Workers implements FencedWorkers, SmartLifecycle {
   }
 
   /** Hands the scheduler, if any, to {@code b}; returns the names of its schedules. */
-  private List<String> schedules(dev.fencing.runtime.FencedWorkers.Builder b) {
+  private List<String> schedules(FencedWorkers.Builder b) {
     Scheduling s = beans.getBeanProvider(Scheduling.class).getIfAvailable();
     if (s == null) {
       if (!properties.schedules().isEmpty()) {
@@ -267,42 +249,36 @@ final class Workers implements FencedWorkers, SmartLifecycle {
    */
   @Override
   public synchronized void stop() {
-    dev.fencing.runtime.FencedWorkers stopping = door;
+    FencedWorkers stopping = door;
     door = null;
     stopped = true;
     long start = System.nanoTime();
-    Map<String, FencedRuntime> runtimes = stopping == null ? Map.of() : stopping.runtimes();
-    Map<String, FencedRuntime.Stats> before = new LinkedHashMap<>();
-    runtimes.forEach((name, r) -> before.put(name, r.stats()));
-    if (stopping != null) {
-      stopping.shutdown(properties.drainTimeout());
+    Map<String, FencedWorkers.Stats> before = stopping == null ? Map.of() : stopping.stats();
+    if (stopping != null && !stopping.shutdown(properties.drainTimeout())) {
+      LOG.warn(
+          "fencing: queues "
+              + before.keySet()
+              + " did not all drain within "
+              + properties.drainTimeout()
+              + "; their handlers still running were cancelled and their jobs released");
     }
-    // a runtime's second shutdown returns at once whether its own drain ended in time
-    runtimes.forEach(
-        (name, r) -> {
-          if (!r.shutdown(properties.drainTimeout())) {
-            LOG.warn(
-                "fencing: queue "
-                    + name
-                    + " did not drain within "
-                    + properties.drainTimeout()
-                    + "; its handlers still running were cancelled and their jobs released");
-          }
-        });
     runtimeMeters.forEach(RuntimeMetrics::close);
     fencing.close();
-    LOG.info(drained(runtimes, before, System.nanoTime() - start));
+    LOG.info(drained(stopping, before, System.nanoTime() - start));
   }
 
   /** The line that says what the drain of {@code stopped} did in {@code nanos}. */
   private String drained(
-      Map<String, FencedRuntime> stopped, Map<String, FencedRuntime.Stats> before, long nanos) {
+      dev.fencing.runtime.@Nullable FencedWorkers stopped,
+      Map<String, FencedWorkers.Stats> before,
+      long nanos) {
     long completed = 0;
     long released = 0;
     long failed = 0;
-    for (Map.Entry<String, FencedRuntime> e : stopped.entrySet()) {
-      FencedRuntime.Stats b = before.get(e.getKey());
-      FencedRuntime.Stats a = e.getValue().stats();
+    Map<String, FencedWorkers.Stats> after = stopped == null ? Map.of() : stopped.stats();
+    for (Map.Entry<String, FencedWorkers.Stats> e : after.entrySet()) {
+      FencedWorkers.Stats b = before.get(e.getKey());
+      FencedWorkers.Stats a = e.getValue();
       completed += a.completed() - b.completed();
       released += a.released() - b.released();
       failed += a.failed() - b.failed();
@@ -310,9 +286,9 @@ final class Workers implements FencedWorkers, SmartLifecycle {
     return "fencing: owner "
         + owner
         + " drained "
-        + stopped.size()
-        + (stopped.size() == 1 ? " runtime " : " runtimes ")
-        + stopped.keySet()
+        + after.size()
+        + (after.size() == 1 ? " queue " : " queues ")
+        + after.keySet()
         + " in "
         + TimeUnit.NANOSECONDS.toMillis(nanos)
         + " ms: "

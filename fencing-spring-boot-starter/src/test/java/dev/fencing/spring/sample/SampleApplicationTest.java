@@ -8,7 +8,6 @@ import dev.fencing.JobState;
 import dev.fencing.schedule.FencedScheduler;
 import dev.fencing.schedule.Schedule;
 import dev.fencing.spring.Apps;
-import dev.fencing.spring.FencedWorkers;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,7 +50,8 @@ class SampleApplicationTest {
       JobSnapshot job = queue.find(id).orElseThrow();
       assertThat(job.result()).isEqualTo("{\"sent\": true}");
       assertThat(job.payload()).isEqualTo("{\"to\": \"ada@example.com\"}");
-      assertThat(app.getBean(FencedWorkers.class).runtimes()).containsOnlyKeys("emails");
+      assertThat(app.getBean(dev.fencing.spring.ManagedWorkers.class).stats())
+          .containsOnlyKeys("emails");
       assertThat(app.getBean(FencedScheduler.class).schedules())
           .extracting(Schedule::name)
           .containsExactly("nightly-report");

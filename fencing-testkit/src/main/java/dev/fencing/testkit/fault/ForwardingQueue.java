@@ -26,11 +26,11 @@ import org.jspecify.annotations.Nullable;
  * ({@code enqueue}, {@code enqueueAll}, {@code enqueueKeyed}, {@code claim}, {@code claimBatch},
  * {@code renew}, {@code complete(Lease, String)}, {@code fail}, {@code release}, {@code find},
  * {@code depth}, {@code awaitWork}, {@code signalsWork}). Not forwarded: the batched writes ({@code
- * renewAll}, {@code completeAll}), the keyed {@code enqueue} of one job and the commit with outbox
- * messages run {@link FencedQueue}'s default methods, which loop over {@code renew}, {@code
- * complete} and {@code enqueueKeyed} of this queue, so that an override of one guard reaches them
- * too, and so that a forwarding queue is one without an outbox (a commit with messages throws
- * {@link UnsupportedOperationException}). Override them to forward them.
+ * renewAll}, {@code completeAll}) and the keyed {@code enqueue} of one job run {@link
+ * FencedQueue}'s default methods, which loop over {@code renew}, {@code complete} and {@code
+ * enqueueKeyed} of this queue, so that an override of one guard reaches them too. A forwarding
+ * queue is one without an outbox: a commit with messages throws {@link
+ * UnsupportedOperationException}. Override them to forward them.
  */
 public class ForwardingQueue extends ForwardingFencedQueue {
 
@@ -89,9 +89,19 @@ public class ForwardingQueue extends ForwardingFencedQueue {
     return interfaceDefaults.renewAll(leases, leaseLength);
   }
 
+  /**
+   * Commits through {@link #complete(Lease, String)} (so that an override of it reaches this too)
+   * when there are no messages; a forwarding queue has no outbox, so a non-empty list throws.
+   *
+   * @throws UnsupportedOperationException if {@code messages} is not empty
+   */
   @Override
   public FencedOutcome.Accepted complete(Lease lease, String result, List<OutboxMessage> messages) {
-    return interfaceDefaults.complete(lease, result, messages);
+    if (messages.isEmpty()) {
+      return complete(lease, result);
+    }
+    throw new UnsupportedOperationException(
+        getClass().getName() + " has no outbox: it cannot commit messages");
   }
 
   @Override

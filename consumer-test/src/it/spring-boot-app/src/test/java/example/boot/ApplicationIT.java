@@ -116,7 +116,7 @@ class ApplicationIT {
         .as("the starter's line when the runtimes had drained")
         .singleElement()
         .asString()
-        .contains(" drained 1 runtime [emails] in ", "the listening connection is closed");
+        .contains(" drained 1 queue [emails] in ", "the listening connection is closed");
   }
 
   static final String OPS_PASSWORD = "ops-password-for-the-test";
