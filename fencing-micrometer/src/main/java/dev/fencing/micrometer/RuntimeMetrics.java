@@ -1,21 +1,23 @@
 package dev.fencing.micrometer;
 
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.WorkOutcome;
 import java.util.function.Consumer;
 
 /**
- * The meters of one {@link FencedRuntime}, tagged {@code runtime=<name>}. Pass it to {@link
- * FencedRuntime.Builder#onOutcome} to count fenced-off outcomes by stage and reason, then {@link
- * #bind} the started runtime to read its {@link FencedRuntime.Stats} as counters and gauges:
+ * The meters of one queue of a {@link FencedWorkers}, tagged {@code runtime=<name>}. Pass it to
+ * {@link FencedWorkers.Builder#onOutcome} to count fenced-off outcomes by stage and reason (with
+ * several queues, hand each outcome to the meters of its {@code job().queue()}), then {@link #bind}
+ * the started workers' queue to read its {@link FencedWorkers.Stats} as counters and gauges:
  *
  * <pre>{@code
  * RuntimeMetrics meters = metrics.runtime("emails-worker");
- * FencedRuntime runtime = FencedRuntime.builder(queue, receiver)...onOutcome(meters).start();
- * meters.bind(runtime);
+ * FencedWorkers workers = FencedWorkers.builder(queue).receiver(receiver)
+ *     .owner("w1").queue("emails", handler).onOutcome(meters).start();
+ * meters.bind(workers, "emails");
  * }</pre>
  *
- * <p>Thread-safe. {@link #close()} removes this runtime's meters from the registry.
+ * <p>Thread-safe. {@link #close()} removes these meters from the registry.
  */
 public interface RuntimeMetrics extends Consumer<WorkOutcome>, AutoCloseable {
 
@@ -27,13 +29,15 @@ public interface RuntimeMetrics extends Consumer<WorkOutcome>, AutoCloseable {
   void accept(WorkOutcome outcome);
 
   /**
-   * Registers {@code runtime}'s counters since start as function counters and its claims in flight
-   * as a gauge; the registry reads {@link FencedRuntime#stats()} when it publishes.
+   * Registers the counters since start of {@code workers}' queue {@code queue} as function counters
+   * and its claims in flight as a gauge; the registry reads {@link FencedWorkers#stats()} when it
+   * publishes.
    *
    * @return this
-   * @throws IllegalStateException if a runtime is bound already
+   * @throws IllegalArgumentException if {@code workers} run no queue named {@code queue}
+   * @throws IllegalStateException if a queue is bound already
    */
-  RuntimeMetrics bind(FencedRuntime runtime);
+  RuntimeMetrics bind(FencedWorkers workers, String queue);
 
   /** Removes every meter of this runtime from the registry; counting stops. */
   @Override

@@ -6,19 +6,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fencing.Epoch;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
-import dev.fencing.Maintenance;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.receiver.Receivers;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** A runtime bound to its meters, run to completion on PostgreSQL, one of its jobs fenced off. */
+/**
+ * A queue of the workers bound to its meters, run to completion on PostgreSQL, one of its jobs
+ * fenced off.
+ */
 @FencingDatabase
 class RuntimeMetricsTest {
 
@@ -41,18 +42,18 @@ class RuntimeMetricsTest {
     real.deliver(Long.toString(ids.get(0)), Epoch.of(9), "{}");
     RuntimeMetrics meters = metrics.runtime("worker-1");
 
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue, metrics.receiver(real))
-            .queue("q")
+    try (FencedWorkers workers =
+        FencedWorkers.builder(queue)
             .owner("worker-1")
-            .concurrency(2)
+            .receiver(metrics.receiver(real))
             .onOutcome(meters)
-            .handler((job, cancellation) -> "{\"ok\": true}")
-            // one round that removed 3 jobs, one of them archived
-            .maintenance(() -> new Maintenance.Report(3, 1, 0, false), Duration.ofHours(1))
+            .queue("q", (job, cancellation) -> "{\"ok\": true}", q -> q.concurrency(2))
             .start()) {
-      meters.bind(runtime);
-      awaitEnded(runtime);
+      assertThatThrownBy(() -> meters.bind(workers, "other"))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("queue must be one the workers run, [q], but was 'other'");
+      meters.bind(workers, "q");
+      awaitEnded(workers);
 
       assertThat(runtimeCount("fencing.runtime.jobs.claimed")).isEqualTo(JOBS);
       assertThat(runtimeCount("fencing.runtime.jobs.ended", "outcome", "completed"))
@@ -62,11 +63,6 @@ class RuntimeMetricsTest {
       assertThat(runtimeCount("fencing.runtime.statements", "kind", "claim")).isPositive();
       assertThat(runtimeCount("fencing.runtime.statements", "kind", "commit")).isPositive();
       assertThat(runtimeCount("fencing.runtime.errors", "source", "store")).isZero();
-      assertThat(runtimeCount("fencing.runtime.maintenance.jobs", "action", "removed"))
-          .isEqualTo(3);
-      assertThat(runtimeCount("fencing.runtime.maintenance.jobs", "action", "archived"))
-          .isEqualTo(1);
-      assertThat(runtimeCount("fencing.runtime.maintenance.failures")).isZero();
       assertThat(
               registry
                   .get("fencing.runtime.jobs.in.flight")
@@ -81,7 +77,7 @@ class RuntimeMetricsTest {
                   .counter()
                   .count())
           .isEqualTo(1);
-      assertThatThrownBy(() -> meters.bind(runtime)).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> meters.bind(workers, "q")).isInstanceOf(IllegalStateException.class);
     }
     // the decorators around the runtime saw the same work
     assertThat(registry.get("fencing.commits").tags("outcome", "accepted").counter().count())
@@ -103,10 +99,10 @@ class RuntimeMetricsTest {
     return registry.get(name).tags("runtime", "worker-1").tags(tags).functionCounter().count();
   }
 
-  private static void awaitEnded(FencedRuntime runtime) throws InterruptedException {
-    for (int i = 0; i < 1_000 && runtime.stats().ended() < JOBS; i++) {
+  private static void awaitEnded(FencedWorkers workers) throws InterruptedException {
+    for (int i = 0; i < 1_000 && workers.stats().get("q").ended() < JOBS; i++) {
       Thread.sleep(20);
     }
-    assertThat(runtime.stats().ended()).isEqualTo(JOBS);
+    assertThat(workers.stats().get("q").ended()).isEqualTo(JOBS);
   }
 }

@@ -1,7 +1,8 @@
 package dev.fencing.micrometer.internal;
 
 import dev.fencing.micrometer.RuntimeMetrics;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.FencedWorkers.Stats;
 import dev.fencing.runtime.WorkOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -11,7 +12,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /** The meters of one runtime: its stats read on publish, and its fenced-off outcomes counted. */
 public final class RuntimeBinding implements RuntimeMetrics {
@@ -32,16 +33,6 @@ public final class RuntimeBinding implements RuntimeMetrics {
           "fencing.runtime.errors",
           "Failures the runtime survived: store statements that failed, outcome listeners that threw",
           "source");
-  private static final CounterFamily MAINTENANCE =
-      new CounterFamily(
-          "fencing.runtime.maintenance.jobs",
-          "Finished jobs the runtime's retention removed (archived ones included) or archived",
-          "action");
-  private static final CounterFamily MAINTENANCE_FAILURES =
-      CounterFamily.single(
-          "fencing.runtime.maintenance.failures",
-          "Maintenance rounds that failed (each logged, then retried later)");
-
   private final Instruments meters;
   private final Tags tags;
   private final CopyOnWriteArrayList<Meter> registered = new CopyOnWriteArrayList<>();
@@ -72,28 +63,30 @@ public final class RuntimeBinding implements RuntimeMetrics {
   }
 
   @Override
-  public RuntimeMetrics bind(FencedRuntime runtime) {
-    Objects.requireNonNull(runtime, "runtime");
-    if (!bound.compareAndSet(false, true)) {
-      throw new IllegalStateException("a runtime is bound to these meters already");
+  public RuntimeMetrics bind(FencedWorkers workers, String queue) {
+    Objects.requireNonNull(workers, "workers");
+    Objects.requireNonNull(queue, "queue");
+    if (!workers.queues().contains(queue)) {
+      throw new IllegalArgumentException(
+          "queue must be one the workers run, " + workers.queues() + ", but was '" + queue + "'");
     }
-    count(CLAIMED, "", runtime, r -> r.stats().claimed());
-    count(ENDED, "completed", runtime, r -> r.stats().completed());
-    count(ENDED, "fenced_off", runtime, r -> r.stats().fencedOff());
-    count(ENDED, "failed", runtime, r -> r.stats().failed());
-    count(ENDED, "released", runtime, r -> r.stats().released());
-    count(ENDED, "abandoned", runtime, r -> r.stats().abandoned());
-    count(STATEMENTS, "claim", runtime, r -> r.stats().claimStatements());
-    count(STATEMENTS, "commit", runtime, r -> r.stats().commitStatements());
-    count(STATEMENTS, "renew", runtime, r -> r.stats().renewStatements());
-    count(RENEWED, "", runtime, r -> r.stats().renewed());
-    count(ERRORS, "store", runtime, r -> r.stats().storeErrors());
-    count(ERRORS, "callback", runtime, r -> r.stats().callbackErrors());
-    count(MAINTENANCE, "removed", runtime, r -> r.maintenanceStats().jobsRemoved());
-    count(MAINTENANCE, "archived", runtime, r -> r.maintenanceStats().jobsArchived());
-    count(MAINTENANCE_FAILURES, "", runtime, r -> r.maintenanceStats().failures());
+    if (!bound.compareAndSet(false, true)) {
+      throw new IllegalStateException("a queue is bound to these meters already");
+    }
+    count(CLAIMED, "", workers, queue, Stats::claimed);
+    count(ENDED, "completed", workers, queue, Stats::completed);
+    count(ENDED, "fenced_off", workers, queue, Stats::fencedOff);
+    count(ENDED, "failed", workers, queue, Stats::failed);
+    count(ENDED, "released", workers, queue, Stats::released);
+    count(ENDED, "abandoned", workers, queue, Stats::abandoned);
+    count(STATEMENTS, "claim", workers, queue, Stats::claimStatements);
+    count(STATEMENTS, "commit", workers, queue, Stats::commitStatements);
+    count(STATEMENTS, "renew", workers, queue, Stats::renewStatements);
+    count(RENEWED, "", workers, queue, Stats::renewed);
+    count(ERRORS, "store", workers, queue, Stats::storeErrors);
+    count(ERRORS, "callback", workers, queue, Stats::callbackErrors);
     registered.add(
-        Gauge.builder("fencing.runtime.jobs.in.flight", runtime, r -> r.stats().inFlight())
+        Gauge.builder("fencing.runtime.jobs.in.flight", workers, w -> stats(w, queue).inFlight())
             .description("Claims not yet ended: waiting for a thread, running, or committing")
             .tags(meters.common)
             .tags(tags)
@@ -113,8 +106,14 @@ public final class RuntimeBinding implements RuntimeMetrics {
   private void count(
       CounterFamily family,
       String value,
-      FencedRuntime runtime,
-      ToDoubleFunction<FencedRuntime> f) {
-    registered.add(family.register(meters, tags, value, runtime, f));
+      FencedWorkers workers,
+      String queue,
+      ToLongFunction<Stats> count) {
+    registered.add(
+        family.register(meters, tags, value, workers, w -> count.applyAsLong(stats(w, queue))));
+  }
+
+  private static Stats stats(FencedWorkers workers, String queue) {
+    return workers.stats().get(queue);
   }
 }

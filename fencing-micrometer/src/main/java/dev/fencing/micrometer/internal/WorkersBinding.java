@@ -1,6 +1,5 @@
 package dev.fencing.micrometer.internal;
 
-import dev.fencing.runtime.FencedRuntime;
 import dev.fencing.runtime.FencedWorkers;
 import io.micrometer.core.instrument.Tags;
 
@@ -43,7 +42,7 @@ public final class WorkersBinding {
     RELAY_FAILURES.register(meters, none, "", workers, w -> relay(w).failures());
   }
 
-  private static FencedRuntime.RelayStats relay(FencedWorkers workers) {
+  private static FencedWorkers.RelayStats relay(FencedWorkers workers) {
     return workers.relayStats();
   }
 }
