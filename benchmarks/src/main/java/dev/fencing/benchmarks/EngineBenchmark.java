@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * The two queue engines of {@code fencing-postgres} (update in place, append-only; docs/ENGINE.md)
- * side by side in one run, through {@code FencedRuntime} set up as {@link LoadBenchmark} sets it
+ * side by side in one run, through {@code FencedWorkers} set up as {@link LoadBenchmark} sets it
  * up, in the shape of hardbyte/postgresql-job-queue-benchmarking: a producer keeping 4,000 jobs not
  * yet claimed, 1 ms jobs, 4/16/64/128 workers (handler threads), a warm-up left out and the median
  * of the clean phase's 5 s windows; then 800 jobs/s offered from a cold start, the claim latency of

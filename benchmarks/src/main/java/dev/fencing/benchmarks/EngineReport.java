@@ -46,7 +46,7 @@ final class EngineReport {
             "Both engines of `fencing-postgres` (`PostgresFencing.builder(ds).engine(...)`:"
                 + " `APPEND_ONLY`, the default, and `UPDATE_IN_PLACE`; [ENGINE.md](ENGINE.md))"
                 + " driven the same way: each run a fresh JVM (G1, 1 GB heap) on a fresh schema,"
-                + " `FencedRuntime` as the README sets it up (batch 100, prefetch 400, 30 s lease"
+                + " `FencedWorkers` as the README sets it up (batch 100, prefetch 400, 30 s lease"
                 + " with heartbeats, LISTEN/NOTIFY, `maintenance()` every minute (on the"
                 + " append-only engine it has nothing to do yet), a HikariCP pool of 10), a 1 ms"
                 + " handler on the runtime's default threads (virtual on Java 24 and later, platform"

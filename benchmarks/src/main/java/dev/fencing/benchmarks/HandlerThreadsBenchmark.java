@@ -3,7 +3,7 @@ package dev.fencing.benchmarks;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Handlers on platform threads against virtual threads ({@code FencedRuntime.Builder
+ * Handlers on platform threads against virtual threads ({@code FencedWorkers.Builder
  * #virtualThreads}), same run: handlers that block (a sleep, standing in for a call to another
  * service) at several concurrencies, and handlers that compute (a hash loop of 400,000 steps). For
  * each row a fresh queue is kept at a depth of 4,000 by a producer, a runtime with batches of 100
@@ -169,16 +169,13 @@ public final class HandlerThreadsBenchmark {
     var os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     threads.resetPeakThreadCount();
-    try (FencedRuntime runtime =
-        FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE)
-            .queue(queueName)
+    try (FencedWorkers workers =
+        FencedWorkers.builder(queue)
+            .receiver(AcceptingReceiver.INSTANCE)
             .owner("bench-" + queueName)
-            .concurrency(row.concurrency)
             .virtualThreads(virtual)
-            .batchSize(100)
-            .prefetch(Math.max(row.concurrency, 200))
-            .leaseLength(Duration.ofSeconds(30))
-            .handler(
+            .queue(
+                queueName,
                 (job, cancellation) -> {
                   if (row.kind.equals("sleep")) {
                     Thread.sleep(sleepMs);
@@ -187,7 +184,12 @@ public final class HandlerThreadsBenchmark {
                   }
                   done.incrementAndGet();
                   return "{}";
-                })
+                },
+                q ->
+                    q.concurrency(row.concurrency)
+                        .batchSize(100)
+                        .prefetch(Math.max(row.concurrency, 200))
+                        .leaseLength(Duration.ofSeconds(30)))
             .start()) {
       Thread.sleep(Duration.ofSeconds(warmup));
       long jobs0 = done.get();

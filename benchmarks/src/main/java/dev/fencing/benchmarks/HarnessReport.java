@@ -48,7 +48,7 @@ final class HarnessReport {
         String.format(
             Locale.ROOT,
             "As [Queue engines side by side](#queue-engines-side-by-side-issue-22) runs them (each"
-                + " run a fresh JVM on a fresh schema, `FencedRuntime` with batch 100, prefetch"
+                + " run a fresh JVM on a fresh schema, `FencedWorkers` with batch 100, prefetch"
                 + " 400, a pool of 10, 1 ms handlers, a producer keeping %,d jobs not yet claimed in"
                 + " plain batches of at most 128, a warm-up of %d s left out, the median of the"
                 + " clean phase's %d s windows over %d s), three engines at each point, the order"

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code FencedRuntime} under a steady load from its first second, as the README sets it up (32
+ * {@code FencedWorkers} under a steady load from its first second, as the README sets it up (32
  * handler threads, batch 100, a prefetch of four batches, a 30 s lease with heartbeats,
  * LISTEN/NOTIFY, maintenance every minute (its rounds then run every 10 s, the pace of its VACUUM),
  * a HikariCP pool of 10, keyed batched enqueues from a producer thread in the same JVM, 1 ms jobs).

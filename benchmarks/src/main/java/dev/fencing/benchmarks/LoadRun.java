@@ -7,7 +7,7 @@ import dev.fencing.JobOptions;
 import dev.fencing.KeyedJob;
 import dev.fencing.QueueLimits;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.sql.Connection;
@@ -46,7 +46,7 @@ public final class LoadRun {
   private final AtomicLong enqueueFailures = new AtomicLong();
   private final LatencyRecorder[] latencies = {new LatencyRecorder()};
   private volatile boolean producing = true;
-  private volatile FencedRuntime runtime;
+  private volatile FencedWorkers workers;
 
   /**
    * What one run does. {@code warmup}: seconds from the start whose windows the summary leaves out
@@ -55,7 +55,7 @@ public final class LoadRun {
    * not yet claimed) instead of keyed batches of up to 1,000 and the depth as jobs not yet started.
    * {@code virtualThreads} ({@code --virtual-threads}, {@code --platform-threads}): the handlers on
    * virtual threads; without either flag, the runtime's default ({@link
-   * FencedRuntime#defaultVirtualThreads()}). {@code maxRunning} ({@code --max-running N}): the
+   * FencedWorkers#defaultVirtualThreads()}). {@code maxRunning} ({@code --max-running N}): the
    * queue's running limit, set before the run, and its valid leases counted ({@link ValidLeases});
    * 0, the default, sets none. {@code fallbackPollMs} ({@code --fallback-poll-ms}): the runtime's
    * {@code fallbackPoll}, how long its claimer waits after an empty claim unless an enqueue wakes
@@ -101,7 +101,7 @@ public final class LoadRun {
           List.of(args).contains("--harness"),
           List.of(args).contains("--virtual-threads")
               || (!List.of(args).contains("--platform-threads")
-                  && FencedRuntime.defaultVirtualThreads()),
+                  && FencedWorkers.defaultVirtualThreads()),
           Args.intArg(args, "--priorities", 0),
           Args.intArg(args, "--max-running", 0),
           Args.intArg(args, "--fallback-poll-ms", 0));
@@ -166,23 +166,13 @@ public final class LoadRun {
                 ? "fencing_append_%"
                 : "fencing_job");
     int window = settings.window();
-    FencedRuntime.Builder builder = FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE);
-    if (settings.fallbackPollMs() > 0) {
-      builder.fallbackPoll(Duration.ofMillis(settings.fallbackPollMs()));
-    }
-    runtime =
-        builder
-            .queue(QUEUE)
+    workers =
+        FencedWorkers.builder(queue)
+            .receiver(AcceptingReceiver.INSTANCE)
             .owner("load-worker")
-            .concurrency(settings.threads())
             .virtualThreads(settings.virtualThreads())
-            .batchSize(100)
-            .prefetch(400)
-            .leaseLength(Duration.ofSeconds(30))
-            .maintenance(
-                settings.fencing(pool).install(false).build().maintenance().build(),
-                Duration.ofSeconds(settings.maintenanceSeconds()))
-            .handler(
+            .queue(
+                QUEUE,
                 (job, cancellation) -> {
                   long now = System.nanoTime();
                   String p = job.payload();
@@ -196,7 +186,19 @@ public final class LoadRun {
                   started.incrementAndGet();
                   Thread.sleep(1);
                   return "{}";
+                },
+                q -> {
+                  q.concurrency(settings.threads())
+                      .batchSize(100)
+                      .prefetch(400)
+                      .leaseLength(Duration.ofSeconds(30));
+                  if (settings.fallbackPollMs() > 0) {
+                    q.fallbackPoll(Duration.ofMillis(settings.fallbackPollMs()));
+                  }
                 })
+            .maintenance(
+                settings.fencing(pool).install(false).build().maintenance().build(),
+                Duration.ofSeconds(settings.maintenanceSeconds()))
             .onOutcome(
                 o -> {
                   if (o instanceof WorkOutcome.Completed) {
@@ -228,7 +230,7 @@ public final class LoadRun {
         latencies[0] = new LatencyRecorder();
       }
       LoadPgStats.Sample s = pg.sample();
-      long claims = runtime.stats().claimStatements();
+      long claims = stats().claimStatements();
       if (w * window > settings.warmup()) {
         measured.addAll(l);
         rows.add(new long[] {e - lastEnqueued, c - lastCompleted});
@@ -253,8 +255,8 @@ public final class LoadRun {
     }
     producing = false;
     producer.join();
-    runtime.close();
-    FencedRuntime.Stats end = runtime.stats();
+    workers.close();
+    FencedWorkers.Stats end = stats();
     System.out.printf(
         Locale.ROOT,
         "%nEvery claim's outcome: %,d claimed, %,d completed, %,d released (not started at the"
@@ -267,6 +269,10 @@ public final class LoadRun {
         end.abandoned());
     System.out.printf(Locale.ROOT, "Enqueues that failed: %,d.%n", enqueueFailures.get());
     System.out.println(summary(rows, window, measured, settings.threads()));
+  }
+
+  private FencedWorkers.Stats stats() {
+    return workers.stats().get(QUEUE);
   }
 
   private String summary(List<long[]> rows, int window, LatencyRecorder measured, int threads) {
@@ -303,8 +309,7 @@ public final class LoadRun {
         long elapsed = System.nanoTime() - begin;
         want = Math.min(batchMax, elapsed * settings.rate() / 1_000_000_000L - enqueued.get());
       } else {
-        long waiting =
-            enqueued.get() - (settings.harness() ? runtime.stats().claimed() : started.get());
+        long waiting = enqueued.get() - (settings.harness() ? stats().claimed() : started.get());
         want = Math.min(batchMax, settings.depth() - waiting);
       }
       if (want > 0) {

@@ -2,18 +2,18 @@ package dev.fencing.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.lang.management.ManagementFactory;
 
 /**
- * One worker process of {@link ProcessScaling}: a {@link FencedRuntime} with handler threads doing
- * no-op jobs. Prints {@code ready}, starts on the line {@code go}, runs a warm-up, then measures
- * for the given time, and prints {@code done} followed by what changed over the measured window:
- * completed jobs, claim, commit and renew statements, claimed jobs, claims that returned nothing,
- * this JVM's CPU time in nanoseconds (all threads, user and system), and the milliseconds its JIT
- * compilers and its garbage collectors spent (elapsed time of those threads, as the JVM reports
- * it).
+ * One worker process of {@link ProcessScaling}: a {@link FencedWorkers} with one queue, its handler
+ * threads doing no-op jobs. Prints {@code ready}, starts on the line {@code go}, runs a warm-up,
+ * then measures for the given time, and prints {@code done} followed by what changed over the
+ * measured window: completed jobs, claim, commit and renew statements, claimed jobs, claims that
+ * returned nothing, this JVM's CPU time in nanoseconds (all threads, user and system), and the
+ * milliseconds its JIT compilers and its garbage collectors spent (elapsed time of those threads,
+ * as the JVM reports it).
  *
  * <p>Arguments: JDBC URL, user, password, schema, queue, owner, threads, batch, measured
  * milliseconds, and optionally warm-up milliseconds (default 0).
@@ -36,19 +36,19 @@ public final class PoolWorkerMain {
         return;
       }
       long[] window;
-      try (FencedRuntime runtime =
-          FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE)
-              .queue(args[4])
+      try (FencedWorkers workers =
+          FencedWorkers.builder(queue)
+              .receiver(AcceptingReceiver.INSTANCE)
               .owner(args[5])
-              .concurrency(threads)
-              .prefetch(4 * batch)
-              .batchSize(batch)
-              .handler((job, cancellation) -> "{}")
+              .queue(
+                  args[4],
+                  (job, cancellation) -> "{}",
+                  q -> q.concurrency(threads).prefetch(4 * batch).batchSize(batch))
               .start()) {
         Thread.sleep(warmup);
-        long[] before = sample(runtime, queue);
+        long[] before = sample(workers.stats().get(args[4]), queue);
         Thread.sleep(millis);
-        long[] after = sample(runtime, queue);
+        long[] after = sample(workers.stats().get(args[4]), queue);
         window = new long[before.length];
         for (int i = 0; i < window.length; i++) {
           window[i] = after[i] - before[i];
@@ -62,8 +62,7 @@ public final class PoolWorkerMain {
     }
   }
 
-  private static long[] sample(FencedRuntime runtime, CountingQueue queue) {
-    FencedRuntime.Stats s = runtime.stats();
+  private static long[] sample(FencedWorkers.Stats s, CountingQueue queue) {
     return new long[] {
       s.completed(),
       s.claimStatements(),

@@ -16,10 +16,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The worker pool as it was before {@code FencedRuntime}: one batched claimer filling a prefetch
- * buffer, handler threads that pull from it, one batched committer; no heartbeats. Kept only as the
- * baseline the runtime is measured against in the same benchmark run; never use it for real work
- * (its leases are never renewed).
+ * The worker pool as it was before the worker runtime ({@code FencedWorkers}): one batched claimer
+ * filling a prefetch buffer, handler threads that pull from it, one batched committer; no
+ * heartbeats. Kept only as the baseline the runtime is measured against in the same benchmark run;
+ * never use it for real work (its leases are never renewed).
  */
 final class PrefetchPool implements AutoCloseable {
 

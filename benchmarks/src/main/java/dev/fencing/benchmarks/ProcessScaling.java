@@ -6,7 +6,7 @@ import java.sql.SQLException;
 import java.util.List;
 
 /**
- * Several worker processes on one queue, each a {@code FencedRuntime}: the total rate of committed
+ * Several worker processes on one queue, each a {@code FencedWorkers}: the total rate of committed
  * jobs over the same wall-clock window in every process, and what each job cost: statements by
  * kind, transactions, CPU of the worker JVMs and of the database's backends, and what the backends
  * waited on. The costs per job depend little on how busy the machine was; the rate does.

@@ -27,7 +27,7 @@ final class Report {
         "`library`: each thread calls `claimBatch` and `complete`/`completeAll`. `raw`: the same"
             + " SQL through plain JDBC. `pool`: the pool as it was before the runtime (one batched"
             + " claimer, one batched committer, no heartbeats) feeds the threads. `runtime`: one"
-            + " `FencedRuntime` with as many handler threads, a prefetch of four batches, a 3 s lease"
+            + " `FencedWorkers` with as many handler threads, a prefetch of four batches, a 3 s lease"
             + " renewed by heartbeats every second. Claim latency is per claim statement (n/a for"
             + " `pool` and `runtime`, whose claimer runs on its own thread).\n\n");
     md.append("| mode | batch | threads | jobs/s | claim p50 (ms) | claim p99 (ms) |\n");
@@ -106,7 +106,7 @@ final class Report {
   static String processTable(List<ProcessScaling.Row> rows) {
     StringBuilder md = new StringBuilder("## Several worker processes on one queue\n\n");
     md.append(
-        "Each process is a `FencedRuntime` (batch 100, prefetch 400) with its own handler threads"
+        "Each process is a `FencedWorkers` (batch 100, prefetch 400) with its own handler threads"
             + " doing no-op jobs; after a warm-up, the rate is committed jobs over the same window in"
             + " all processes. Per job: statements by kind (the runtime's counters), transactions"
             + " (`pg_stat_database.xact_commit`, which backends flush about once a second: ±10 % over a 10 s window, meaningless over 1 s), claims that"

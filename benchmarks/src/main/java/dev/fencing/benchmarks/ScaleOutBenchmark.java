@@ -12,7 +12,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Many {@code FencedRuntime}s on one queue, as a deployment of many pods runs them (issue 33): rows
+ * Many {@code FencedWorkers} on one queue, as a deployment of many pods runs them (issue 33): rows
  * of 1, 4, 16 and 64 runtimes, each with a small pool of its own, spread over several worker JVMs
  * ({@link ScaleOutRun}); a shallow queue kept at a depth target and a deep one seeded before the
  * row; both engines, alternating at each row in one run; the largest row again through PgBouncer in

@@ -37,7 +37,7 @@ final class ScaleOutReport {
     md.append(
         String.format(
             Locale.ROOT,
-            "A deployment of R pods is R claim loops on one queue. Each row runs R `FencedRuntime`s"
+            "A deployment of R pods is R claim loops on one queue. Each row runs R `FencedWorkers`"
                 + " on one queue, each with its own owner name, its own `PostgresFencing` handle"
                 + " and its own HikariCP pool of %d connections (LISTEN/NOTIFY on, its listening"
                 + " connection taken from that pool), %d handler threads, 1 ms handlers, and"

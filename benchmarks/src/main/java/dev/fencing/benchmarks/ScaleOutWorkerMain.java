@@ -2,7 +2,7 @@ package dev.fencing.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,14 +10,14 @@ import java.util.List;
 
 /**
  * One worker JVM of {@link ScaleOutBenchmark}, standing for several pods: {@code --runtimes} {@code
- * FencedRuntime}s on one queue, each with its own owner name, its own {@code PostgresFencing}
- * handle and its own HikariCP pool of {@code --pool} connections, {@code --threads} handler threads
- * and 1 ms handlers, everything else the runtime's defaults. Prints {@code ready}, starts the
- * runtimes on the line {@code go}, runs {@code --warmup-ms} (and on until a job is done, at most 30
- * s more), measures {@code --millis}, then prints {@code done} followed by what changed over the
- * measured window, summed over its runtimes: completed jobs, claim statements, claimed jobs, claims
- * that returned nothing, and this JVM's CPU time in nanoseconds; then {@code claims} followed by
- * the time of every claim call in the window, in microseconds.
+ * FencedWorkers} on one queue, each with its own owner name, its own {@code PostgresFencing} handle
+ * and its own HikariCP pool of {@code --pool} connections, {@code --threads} handler threads and 1
+ * ms handlers, everything else the runtime's defaults. Prints {@code ready}, starts the runtimes on
+ * the line {@code go}, runs {@code --warmup-ms} (and on until a job is done, at most 30 s more),
+ * measures {@code --millis}, then prints {@code done} followed by what changed over the measured
+ * window, summed over its runtimes: completed jobs, claim statements, claimed jobs, claims that
+ * returned nothing, and this JVM's CPU time in nanoseconds; then {@code claims} followed by the
+ * time of every claim call in the window, in microseconds.
  *
  * <p>Options: {@code --url --user --password --schema --queue --owner --engine update|append
  * --notifications on|off --runtimes --threads --pool --prefetch --commit-delay-ms --warmup-ms
@@ -39,7 +39,7 @@ public final class ScaleOutWorkerMain {
         ScaleOutPoint.engine(Args.stringArg(args, "--engine", "update"));
     List<HikariDataSource> pools = new ArrayList<>();
     List<CountingQueue> queues = new ArrayList<>();
-    List<FencedRuntime> started = new ArrayList<>();
+    List<FencedWorkers> started = new ArrayList<>();
     try {
       for (int i = 0; i < runtimes; i++) {
         HikariDataSource pool = BenchDatabase.pool(db, Args.intArg(args, "--pool", 3));
@@ -58,23 +58,26 @@ public final class ScaleOutWorkerMain {
         return;
       }
       for (int i = 0; i < runtimes; i++) {
-        FencedRuntime.Builder builder =
-            FencedRuntime.builder(queues.get(i), AcceptingReceiver.INSTANCE)
-                .queue(queueName)
+        started.add(
+            FencedWorkers.builder(queues.get(i))
+                .receiver(AcceptingReceiver.INSTANCE)
                 .owner(owner + "-" + i)
-                .concurrency(threads)
-                .handler(
+                .queue(
+                    queueName,
                     (job, cancellation) -> {
                       Thread.sleep(1);
                       return "{}";
-                    });
-        if (prefetch > 0) {
-          builder.prefetch(prefetch);
-        }
-        if (commitDelay >= 0) {
-          builder.maxCommitDelay(Duration.ofMillis(commitDelay));
-        }
-        started.add(builder.start());
+                    },
+                    q -> {
+                      q.concurrency(threads);
+                      if (prefetch > 0) {
+                        q.prefetch(prefetch);
+                      }
+                      if (commitDelay >= 0) {
+                        q.maxCommitDelay(Duration.ofMillis(commitDelay));
+                      }
+                    })
+                .start());
       }
       Thread.sleep(Args.intArg(args, "--warmup-ms", 0));
       // and until a job was done: a cold JVM on a loaded machine took longer than the smoke form's
@@ -94,7 +97,7 @@ public final class ScaleOutWorkerMain {
           claims.append(' ').append(times.sample(k) / 1_000);
         }
       }
-      started.forEach(FencedRuntime::close);
+      started.forEach(FencedWorkers::close);
       started.clear();
       StringBuilder done = new StringBuilder("done");
       for (int k = 0; k < before.length; k++) {
@@ -104,15 +107,15 @@ public final class ScaleOutWorkerMain {
       System.out.println(claims);
       System.out.flush();
     } finally {
-      started.forEach(FencedRuntime::close);
+      started.forEach(FencedWorkers::close);
       pools.forEach(HikariDataSource::close);
     }
   }
 
-  private static long[] sample(List<FencedRuntime> runtimes, List<CountingQueue> queues) {
+  private static long[] sample(List<FencedWorkers> workers, List<CountingQueue> queues) {
     long[] sum = new long[6];
-    for (FencedRuntime runtime : runtimes) {
-      FencedRuntime.Stats s = runtime.stats();
+    for (FencedWorkers w : workers) {
+      FencedWorkers.Stats s = w.stats().values().iterator().next();
       sum[0] += s.completed();
       sum[1] += s.claimStatements();
       sum[2] += s.claimed();

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,10 +42,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *   <li>{@code pool}: the pool as it was before the runtime ({@link PrefetchPool}: one batched
  *       claimer, one batched committer, no heartbeats) feeds the benchmark threads, which act as
  *       handler threads;
- *   <li>{@code runtime}: one {@link FencedRuntime} with as many handler threads as the benchmark
- *       has, a prefetch of four batches (the old pool buffered six), a 3 s lease renewed by
- *       heartbeats every second, and a receiver that accepts every delivery; the benchmark threads
- *       count its completions.
+ *   <li>{@code runtime}: one {@link FencedWorkers} queue with as many handler threads as the
+ *       benchmark has, a prefetch of four batches (the old pool buffered six), a 3 s lease renewed
+ *       by heartbeats every second, and a receiver that accepts every delivery; the benchmark
+ *       threads count its completions.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -70,7 +70,7 @@ public class ThroughputBenchmark {
   private FencedQueue queue;
   private RawSql raw;
   private PrefetchPool pool;
-  private FencedRuntime runtime;
+  private FencedWorkers workers;
   private final AtomicLong reported = new AtomicLong();
   private final AtomicInteger owners = new AtomicInteger();
   private final ConcurrentLinkedQueue<LatencyRecorder> latencies = new ConcurrentLinkedQueue<>();
@@ -114,16 +114,19 @@ public class ThroughputBenchmark {
       pool = PrefetchPool.start(queue, QUEUE, "pool", batch, LEASE);
     }
     if (mode.equals("runtime")) {
-      runtime =
-          FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE)
-              .queue(QUEUE)
+      workers =
+          FencedWorkers.builder(queue)
+              .receiver(AcceptingReceiver.INSTANCE)
               .owner("runtime")
-              .concurrency(params.getThreads())
-              .prefetch(4 * batch)
-              .batchSize(batch)
-              .leaseLength(Duration.ofSeconds(3))
-              .heartbeatInterval(Duration.ofSeconds(1))
-              .handler((job, cancellation) -> "{}")
+              .queue(
+                  QUEUE,
+                  (job, cancellation) -> "{}",
+                  q ->
+                      q.concurrency(params.getThreads())
+                          .prefetch(4 * batch)
+                          .batchSize(batch)
+                          .leaseLength(Duration.ofSeconds(3))
+                          .heartbeatInterval(Duration.ofSeconds(1)))
               .start();
     }
   }
@@ -138,8 +141,12 @@ public class ThroughputBenchmark {
     if (pending < 2L * depth) {
       BenchDatabase.seed(ds, SCHEMA, QUEUE, (int) (2L * depth - pending));
     }
-    if (runtime != null) {
-      reported.set(runtime.stats().completed()); // what finished between iterations counts nowhere
+    if (workers != null) {
+      reported.set(
+          workers
+              .stats()
+              .get(QUEUE)
+              .completed()); // what finished between iterations counts nowhere
     }
   }
 
@@ -148,8 +155,8 @@ public class ThroughputBenchmark {
     if (pool != null) {
       pool.close();
     }
-    if (runtime != null) {
-      runtime.close();
+    if (workers != null) {
+      workers.close();
     }
     ds.close();
     LatencyRecorder all = new LatencyRecorder();
@@ -208,7 +215,7 @@ public class ThroughputBenchmark {
    */
   private long viaRuntime() throws InterruptedException {
     Thread.sleep(1);
-    long done = runtime.stats().completed();
+    long done = workers.stats().get(QUEUE).completed();
     long before = reported.getAndAccumulate(done, Math::max);
     return Math.max(0, done - before);
   }

@@ -3,7 +3,7 @@ package dev.fencing.benchmarks;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.FencedQueue;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,7 +65,7 @@ public final class WakeupBenchmark {
             new Mode("notify, fallback poll 1 s", "woken", true, Duration.ofSeconds(1)),
             new Mode("poll every 50 ms", "poll_50ms", false, Duration.ofMillis(50)),
             new Mode("poll every 1 s", "poll_1s", false, Duration.ofSeconds(1)));
-    List<FencedRuntime> runtimes = new ArrayList<>();
+    List<FencedWorkers> runtimes = new ArrayList<>();
     List<Thread> producers = new ArrayList<>();
     try {
       for (Mode m : modes) {
@@ -77,18 +77,17 @@ public final class WakeupBenchmark {
                 .build()
                 .queue();
         runtimes.add(
-            FencedRuntime.builder(queue, AcceptingReceiver.INSTANCE)
-                .queue(m.queue)
+            FencedWorkers.builder(queue)
+                .receiver(AcceptingReceiver.INSTANCE)
                 .owner("bench-" + m.queue)
-                .concurrency(1)
-                .idleWait(m.wait)
-                .fallbackPoll(m.wait)
-                .handler(
+                .queue(
+                    m.queue,
                     (job, cancellation) -> {
                       long sent = Long.parseLong(job.payload().replaceAll("[^0-9-]", ""));
                       m.record(System.nanoTime() - sent);
                       return "{}";
-                    })
+                    },
+                    q -> q.concurrency(1).idleWait(m.wait).fallbackPoll(m.wait))
                 .start());
         producers.add(
             Thread.ofPlatform()
@@ -106,7 +105,7 @@ public final class WakeupBenchmark {
         m.done.await(30, TimeUnit.SECONDS);
       }
     } finally {
-      for (FencedRuntime r : runtimes) {
+      for (FencedWorkers r : runtimes) {
         r.close();
       }
     }

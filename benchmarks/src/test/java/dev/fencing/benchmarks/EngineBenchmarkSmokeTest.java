@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The short form of {@link EngineBenchmark}: the full-load shape at 4 workers on both engines, each
  * for two seconds in a JVM of its own, to prove the append-only engine runs under {@code
- * FencedRuntime} with the harness's producer and that the ratio row is written. Its numbers mean
+ * FencedWorkers} with the harness's producer and that the ratio row is written. Its numbers mean
  * nothing; no time is asserted.
  */
 class EngineBenchmarkSmokeTest {

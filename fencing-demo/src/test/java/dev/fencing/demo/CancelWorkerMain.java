@@ -4,7 +4,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.io.BufferedReader;
@@ -16,7 +16,7 @@ import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
- * The worker of {@link FrozenHolderCancelTest}: a {@link FencedRuntime} on the PostgreSQL queue,
+ * The worker of {@link FrozenHolderCancelTest}: a {@link FencedWorkers} on the PostgreSQL queue,
  * delivering every result to a PostgreSQL receiver before committing it. Its handler prints {@code
  * handling <job> <epoch>}, then waits until the file {@code <go>/<job>} exists, sleeping through
  * interrupts (a handler that ignores its cancellation, the worst case), and returns a result naming
@@ -49,14 +49,17 @@ public final class CancelWorkerMain {
     FencedQueue queue = fencing.queue();
     FencedReceiver receiver = fencing.receiver(RECEIVER);
     Path go = Path.of(args[7]);
-    FencedRuntime runtime =
-        FencedRuntime.builder(queue, receiver)
-            .queue(QUEUE)
+    FencedWorkers workers =
+        FencedWorkers.builder(queue)
+            .receiver(receiver)
             .owner("frozen")
-            .concurrency(2)
-            .leaseLength(Duration.ofMillis(Long.parseLong(args[5])))
-            .heartbeatInterval(Duration.ofMillis(Long.parseLong(args[6])))
-            .handler((job, cancellation) -> handle(job, go))
+            .queue(
+                QUEUE,
+                (job, cancellation) -> handle(job, go),
+                q ->
+                    q.concurrency(2)
+                        .leaseLength(Duration.ofMillis(Long.parseLong(args[5])))
+                        .heartbeatInterval(Duration.ofMillis(Long.parseLong(args[6]))))
             .onOutcome(CancelWorkerMain::print)
             .start();
     System.out.println("ready");
@@ -66,7 +69,7 @@ public final class CancelWorkerMain {
     for (String line = in.readLine(); line != null && !line.equals("stop"); ) {
       line = in.readLine();
     }
-    runtime.shutdown(Duration.ofSeconds(5));
+    workers.shutdown(Duration.ofSeconds(5));
     System.out.println("stopped");
     System.out.flush();
   }

@@ -132,7 +132,7 @@ final class ChaosReport {
     md.append("# Reliability: the worker runtime under faults\n\n")
         .append("Written by `RuntimeFaultTest` (fencing-demo) on ")
         .append(Instant.now().truncatedTo(ChronoUnit.SECONDS))
-        .append(". Worker JVMs run `FencedRuntime` on one PostgreSQL queue with a PostgreSQL")
+        .append(". Worker JVMs run `FencedWorkers` on one PostgreSQL queue with a PostgreSQL")
         .append(" receiver while the test kills them (`SIGKILL`, then restarts them under the same")
         .append(" owner), freezes them (`SIGSTOP` for longer than the lease, then `SIGCONT`),")
         .append(" terminates their backends (`pg_terminate_backend`) and restarts PostgreSQL")

@@ -8,7 +8,7 @@ import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.Cancellation;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.WorkOutcome;
 import java.io.BufferedReader;
 import java.io.FileOutputStream;
@@ -22,7 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One worker process of {@link RuntimeFaultTest}: a {@link FencedRuntime} on the PostgreSQL queue
+ * One worker process of {@link RuntimeFaultTest}: a {@link FencedWorkers} on the PostgreSQL queue
  * with a PostgreSQL receiver, over a HikariCP pool whose connections carry the application name
  * {@code chaos_<worker>} (so the test can terminate their backends).
  *
@@ -75,16 +75,19 @@ public final class ChaosWorkerMain {
           PostgresFencing.builder(pool).schema(args[3]).build().receiver(RECEIVER);
       log.comment(
           "start worker=" + worker + " owner=" + owner + " pid=" + ProcessHandle.current().pid());
-      FencedRuntime runtime =
-          FencedRuntime.builder(queue, receiver)
-              .queue(args[4])
+      FencedWorkers workers =
+          FencedWorkers.builder(queue)
+              .receiver(receiver)
               .owner(owner)
-              .concurrency(concurrency)
-              .batchSize(Integer.parseInt(args[10]))
-              .leaseLength(lease)
-              .retryDelay(Duration.ofMillis(100))
               .drainTimeout(Duration.ofMillis(Long.parseLong(args[11])))
-              .handler((job, cancellation) -> handle(job, cancellation, owner, worker))
+              .queue(
+                  args[4],
+                  (job, cancellation) -> handle(job, cancellation, owner, worker),
+                  q ->
+                      q.concurrency(concurrency)
+                          .batchSize(Integer.parseInt(args[10]))
+                          .leaseLength(lease)
+                          .retryDelay(Duration.ofMillis(100)))
               .onOutcome(log::outcome)
               .start();
       pool.getHikariConfigMXBean().setConnectionTimeout(2_000);
@@ -95,8 +98,8 @@ public final class ChaosWorkerMain {
       for (String line = in.readLine(); line != null && !line.equals("stop"); ) {
         line = in.readLine();
       }
-      boolean drained = runtime.shutdown(Duration.ofMillis(Long.parseLong(args[11])));
-      FencedRuntime.Stats s = runtime.stats();
+      boolean drained = workers.shutdown(Duration.ofMillis(Long.parseLong(args[11])));
+      FencedWorkers.Stats s = workers.stats().get(args[4]);
       log.comment(
           "stats drained="
               + drained

@@ -4,7 +4,7 @@ import dev.fencing.CommitOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.OutboxMessage;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.HandlerResult;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.fault.ForwardingQueue;
@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.Semaphore;
 
 /**
- * A worker JVM of {@link ZombieEmailThroughTheOutboxTest}: a {@link FencedRuntime} without a
+ * A worker JVM of {@link ZombieEmailThroughTheOutboxTest}: a {@link FencedWorkers} without a
  * receiver whose handler returns the job's email as an outbox message, committed with its result.
  * It waits at one point for the line {@code go} on its input, so that the test can freeze it there
  * with {@code SIGSTOP}: inside the handler ({@code handler}), or between the runtime's last local
@@ -64,18 +64,11 @@ public final class RuntimeEmailWorkerMain {
             return outcomes;
           }
         };
-    FencedRuntime runtime =
-        FencedRuntime.builder(queue)
-            .queue(args[4])
+    FencedWorkers workers =
+        FencedWorkers.builder(queue)
             .owner(owner)
-            .concurrency(1)
-            .batchSize(1)
-            .leaseLength(Duration.ofMillis(Long.parseLong(args[6])))
-            // hand the job over whatever is left of its lease: on a loaded machine (a JVM that took
-            // 28 s to start) the zombie once had 745 ms left, released the job instead of handling
-            // it, and the scenario never happened; the test freezes it in the handler anyway
-            .minLeaseLeft(Duration.ofMillis(1))
-            .outboxHandler(
+            .outboxQueue(
+                args[4],
                 (job, cancellation) -> {
                   print("handling " + job.id() + " " + job.epoch().value());
                   if (inHandler) {
@@ -87,7 +80,16 @@ public final class RuntimeEmailWorkerMain {
                           "mail",
                           "ada@example.com",
                           "{\"to\": \"ada@example.com\", \"by\": \"" + owner + "\"}"));
-                })
+                },
+                q ->
+                    q.concurrency(1)
+                        .batchSize(1)
+                        .leaseLength(Duration.ofMillis(Long.parseLong(args[6])))
+                        // hand the job over whatever is left of its lease: on a loaded machine (a
+                        // JVM that took 28 s to start) the zombie once had 745 ms left, released
+                        // the job instead of handling it, and the scenario never happened; the
+                        // test freezes it in the handler anyway
+                        .minLeaseLeft(Duration.ofMillis(1)))
             .onOutcome(outcome -> print("outcome " + OutcomeLine.of(outcome).format()))
             .start();
     print("ready");
@@ -98,7 +100,7 @@ public final class RuntimeEmailWorkerMain {
         go.release();
       }
     }
-    runtime.shutdown(Duration.ofSeconds(5));
+    workers.shutdown(Duration.ofSeconds(5));
     print("stopped");
   }
 

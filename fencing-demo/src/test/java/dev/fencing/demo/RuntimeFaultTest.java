@@ -27,7 +27,7 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Worker processes running {@link dev.fencing.runtime.FencedRuntime} drain one queue while the test
+ * Worker processes running {@link dev.fencing.runtime.FencedWorkers} drain one queue while the test
  * kills them, freezes them past their lease, terminates their database backends and restarts
  * PostgreSQL; then every job must have completed once, from its final epoch, with the receiver
  * holding that epoch's payload, no caller told of a stale accept, and every worker stopping in

@@ -7,7 +7,7 @@ import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.OutboxMessage;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.HandlerResult;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.PostgresFixture;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The seed's email, which no receiver can take back, sent through the outbox by {@link
- * FencedRuntime}: a worker JVM ({@link RuntimeEmailWorkerMain}) claims the job, its handler returns
+ * FencedWorkers}: a worker JVM ({@link RuntimeEmailWorkerMain}) claims the job, its handler returns
  * the email as an outbox message, and it is frozen with {@code SIGSTOP} past its lease; a healthy
  * runtime reclaims the job at epoch 2, commits its own email with its result and relays it; then
  * the zombie is thawed with {@code SIGCONT}. Exactly one email is relayed, epoch 2's, and the
@@ -85,19 +85,19 @@ class ZombieEmailThroughTheOutboxTest {
       String freezeLine = freezeAt.equals("handler") ? "handling " + id + " 1" : "committing";
       zombie.await(0, l -> l.startsWith(freezeLine), WAIT);
       zombie.freeze();
-      try (FencedRuntime healthy =
-          FencedRuntime.builder(queue)
-              .queue(QUEUE)
+      try (FencedWorkers healthy =
+          FencedWorkers.builder(queue)
               .owner("new-owner")
-              .fallbackPoll(Duration.ofMillis(100))
-              .outboxHandler(
+              .outboxQueue(
+                  QUEUE,
                   (job, cancellation) ->
                       HandlerResult.of(
                           "{\"by\": \"new-owner\"}",
                           new OutboxMessage(
                               "mail",
                               "ada@example.com",
-                              "{\"to\": \"ada@example.com\", \"by\": \"new-owner\"}")))
+                              "{\"to\": \"ada@example.com\", \"by\": \"new-owner\"}")),
+                  q -> q.fallbackPoll(Duration.ofMillis(100)))
               .relay(outbox, "mail", accepting(sent))
               .relayEvery(Duration.ofMillis(50))
               .start()) {

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Worker JVMs on {@link dev.fencing.runtime.FencedRuntime} drain a queue on the replicated cluster
+ * Worker JVMs on {@link dev.fencing.runtime.FencedWorkers} drain a queue on the replicated cluster
  * (its multi-host URL) and deliver every result to a receiver in another database (the test kit's
  * PostgreSQL, which no failover touches), while the test fails the cluster over: {@code SIGKILL} of
  * the leader (its Patroni and postmaster), or a planned switchover. Before each kill the leader's

@@ -120,7 +120,7 @@ final class FailoverReport {
         .append(". ")
         .append(settings.workers())
         .append(
-            " worker JVMs per variant (two share an owner name) run `FencedRuntime` on a queue in a")
+            " worker JVMs per variant (two share an owner name) run `FencedWorkers` on a queue in a")
         .append(" two-node PostgreSQL under Patroni, through its multi-host URL")
         .append(" (`targetServerType=primary`) on the pool docs/HA.md advises (HikariCP with a 2 s")
         .append(" connection timeout on `PrimaryWaitingDataSource`), and deliver every result to a")

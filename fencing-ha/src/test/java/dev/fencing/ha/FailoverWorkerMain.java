@@ -8,7 +8,7 @@ import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.postgres.PrimaryWaitingDataSource;
 import dev.fencing.runtime.Cancellation;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.db.TestSchema;
@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
- * One worker JVM of {@link FailoverFaultTest}: a {@link FencedRuntime} on the replicated queue (the
+ * One worker JVM of {@link FailoverFaultTest}: a {@link FencedWorkers} on the replicated queue (the
  * cluster's multi-host URL) that delivers every result to a receiver in another database, which no
  * failover touches.
  *
@@ -148,16 +148,19 @@ public final class FailoverWorkerMain {
             .build()
             .receiver(args[8]);
     Duration drain = Duration.ofMillis(Long.parseLong(args[15]));
-    FencedRuntime runtime =
-        FencedRuntime.builder(queue, receiver)
-            .queue(args[9])
+    FencedWorkers workers =
+        FencedWorkers.builder(queue)
+            .receiver(receiver)
             .owner(owner)
-            .concurrency(concurrency)
-            .batchSize(Integer.parseInt(args[14]))
-            .leaseLength(Duration.ofMillis(Long.parseLong(args[12])))
-            .retryDelay(Duration.ofMillis(100))
             .drainTimeout(drain)
-            .handler((job, cancellation) -> handle(job, cancellation, owner, worker))
+            .queue(
+                args[9],
+                (job, cancellation) -> handle(job, cancellation, owner, worker),
+                q ->
+                    q.concurrency(concurrency)
+                        .batchSize(Integer.parseInt(args[14]))
+                        .leaseLength(Duration.ofMillis(Long.parseLong(args[12])))
+                        .retryDelay(Duration.ofMillis(100)))
             .onOutcome(FailoverWorkerMain::outcome)
             .start();
     print("ready");
@@ -166,8 +169,8 @@ public final class FailoverWorkerMain {
     for (String line = in.readLine(); line != null && !line.equals("stop"); ) {
       line = in.readLine();
     }
-    boolean drained = runtime.shutdown(drain);
-    FencedRuntime.Stats s = runtime.stats();
+    boolean drained = workers.shutdown(drain);
+    FencedWorkers.Stats s = workers.stats().get(args[9]);
     print(
         String.join(
             "\t",

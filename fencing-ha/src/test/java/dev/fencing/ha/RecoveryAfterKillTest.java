@@ -25,13 +25,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * How soon {@link dev.fencing.runtime.FencedRuntime} workers claim again after a {@code kill -9} of
- * the leader (docs/HA.md, "Claims after a kill -9 of the leader"): per kill, from the kill and from
- * the promoted node's first write ({@link WritableProbe}) until a worker's handler starts on a
- * claim of the new generation. Each pool variant runs its own worker JVM ({@link
- * FailoverWorkerMain}) on its own queue through the same kills, with every connection attempt of
- * its pool and every claim printed ({@link TracedDataSource}), so the time between the new primary
- * and the first claim can be taken apart:
+ * How soon {@link dev.fencing.runtime.FencedWorkers} claim again after a {@code kill -9} of the
+ * leader (docs/HA.md, "Claims after a kill -9 of the leader"): per kill, from the kill and from the
+ * promoted node's first write ({@link WritableProbe}) until a worker's handler starts on a claim of
+ * the new generation. Each pool variant runs its own worker JVM ({@link FailoverWorkerMain}) on its
+ * own queue through the same kills, with every connection attempt of its pool and every claim
+ * printed ({@link TracedDataSource}), so the time between the new primary and the first claim can
+ * be taken apart:
  *
  * <ul>
  *   <li>{@code plain}: HikariCP (connection timeout 2 s) on pgjdbc's data source and the multi-host

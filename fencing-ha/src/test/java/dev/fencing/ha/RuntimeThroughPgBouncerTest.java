@@ -10,7 +10,7 @@ import dev.fencing.Maintenance;
 import dev.fencing.OutboxMessage;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.postgres.QueueSummary;
-import dev.fencing.runtime.FencedRuntime;
+import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.HandlerResult;
 import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.FencingDatabase;
@@ -47,15 +47,15 @@ class RuntimeThroughPgBouncerTest {
     FencedReceiver mail = fencing.receiver("mail");
     List<Long> ids = queue.enqueueAll("q", IntStream.range(0, JOBS).mapToObj(i -> "{}").toList());
     List<WorkOutcome> outcomes = new CopyOnWriteArrayList<>();
-    FencedRuntime.Stats first;
-    FencedRuntime.Stats second;
-    try (FencedRuntime w1 =
-            runtime(queue, ledger, "w1", outcomes).relay(fencing.outbox(), "mail", mail).start();
-        FencedRuntime w2 = runtime(queue, ledger, "w2", outcomes).start()) {
+    FencedWorkers.Stats first;
+    FencedWorkers.Stats second;
+    try (FencedWorkers w1 =
+            workers(queue, ledger, "w1", outcomes).relay(fencing.outbox(), "mail", mail).start();
+        FencedWorkers w2 = workers(queue, ledger, "w2", outcomes).start()) {
       await(() -> outcomes.size() >= JOBS, "every job to end");
       await(() -> w1.relayStats().sent() >= JOBS, "every message to be relayed");
-      first = w1.stats();
-      second = w2.stats();
+      first = w1.stats().get("q");
+      second = w2.stats().get("q");
     }
 
     assertThat(outcomes).hasSize(JOBS).allMatch(o -> o instanceof WorkOutcome.Completed);
@@ -73,19 +73,19 @@ class RuntimeThroughPgBouncerTest {
     }
   }
 
-  private static FencedRuntime.Builder runtime(
+  private static FencedWorkers.Builder workers(
       FencedQueue queue, FencedReceiver ledger, String owner, List<WorkOutcome> outcomes) {
-    return FencedRuntime.builder(queue, ledger)
-        .queue("q")
+    return FencedWorkers.builder(queue)
+        .receiver(ledger)
         .owner(owner)
-        .concurrency(4)
-        .maxCommitDelay(Duration.ofMillis(20))
         .relayEvery(Duration.ofMillis(20))
-        .outboxHandler(
+        .outboxQueue(
+            "q",
             (job, cancellation) ->
                 HandlerResult.of(
                     "{\"done\": true}",
-                    new OutboxMessage("mail", "job-" + job.id(), "{\"job\": " + job.id() + "}")))
+                    new OutboxMessage("mail", "job-" + job.id(), "{\"job\": " + job.id() + "}")),
+            q -> q.concurrency(4).maxCommitDelay(Duration.ofMillis(20)))
         .onOutcome(outcomes::add);
   }
 

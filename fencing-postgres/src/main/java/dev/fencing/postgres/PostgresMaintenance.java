@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  *
  * <pre>{@code
  * Maintenance maintenance = fencing.maintenance().keepFinished(Duration.ofDays(7)).build();
- * FencedRuntime.builder(queue, receiver).maintenance(maintenance, Duration.ofMinutes(1))...
+ * FencedWorkers.builder(queue).maintenance(maintenance, Duration.ofMinutes(1))...
  * }</pre>
  *
  * <p>Each {@link #runRound() round} removes (or, with {@link Builder#archive}, moves to {@code

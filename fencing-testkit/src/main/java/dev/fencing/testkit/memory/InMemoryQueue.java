@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link FencedQueue} in this JVM's memory, for unit tests of handlers and of a {@code
- * FencedRuntime} without a database. It keeps every rule of {@link
+ * FencedWorkers} without a database. It keeps every rule of {@link
  * dev.fencing.testkit.contract.FencedQueueContract}, as the PostgreSQL queue does: every claim
  * takes the job's next epoch, every write under a lease is a compare-and-set on owner and epoch (a
  * zombie's late commit is refused, and says why), a repeated write is accepted as a repeat,
