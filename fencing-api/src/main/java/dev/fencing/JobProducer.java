@@ -1,5 +1,6 @@
 package dev.fencing;
 
+import dev.fencing.internal.Batches;
 import dev.fencing.internal.Validate;
 import java.util.List;
 import java.util.Optional;
@@ -83,8 +84,7 @@ public interface JobProducer {
    *     safe
    */
   default Enqueued enqueue(String queue, KeyedJob job) {
-    java.util.Objects.requireNonNull(job, "job");
-    return enqueueKeyed(queue, List.of(job)).getFirst();
+    return enqueueKeyed(queue, List.of(Batches.keyedJob(job))).getFirst();
   }
 
   /**

@@ -25,6 +25,30 @@ public final class Batches {
   private Batches() {}
 
   /**
+   * Returns {@code job} if it is not null.
+   *
+   * @throws IllegalArgumentException if it is null
+   */
+  public static KeyedJob keyedJob(@Nullable KeyedJob job) {
+    if (job == null) {
+      throw new IllegalArgumentException("job must be a job, but was null");
+    }
+    return job;
+  }
+
+  /**
+   * Returns {@code payloads} if it is a list (its items are checked where they are read).
+   *
+   * @throws IllegalArgumentException if it is null
+   */
+  public static List<String> payloads(@Nullable List<String> payloads) {
+    if (payloads == null) {
+      throw new IllegalArgumentException("payloads must be a list, but was null");
+    }
+    return payloads;
+  }
+
+  /**
    * Returns {@code jobs} if it holds 0 to {@value Validate#MAX_BATCH} keyed jobs, none null, no key
    * twice.
    *

@@ -12,6 +12,7 @@ import dev.fencing.KeyedJob;
 import dev.fencing.Lease;
 import dev.fencing.OutboxMessage;
 import dev.fencing.Renewal;
+import dev.fencing.internal.Batches;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -74,7 +75,7 @@ public final class MeteredQueue extends ForwardingFencedQueue {
 
   @Override
   public Enqueued enqueue(String queue, KeyedJob job) {
-    return enqueueKeyed(queue, List.of(java.util.Objects.requireNonNull(job, "job"))).getFirst();
+    return enqueueKeyed(queue, List.of(Batches.keyedJob(job))).getFirst();
   }
 
   /** Counts the jobs written: a key that was already taken adds nothing. */

@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
@@ -81,7 +80,7 @@ public final class PostgresQueue implements FencedQueue {
 
   @Override
   public List<Long> enqueueAll(String queue, List<String> payloads) {
-    Objects.requireNonNull(payloads, "payloads");
+    Batches.payloads(payloads);
     return enqueue(queue, payloads, i -> "payloads[" + i + "]");
   }
 
@@ -93,7 +92,7 @@ public final class PostgresQueue implements FencedQueue {
 
   @Override
   public List<Long> enqueueAll(String queue, List<String> payloads, JobOptions options) {
-    Objects.requireNonNull(payloads, "payloads");
+    Batches.payloads(payloads);
     return enqueue(queue, payloads, checked(options), i -> "payloads[" + i + "]");
   }
 

@@ -208,9 +208,4 @@ abstract class QueueCancelRules extends QueueRefusalRules {
                 newer, new FencedOutcome.Cancelled(newer.key(), newer.epoch(), "one of two")));
     assertThat(queue.find(cancelledId).orElseThrow().state()).isEqualTo(JobState.FAILED);
   }
-
-  private static CancelResult.Cancelled cancelled(CancelResult result) {
-    assertThat(result).isInstanceOf(CancelResult.Cancelled.class);
-    return (CancelResult.Cancelled) result;
-  }
 }

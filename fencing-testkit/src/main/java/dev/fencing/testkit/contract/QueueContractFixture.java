@@ -3,6 +3,7 @@ package dev.fencing.testkit.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.CancelResult;
 import dev.fencing.Epoch;
 import dev.fencing.FencedOffException;
 import dev.fencing.FencedOutcome;
@@ -17,9 +18,9 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * What every test of {@link FencedQueueContract} stands on: the backend's queue in a fresh schema,
- * the lease lengths, the ways to let a lease run out on the backend's clock, and the takeovers the
- * fencing tests start from.
+ * What every test of {@link FencedQueueContract} and {@link JobProducerContract} stands on: the
+ * backend's queue in a fresh schema, the lease lengths, the ways to let a lease run out on the
+ * backend's clock, and the takeovers the fencing tests start from.
  */
 abstract class QueueContractFixture {
 
@@ -73,6 +74,11 @@ abstract class QueueContractFixture {
    * this to move it by {@code duration}.
    */
   protected void pause(Duration duration) {
+    sleep(duration);
+  }
+
+  /** Sleeps {@code duration} of this JVM's time; an interrupt fails the test. */
+  static void sleep(Duration duration) {
     try {
       Thread.sleep(duration);
     } catch (InterruptedException e) {
@@ -107,6 +113,12 @@ abstract class QueueContractFixture {
     List<Job> second = queue.claimBatch(QUEUE, owner, secondLease, 2);
     assertThat(second).extracting(Job::id).isEqualTo(ids);
     return new TwoLeasesEach(ids, first, second);
+  }
+
+  /** Asserts that {@code result} is a cancel that took, and returns it. */
+  static CancelResult.Cancelled cancelled(CancelResult result) {
+    assertThat(result).isInstanceOf(CancelResult.Cancelled.class);
+    return (CancelResult.Cancelled) result;
   }
 
   static void assertRefused(Runnable call, String parameter, String value) {

@@ -117,7 +117,7 @@ public final class InMemoryQueue implements FencedQueue {
 
   @Override
   public List<Long> enqueueAll(String queue, List<String> payloads, JobOptions options) {
-    Objects.requireNonNull(payloads, "payloads");
+    Batches.payloads(payloads);
     if (options == null) {
       throw new IllegalArgumentException("options must not be null; use JobOptions.DEFAULT");
     }
