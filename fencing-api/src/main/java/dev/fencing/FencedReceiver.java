@@ -65,15 +65,10 @@ public interface FencedReceiver {
    * @return {@link FencedOutcome.Accepted}, or {@link FencedOutcome.Superseded} if the key already
    *     holds a newer epoch (which fences all the same)
    * @throws IllegalArgumentException naming a bad key or epoch; nothing written
-   * @throws UnsupportedOperationException if the receiver cannot be fenced without a delivery (the
-   *     default)
    * @throws StoreUnavailableException if the store could not be reached or refused after the
    *     receiver's retries; whether the key was raised is unknown, and fencing again is safe
    */
-  default FencedOutcome fence(String key, Epoch epoch) {
-    throw new UnsupportedOperationException(
-        getClass().getName() + " cannot fence a key without a delivery");
-  }
+  FencedOutcome fence(String key, Epoch epoch);
 
   /**
    * Returns the newest accepted delivery for {@code key}, or empty if none.

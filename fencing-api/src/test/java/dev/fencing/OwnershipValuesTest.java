@@ -84,6 +84,11 @@ class OwnershipValuesTest {
     FencedReceiver receiver =
         new FencedReceiver() {
           @Override
+          public dev.fencing.FencedOutcome fence(String key, dev.fencing.Epoch epoch) {
+            throw new UnsupportedOperationException("this test double does not fence");
+          }
+
+          @Override
           public FencedOutcome deliver(String key, Epoch epoch, String payload) {
             calls.add(key + "@" + epoch.value() + ":" + payload);
             return new FencedOutcome.Accepted(key, epoch, false);

@@ -34,15 +34,10 @@ class NamesTest {
       Stream.concat(PublicApiTest.PUBLISHED.stream(), Stream.of("fencing-testkit")).toList();
 
   /**
-   * Simple names that two exported types still share, each with the types: to be renamed by the
-   * engineers working on those modules (issue 51), then taken off, and the test fails once a name
-   * here is no longer shared. Empty is the goal.
+   * Simple names that two exported types still share, each with the types, while they wait to be
+   * renamed; the test fails once a name here is no longer shared. Empty is the goal, and it is.
    */
-  static final Map<String, Set<String>> SHARED_NOT_YET_RENAMED =
-      Map.of(
-          // issue 51: the runtime's workers and the starter's bean of them
-          "FencedWorkers",
-          Set.of("dev.fencing.runtime.FencedWorkers", "dev.fencing.spring.FencedWorkers"));
+  static final Map<String, Set<String>> SHARED_NOT_YET_RENAMED = Map.of();
 
   @ArchTest
   static void noClassOfAPublishedModuleIsNamedAfterJooq(JavaClasses classes) {

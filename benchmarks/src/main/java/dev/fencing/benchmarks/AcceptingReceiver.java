@@ -10,6 +10,11 @@ enum AcceptingReceiver implements FencedReceiver {
   INSTANCE;
 
   @Override
+  public FencedOutcome fence(String key, Epoch epoch) {
+    return new FencedOutcome.Accepted(key, epoch, false);
+  }
+
+  @Override
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
     return new FencedOutcome.Accepted(key, epoch, false);
   }

@@ -203,6 +203,11 @@ final class LeaseTuningTakeover implements AutoCloseable {
     public FencedReceiver receiver(DataSource dataSource, String schema) {
       return new FencedReceiver() {
         @Override
+        public dev.fencing.FencedOutcome fence(String key, dev.fencing.Epoch epoch) {
+          throw new UnsupportedOperationException("the takeover benchmark fences nothing");
+        }
+
+        @Override
         public FencedOutcome deliver(String key, Epoch epoch, String payload) {
           throw new UnsupportedOperationException("the takeover benchmark delivers nothing");
         }

@@ -63,6 +63,11 @@ final class BrokenVariants {
     static FencedReceiver wrap(FencedReceiver real, DataSource ds, String schema) {
       return new FencedReceiver() {
         @Override
+        public dev.fencing.FencedOutcome fence(String key, dev.fencing.Epoch epoch) {
+          throw new UnsupportedOperationException("this test double does not fence");
+        }
+
+        @Override
         public FencedOutcome deliver(String key, Epoch epoch, String payload) {
           update(
               ds,

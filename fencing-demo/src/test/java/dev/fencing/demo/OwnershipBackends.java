@@ -71,6 +71,11 @@ final class OwnershipBackends {
     public FencedReceiver receiver(DataSource dataSource, String schema) {
       return new FencedReceiver() {
         @Override
+        public dev.fencing.FencedOutcome fence(String key, dev.fencing.Epoch epoch) {
+          throw new UnsupportedOperationException("this test double does not fence");
+        }
+
+        @Override
         public FencedOutcome deliver(String key, Epoch epoch, String payload) {
           return new FencedOutcome.Accepted(key, epoch, false);
         }

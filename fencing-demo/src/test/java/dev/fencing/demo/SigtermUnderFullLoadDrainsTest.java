@@ -31,7 +31,7 @@ class SigtermUnderFullLoadDrainsTest {
   private static final int CONCURRENCY = 128;
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(20);
   private static final Duration BOUND = Duration.ofSeconds(120);
-  private static final String LOGGER = "INFO dev.fencing.runtime.FencedRuntime - ";
+  private static final String LOGGER = "INFO dev.fencing.runtime.FencedWorkers - ";
 
   @Test
   void aSigtermWithEveryHandlerBusyDrainsAndLeavesNoJobRunning(TestSchema schema) {

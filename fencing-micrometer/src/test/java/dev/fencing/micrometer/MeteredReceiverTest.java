@@ -90,6 +90,11 @@ class MeteredReceiverTest {
           .receiver(
               new FencedReceiver() {
                 @Override
+                public dev.fencing.FencedOutcome fence(String key, dev.fencing.Epoch epoch) {
+                  throw new UnsupportedOperationException("this test double does not fence");
+                }
+
+                @Override
                 public FencedOutcome deliver(String key, Epoch epoch, String payload) {
                   return refusal;
                 }

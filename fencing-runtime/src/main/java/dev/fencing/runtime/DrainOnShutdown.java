@@ -21,7 +21,7 @@ final class DrainOnShutdown {
   private static final Logger LOG = LoggerFactory.getLogger(Pipeline.LOGGER);
 
   private final String owner;
-  private final Map<String, FencedRuntime> runtimes;
+  private final Map<String, QueueRuntime> runtimes;
   private final Duration drainTimeout;
   private final BooleanSupplier drain;
   private final List<AutoCloseable> thenClose;
@@ -33,7 +33,7 @@ final class DrainOnShutdown {
    */
   DrainOnShutdown(
       String owner,
-      Map<String, FencedRuntime> runtimes,
+      Map<String, QueueRuntime> runtimes,
       Duration drainTimeout,
       BooleanSupplier drain,
       List<AutoCloseable> thenClose) {
@@ -62,14 +62,14 @@ final class DrainOnShutdown {
 
   private void run() {
     long start = System.nanoTime();
-    long completed = sum(FencedRuntime.Stats::completed);
-    long released = sum(FencedRuntime.Stats::released);
-    long failed = sum(FencedRuntime.Stats::failed);
+    long completed = sum(FencedWorkers.Stats::completed);
+    long released = sum(FencedWorkers.Stats::released);
+    long failed = sum(FencedWorkers.Stats::failed);
     LOG.info(
         "fencing: owner {}: the JVM is shutting down; draining {} jobs in flight on {} (drain"
             + " timeout {})",
         owner,
-        sum(FencedRuntime.Stats::inFlight),
+        sum(FencedWorkers.Stats::inFlight),
         runtimes.keySet(),
         drainTimeout);
     boolean drained = drain.getAsBoolean();
@@ -84,9 +84,9 @@ final class DrainOnShutdown {
       owner,
       runtimes.keySet(),
       TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
-      sum(FencedRuntime.Stats::completed) - completed,
-      sum(FencedRuntime.Stats::released) - released,
-      sum(FencedRuntime.Stats::failed) - failed
+      sum(FencedWorkers.Stats::completed) - completed,
+      sum(FencedWorkers.Stats::released) - released,
+      sum(FencedWorkers.Stats::failed) - failed
     };
     if (drained) {
       LOG.info(line, values);
@@ -102,7 +102,7 @@ final class DrainOnShutdown {
     }
   }
 
-  private long sum(ToLongFunction<FencedRuntime.Stats> count) {
+  private long sum(ToLongFunction<FencedWorkers.Stats> count) {
     return runtimes.values().stream().mapToLong(r -> count.applyAsLong(r.stats())).sum();
   }
 }

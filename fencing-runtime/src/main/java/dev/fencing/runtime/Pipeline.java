@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 final class Pipeline {
 
   /** The logger the runtime's warnings go to: named after the class a user starts. */
-  static final String LOGGER = "dev.fencing.runtime.FencedRuntime";
+  static final String LOGGER = "dev.fencing.runtime.FencedWorkers";
 
   private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
 

@@ -106,7 +106,7 @@ class RuntimeOnAQueueInMemoryTest {
     long id = queue.enqueue("q", "{}");
     CountDownLatch running = new CountDownLatch(1);
     Outcomes outcomes = new Outcomes();
-    FencedRuntime runtime =
+    QueueRuntime runtime =
         HeartbeatTest.runtime(queue, Receivers.inMemory(), outcomes, Duration.ofMinutes(1))
             .prefetch(0)
             .heartbeatInterval(Duration.ofSeconds(50)) // no renewal within the test

@@ -150,7 +150,7 @@ public record FencingProperties(
 
   /**
    * One queue's runtime settings; each left unset takes the default of the runtime
-   * (dev.fencing.runtime.FencedRuntime).
+   * (dev.fencing.runtime.FencedWorkers).
    *
    * @param concurrency handler threads, 1 to 10,000; default 4
    * @param lease the lease of each claim and renewal, 1 ms to 24 h; default 30 s

@@ -4,9 +4,9 @@ import dev.fencing.runtime.Handler;
 
 /**
  * A bean that runs the jobs of one queue. The starter starts one {@link
- * dev.fencing.runtime.FencedRuntime} per queue that has a handler, with the settings of {@code
- * fencing.queues.<queue>.*}, when the application context starts, and drains it when the context
- * closes.
+ * dev.fencing.runtime.FencedWorkers} queue per queue that has a handler, with the settings of
+ * {@code fencing.queues.<queue>.*}, when the application context starts, and drains it when the
+ * context closes.
  *
  * <pre>{@code
  * @Component
