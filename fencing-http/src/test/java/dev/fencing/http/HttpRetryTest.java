@@ -60,6 +60,11 @@ class HttpRetryTest extends ServedReceiver {
     FencedReceiver flaky =
         new FencedReceiver() {
           @Override
+          public dev.fencing.FencedOutcome fence(String key, dev.fencing.Epoch epoch) {
+            throw new UnsupportedOperationException("this test double does not fence");
+          }
+
+          @Override
           public FencedOutcome deliver(String key, Epoch epoch, String payload) {
             if (failuresLeft.getAndDecrement() > 0) {
               throw new IllegalStateException("database unreachable");

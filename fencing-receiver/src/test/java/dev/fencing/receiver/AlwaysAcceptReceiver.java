@@ -23,4 +23,10 @@ final class AlwaysAcceptReceiver implements FencedReceiver {
   public Optional<Receipt> newest(String key) {
     return Optional.ofNullable(receipts.get(key));
   }
+
+  /** Not part of what this variant breaks: it has no fence, as a receiver without one. */
+  @Override
+  public FencedOutcome fence(String key, Epoch epoch) {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot fence a key");
+  }
 }

@@ -30,11 +30,22 @@ final class InvoiceReceiver implements FencedReceiver {
 
   @Override
   public FencedOutcome deliver(String key, Epoch epoch, String payload) {
+    return raise(key, epoch, payload, "body = excluded.body");
+  }
+
+  /** Raises the invoice to {@code epoch} without sending: its body stays (JSON null if none). */
+  @Override
+  public FencedOutcome fence(String key, Epoch epoch) {
+    return raise(key, epoch, "null", "body = s.body");
+  }
+
+  private FencedOutcome raise(String key, Epoch epoch, String payload, String body) {
     String upsert =
         "insert into "
             + table
             + " as s values (?, ?, ?::jsonb) on conflict (invoice_key) do update"
-            + " set epoch = excluded.epoch, body = excluded.body"
+            + " set epoch = excluded.epoch, "
+            + body
             + " where s.epoch <= excluded.epoch returning epoch";
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(upsert)) {
