@@ -8,6 +8,7 @@ import dev.fencing.KeyedJob;
 import dev.fencing.QueueLimits;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.QueueStats;
 import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.sql.Connection;
@@ -256,7 +257,7 @@ public final class LoadRun {
     producing = false;
     producer.join();
     workers.close();
-    FencedWorkers.Stats end = stats();
+    QueueStats end = stats();
     System.out.printf(
         Locale.ROOT,
         "%nEvery claim's outcome: %,d claimed, %,d completed, %,d released (not started at the"
@@ -271,7 +272,7 @@ public final class LoadRun {
     System.out.println(summary(rows, window, measured, settings.threads()));
   }
 
-  private FencedWorkers.Stats stats() {
+  private QueueStats stats() {
     return workers.stats().get(QUEUE);
   }
 

@@ -3,6 +3,7 @@ package dev.fencing.benchmarks;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.QueueStats;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.lang.management.ManagementFactory;
 
@@ -62,7 +63,7 @@ public final class PoolWorkerMain {
     }
   }
 
-  private static long[] sample(FencedWorkers.Stats s, CountingQueue queue) {
+  private static long[] sample(QueueStats s, CountingQueue queue) {
     return new long[] {
       s.completed(),
       s.claimStatements(),

@@ -3,6 +3,7 @@ package dev.fencing.benchmarks;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.QueueStats;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -115,7 +116,7 @@ public final class ScaleOutWorkerMain {
   private static long[] sample(List<FencedWorkers> workers, List<CountingQueue> queues) {
     long[] sum = new long[6];
     for (FencedWorkers w : workers) {
-      FencedWorkers.Stats s = w.stats().values().iterator().next();
+      QueueStats s = w.stats().values().iterator().next();
       sum[0] += s.completed();
       sum[1] += s.claimStatements();
       sum[2] += s.claimed();

@@ -9,6 +9,7 @@ import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.Cancellation;
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.QueueStats;
 import dev.fencing.runtime.WorkOutcome;
 import java.io.BufferedReader;
 import java.io.FileOutputStream;
@@ -99,7 +100,7 @@ public final class ChaosWorkerMain {
         line = in.readLine();
       }
       boolean drained = workers.shutdown(Duration.ofMillis(Long.parseLong(args[11])));
-      FencedWorkers.Stats s = workers.stats().get(args[4]);
+      QueueStats s = workers.stats().get(args[4]);
       log.comment(
           "stats drained="
               + drained

@@ -9,6 +9,7 @@ import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.postgres.PrimaryWaitingDataSource;
 import dev.fencing.runtime.Cancellation;
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.QueueStats;
 import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.db.TestSchema;
@@ -170,7 +171,7 @@ public final class FailoverWorkerMain {
       line = in.readLine();
     }
     boolean drained = workers.shutdown(drain);
-    FencedWorkers.Stats s = workers.stats().get(args[9]);
+    QueueStats s = workers.stats().get(args[9]);
     print(
         String.join(
             "\t",

@@ -12,6 +12,7 @@ import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.postgres.QueueSummary;
 import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.HandlerResult;
+import dev.fencing.runtime.QueueStats;
 import dev.fencing.runtime.WorkOutcome;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
@@ -47,8 +48,8 @@ class RuntimeThroughPgBouncerTest {
     FencedReceiver mail = fencing.receiver("mail");
     List<Long> ids = queue.enqueueAll("q", IntStream.range(0, JOBS).mapToObj(i -> "{}").toList());
     List<WorkOutcome> outcomes = new CopyOnWriteArrayList<>();
-    FencedWorkers.Stats first;
-    FencedWorkers.Stats second;
+    QueueStats first;
+    QueueStats second;
     try (FencedWorkers w1 =
             workers(queue, ledger, "w1", outcomes).relay(fencing.outbox(), "mail", mail).start();
         FencedWorkers w2 = workers(queue, ledger, "w2", outcomes).start()) {

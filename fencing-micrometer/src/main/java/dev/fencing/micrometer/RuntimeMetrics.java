@@ -1,14 +1,15 @@
 package dev.fencing.micrometer;
 
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.QueueStats;
 import dev.fencing.runtime.WorkOutcome;
 import java.util.function.Consumer;
 
 /**
  * The meters of one queue of a {@link FencedWorkers}, tagged {@code runtime=<name>}. Pass it to the
  * queue's {@link dev.fencing.runtime.QueueSettings#onOutcome} to count fenced-off outcomes by stage
- * and reason, then {@link #bind} the started workers' queue to read its {@link FencedWorkers.Stats}
- * as counters and gauges:
+ * and reason, then {@link #bind} the started workers' queue to read its {@link QueueStats} as
+ * counters and gauges:
  *
  * <pre>{@code
  * RuntimeMetrics meters = metrics.runtime("emails");

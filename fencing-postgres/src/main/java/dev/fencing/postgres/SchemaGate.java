@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  */
 final class SchemaGate {
 
-  private static final Logger LOG = LoggerFactory.getLogger(PostgresFencing.class);
+  // named after the front door, by name: the gate must not refer to the class that holds it
+  private static final Logger LOG = LoggerFactory.getLogger("dev.fencing.postgres.PostgresFencing");
 
   /** The handle's one graph. */
   private final PostgresComponent graph;

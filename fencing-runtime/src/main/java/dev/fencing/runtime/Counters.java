@@ -3,7 +3,7 @@ package dev.fencing.runtime;
 /** The runtime's counters; {@code QueueRuntime.stats()} reads them. */
 final class Counters {
 
-  /** What is counted, in the order of {@link FencedWorkers.Stats}. */
+  /** What is counted, in the order of {@link QueueStats}. */
   enum Count {
     CLAIMED,
     COMPLETED,

@@ -81,8 +81,8 @@ abstract class DoorBuilder<B extends DoorBuilder<B>> {
 
   /**
    * Called once for every claim's outcome (on {@link FencedWorkers}, every queue's), on a runtime
-   * thread; keep it quick. A listener that throws is counted in {@link
-   * FencedWorkers.Stats#callbackErrors()} and never stops the runtime.
+   * thread; keep it quick. A listener that throws is counted in {@link QueueStats#callbackErrors()}
+   * and never stops the runtime.
    *
    * @throws NullPointerException if {@code onOutcome} is null
    */

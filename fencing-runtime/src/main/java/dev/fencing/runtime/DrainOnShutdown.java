@@ -62,14 +62,14 @@ final class DrainOnShutdown {
 
   private void run() {
     long start = System.nanoTime();
-    long completed = sum(FencedWorkers.Stats::completed);
-    long released = sum(FencedWorkers.Stats::released);
-    long failed = sum(FencedWorkers.Stats::failed);
+    long completed = sum(QueueStats::completed);
+    long released = sum(QueueStats::released);
+    long failed = sum(QueueStats::failed);
     LOG.info(
         "fencing: owner {}: the JVM is shutting down; draining {} jobs in flight on {} (drain"
             + " timeout {})",
         owner,
-        sum(FencedWorkers.Stats::inFlight),
+        sum(QueueStats::inFlight),
         runtimes.keySet(),
         drainTimeout);
     boolean drained = drain.getAsBoolean();
@@ -84,9 +84,9 @@ final class DrainOnShutdown {
       owner,
       runtimes.keySet(),
       TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
-      sum(FencedWorkers.Stats::completed) - completed,
-      sum(FencedWorkers.Stats::released) - released,
-      sum(FencedWorkers.Stats::failed) - failed
+      sum(QueueStats::completed) - completed,
+      sum(QueueStats::released) - released,
+      sum(QueueStats::failed) - failed
     };
     if (drained) {
       LOG.info(line, values);
@@ -102,7 +102,7 @@ final class DrainOnShutdown {
     }
   }
 
-  private long sum(ToLongFunction<FencedWorkers.Stats> count) {
+  private long sum(ToLongFunction<QueueStats> count) {
     return runtimes.values().stream().mapToLong(r -> count.applyAsLong(r.stats())).sum();
   }
 }

@@ -41,74 +41,6 @@ import org.jspecify.annotations.Nullable;
 public final class FencedWorkers implements AutoCloseable {
 
   /**
-   * Counters since start.
-   *
-   * @param inFlight claims not yet ended: waiting for a thread, running, or committing
-   */
-  public record Stats(
-      long claimed,
-      long completed,
-      long fencedOff,
-      long failed,
-      long released,
-      long abandoned,
-      int inFlight,
-      long claimStatements,
-      long commitStatements,
-      long renewStatements,
-      long renewed,
-      long storeErrors,
-      long callbackErrors) {
-
-    /** Returns how many claims have ended, in any outcome. */
-    public long ended() {
-      return completed + fencedOff + failed + released + abandoned;
-    }
-  }
-
-  /**
-   * What the runtime's maintenance did since start (all zero without {@link Builder#maintenance}).
-   *
-   * @param rounds rounds that ran to the end
-   * @param jobsRemoved finished jobs removed, archived ones included
-   * @param jobsArchived of those, jobs archived first
-   * @param messagesRemoved delivered outbox messages removed with their jobs
-   * @param failures rounds that failed (each logged, then retried after a pause)
-   */
-  public record MaintenanceStats(
-      long rounds, long jobsRemoved, long jobsArchived, long messagesRemoved, long failures) {}
-
-  /**
-   * What the runtime's relay did since start (all zero without {@link Builder#relay}).
-   *
-   * @param rounds rounds over every destination, failed ones included
-   * @param sent messages sent and recorded, refused ones included
-   * @param refused of those, messages the receiver refused (a newer epoch had reached it)
-   * @param failures calls that failed (each logged; the message stays undelivered and is sent
-   *     again)
-   */
-  public record RelayStats(long rounds, long sent, long refused, long failures) {}
-
-  /**
-   * Whether the runtime can do its work now.
-   *
-   * @param renewalsFailing the latest lease renewal failed (after the queue's retries) and no
-   *     statement of the runtime succeeded since: its leases will run out and its work be fenced
-   *     off
-   * @param claimsFailing the latest claim failed (the store unreachable, or refusing: a schema at a
-   *     version the library may not run on, say); the runtime tries again with a backoff
-   * @param lastFailure the latest failure's text, if any failed since start
-   */
-  public record Health(
-      boolean renewalsFailing, boolean claimsFailing, java.util.Optional<String> lastFailure) {
-
-    /** Whether neither renewals nor claims are failing. */
-    public boolean healthy() {
-      return !renewalsFailing && !claimsFailing;
-    }
-  }
-
-  /**
    * Whether handlers run on virtual threads when {@link Builder#virtualThreads(boolean)} is not
    * called: true on Java 24 and later, where a virtual thread blocking inside {@code synchronized}
    * no longer pins its carrier thread (JEP 491); false on Java 21 to 23.
@@ -163,7 +95,7 @@ public final class FencedWorkers implements AutoCloseable {
    *
    * @throws IllegalArgumentException if these workers do not run {@code queue}
    */
-  public Stats stats(String queue) {
+  public QueueStats stats(String queue) {
     QueueRuntime runtime = runtimes.get(queue);
     if (runtime == null) {
       throw new IllegalArgumentException(
@@ -173,8 +105,8 @@ public final class FencedWorkers implements AutoCloseable {
   }
 
   /** Returns the counters of each queue, in the order the queues were added. */
-  public Map<String, Stats> stats() {
-    Map<String, Stats> stats = new LinkedHashMap<>();
+  public Map<String, QueueStats> stats() {
+    Map<String, QueueStats> stats = new LinkedHashMap<>();
     runtimes.forEach((name, runtime) -> stats.put(name, runtime.stats()));
     return stats;
   }
@@ -183,8 +115,8 @@ public final class FencedWorkers implements AutoCloseable {
    * Returns each queue's health, in the order the queues were added: whether its claims or its
    * lease renewals are failing now.
    */
-  public Map<String, Health> health() {
-    Map<String, Health> health = new LinkedHashMap<>();
+  public Map<String, QueueHealth> health() {
+    Map<String, QueueHealth> health = new LinkedHashMap<>();
     runtimes.forEach((name, runtime) -> health.put(name, runtime.health()));
     return health;
   }

@@ -22,7 +22,7 @@ final class MaintenanceLoop extends Loop {
   private final Maintenance maintenance;
   private final Duration every;
 
-  /** What is counted, in the order of {@link FencedWorkers.MaintenanceStats}. */
+  /** What is counted, in the order of {@link MaintenanceStats}. */
   enum Count {
     ROUNDS,
     JOBS_REMOVED,

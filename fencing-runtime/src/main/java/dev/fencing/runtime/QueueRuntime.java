@@ -55,9 +55,9 @@ final class QueueRuntime implements AutoCloseable {
   }
 
   /** Returns the counters so far. */
-  FencedWorkers.Stats stats() {
+  QueueStats stats() {
     Counters c = pipeline.counters;
-    return new FencedWorkers.Stats(
+    return new QueueStats(
         c.get(Counters.Count.CLAIMED),
         c.get(Counters.Count.COMPLETED),
         c.get(Counters.Count.FENCED_OFF),
@@ -73,28 +73,28 @@ final class QueueRuntime implements AutoCloseable {
         c.get(Counters.Count.CALLBACK_ERRORS));
   }
 
-  /** Returns whether the runtime can do its work now; see {@link FencedWorkers.Health}. */
-  FencedWorkers.Health health() {
-    return new FencedWorkers.Health(
+  /** Returns whether the runtime can do its work now; see {@link QueueHealth}. */
+  QueueHealth health() {
+    return new QueueHealth(
         pipeline.renewalsFailing(),
         pipeline.claimsFailing,
         java.util.Optional.ofNullable(pipeline.lastFailure));
   }
 
   /** Returns what the runtime's maintenance did so far. */
-  FencedWorkers.MaintenanceStats maintenanceStats() {
+  MaintenanceStats maintenanceStats() {
     return maintenanceStats(sidecars.maintenanceLoop);
   }
 
   /** Returns what the runtime's relay did so far. */
-  FencedWorkers.RelayStats relayStats() {
+  RelayStats relayStats() {
     return relayStats(sidecars.relayLoop);
   }
 
-  static FencedWorkers.MaintenanceStats maintenanceStats(@Nullable MaintenanceLoop loop) {
+  static MaintenanceStats maintenanceStats(@Nullable MaintenanceLoop loop) {
     return loop == null
-        ? new FencedWorkers.MaintenanceStats(0, 0, 0, 0, 0)
-        : new FencedWorkers.MaintenanceStats(
+        ? new MaintenanceStats(0, 0, 0, 0, 0)
+        : new MaintenanceStats(
             loop.count(MaintenanceLoop.Count.ROUNDS),
             loop.count(MaintenanceLoop.Count.JOBS_REMOVED),
             loop.count(MaintenanceLoop.Count.JOBS_ARCHIVED),
@@ -102,10 +102,10 @@ final class QueueRuntime implements AutoCloseable {
             loop.count(MaintenanceLoop.Count.FAILURES));
   }
 
-  static FencedWorkers.RelayStats relayStats(@Nullable RelayLoop loop) {
+  static RelayStats relayStats(@Nullable RelayLoop loop) {
     return loop == null
-        ? new FencedWorkers.RelayStats(0, 0, 0, 0)
-        : new FencedWorkers.RelayStats(
+        ? new RelayStats(0, 0, 0, 0)
+        : new RelayStats(
             loop.count(RelayLoop.Count.ROUNDS),
             loop.count(RelayLoop.Count.SENT),
             loop.count(RelayLoop.Count.REFUSED),

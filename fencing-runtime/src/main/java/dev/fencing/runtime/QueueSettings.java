@@ -132,7 +132,7 @@ public final class QueueSettings {
   /**
    * Also calls {@code listener} once for every claim's outcome on this queue, after the door's
    * {@link FencedWorkers.Builder#onOutcome}, on a runtime thread; keep it quick. A listener that
-   * throws is counted in {@link FencedWorkers.Stats#callbackErrors()} and never stops the queue.
+   * throws is counted in {@link QueueStats#callbackErrors()} and never stops the queue.
    *
    * @throws NullPointerException if {@code listener} is null
    */

@@ -35,7 +35,7 @@ final class RelayLoop extends Loop {
   private final Duration every;
   private final int max;
 
-  /** What is counted, in the order of {@link FencedWorkers.RelayStats}. */
+  /** What is counted, in the order of {@link RelayStats}. */
   enum Count {
     ROUNDS,
     SENT,

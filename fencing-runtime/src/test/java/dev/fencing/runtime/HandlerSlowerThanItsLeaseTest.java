@@ -34,7 +34,7 @@ class HandlerSlowerThanItsLeaseTest {
             .receiver("default");
     List<Long> ids = queue.enqueueAll("slow", IntStream.range(0, 20).mapToObj(i -> "{}").toList());
     Outcomes outcomes = new Outcomes();
-    FencedWorkers.Stats stats;
+    QueueStats stats;
     try (QueueRuntime runtime =
         QueueRuntime.builder(queue, receiver)
             .queue("slow")

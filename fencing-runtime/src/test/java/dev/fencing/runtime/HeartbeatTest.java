@@ -222,7 +222,7 @@ class HeartbeatTest {
     long longJob = queue.enqueue("q", "{\"sleep\": 2600}");
     queue.enqueueAll("q", java.util.Collections.nCopies(60, "{\"sleep\": 150}"));
     Outcomes outcomes = new Outcomes();
-    FencedWorkers.Stats stats;
+    QueueStats stats;
     try (QueueRuntime runtime =
         runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(3))
             .concurrency(4)

@@ -53,7 +53,7 @@ class MaintenanceInTheRuntimeTest {
       while (runtime.maintenanceStats().jobsRemoved() < 250 && System.nanoTime() < deadline) {
         Thread.sleep(50);
       }
-      FencedWorkers.MaintenanceStats stats = runtime.maintenanceStats();
+      MaintenanceStats stats = runtime.maintenanceStats();
       assertThat(stats.jobsRemoved()).isEqualTo(250);
       // 100 + 100 + 50, the last one not full; the next waits its minute
       assertThat(stats.rounds()).isEqualTo(3);

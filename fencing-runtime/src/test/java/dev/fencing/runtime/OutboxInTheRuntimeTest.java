@@ -55,7 +55,7 @@ class OutboxInTheRuntimeTest {
     List<Long> ids = queue.enqueueAll("q", IntStream.range(0, 40).mapToObj(i -> "{}").toList());
     List<FencedOutbox.Envelope> sent = new CopyOnWriteArrayList<>();
     Outcomes outcomes = new Outcomes();
-    FencedWorkers.Stats stats;
+    QueueStats stats;
     try (QueueRuntime runtime =
         QueueRuntime.builder(queue)
             .queue("q")
@@ -235,7 +235,7 @@ class OutboxInTheRuntimeTest {
         .containsExactlyInAnyOrderElementsOf(ids);
     assertThat(runtime.relayStats())
         .as("the round at start and the last")
-        .isEqualTo(new FencedWorkers.RelayStats(2, 3, 0, 0));
+        .isEqualTo(new RelayStats(2, 3, 0, 0));
     assertThat(Thread.getAllStackTraces().keySet())
         .noneMatch(t -> t.getName().startsWith("fencing-relay-w1"));
   }

@@ -149,7 +149,7 @@ class ShutdownTest {
   void aListenerThatThrowsAnErrorStopsNothing(TestSchema schema) throws Exception {
     FencedQueue queue = queue(schema);
     List<Long> ids = queue.enqueueAll("q", IntStream.range(0, 50).mapToObj(i -> "{}").toList());
-    FencedWorkers.Stats stats;
+    QueueStats stats;
     try (QueueRuntime runtime =
         QueueRuntime.builder(queue, Receivers.inMemory())
             .queue("q")

@@ -65,7 +65,7 @@ class VirtualThreadHandlersTest {
     FencedQueue queue = queue(schema);
     long id = queue.enqueue("q", "{}");
     Outcomes outcomes = new Outcomes();
-    FencedWorkers.Stats stats;
+    QueueStats stats;
     try (QueueRuntime runtime =
         runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(1))
             .handler(

@@ -1,6 +1,10 @@
 package dev.fencing.spring;
 
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.MaintenanceStats;
+import dev.fencing.runtime.QueueHealth;
+import dev.fencing.runtime.QueueStats;
+import dev.fencing.runtime.RelayStats;
 import java.util.Map;
 import java.util.Optional;
 
@@ -21,7 +25,7 @@ public interface ManagedWorkers {
   Optional<FencedWorkers> running();
 
   /** Returns each running queue's counters; empty when not running. */
-  default Map<String, FencedWorkers.Stats> stats() {
+  default Map<String, QueueStats> stats() {
     return running().map(FencedWorkers::stats).orElse(Map.of());
   }
 
@@ -29,21 +33,19 @@ public interface ManagedWorkers {
    * Returns each running queue's health: whether its lease renewals or its claims are failing now;
    * empty when not running.
    */
-  default Map<String, FencedWorkers.Health> health() {
+  default Map<String, QueueHealth> health() {
     return running().map(FencedWorkers::health).orElse(Map.of());
   }
 
   /** Returns what maintenance did since start; all zero when it does not run. */
-  default FencedWorkers.MaintenanceStats maintenanceStats() {
+  default MaintenanceStats maintenanceStats() {
     return running()
         .map(FencedWorkers::maintenanceStats)
-        .orElse(new FencedWorkers.MaintenanceStats(0, 0, 0, 0, 0));
+        .orElse(new MaintenanceStats(0, 0, 0, 0, 0));
   }
 
   /** Returns what the outbox relays did since start; all zero without one. */
-  default FencedWorkers.RelayStats relayStats() {
-    return running()
-        .map(FencedWorkers::relayStats)
-        .orElse(new FencedWorkers.RelayStats(0, 0, 0, 0));
+  default RelayStats relayStats() {
+    return running().map(FencedWorkers::relayStats).orElse(new RelayStats(0, 0, 0, 0));
   }
 }

@@ -6,6 +6,7 @@ import dev.fencing.Job;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.Cancellation;
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.QueueStats;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -102,7 +103,7 @@ public class DeliveringApp {
         if (line.equals("exit")) {
           break;
         }
-        FencedWorkers.Stats s = runtime.stats(QUEUE);
+        QueueStats s = runtime.stats(QUEUE);
         print(
             "stats completed="
                 + s.completed()

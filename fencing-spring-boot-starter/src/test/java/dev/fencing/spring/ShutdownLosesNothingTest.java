@@ -7,6 +7,7 @@ import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.QueueStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +46,7 @@ class ShutdownLosesNothingTest {
       Apps.await("two jobs started", Duration.ofSeconds(10), () -> first.started.size() >= 2);
     }
 
-    FencedWorkers.Stats stats = runtime.stats("slow");
+    QueueStats stats = runtime.stats("slow");
     assertThat(first.finished).isNotEmpty().isEqualTo(first.started);
     assertThat(stats.completed()).isEqualTo(first.finished.size());
     assertThat(stats.released()).as("prefetched jobs given back").isPositive();

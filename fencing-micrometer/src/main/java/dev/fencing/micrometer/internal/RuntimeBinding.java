@@ -2,6 +2,7 @@ package dev.fencing.micrometer.internal;
 
 import dev.fencing.micrometer.RuntimeMetrics;
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.QueueStats;
 import dev.fencing.runtime.WorkOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -69,7 +70,7 @@ public final class RuntimeBinding implements RuntimeMetrics {
     if (!bound.compareAndSet(false, true)) {
       throw new IllegalStateException("a queue is bound to these meters already");
     }
-    QueueStats runtime = new QueueStats(workers, queue);
+    OneQueue runtime = new OneQueue(workers, queue);
     count(CLAIMED, "", runtime, r -> r.stats().claimed());
     count(ENDED, "completed", runtime, r -> r.stats().completed());
     count(ENDED, "fenced_off", runtime, r -> r.stats().fencedOff());
@@ -101,13 +102,13 @@ public final class RuntimeBinding implements RuntimeMetrics {
   }
 
   private void count(
-      CounterFamily family, String value, QueueStats runtime, ToDoubleFunction<QueueStats> f) {
+      CounterFamily family, String value, OneQueue runtime, ToDoubleFunction<OneQueue> f) {
     registered.add(family.register(meters, tags, value, runtime, f));
   }
 
   /** One queue's counters, read when the registry publishes. */
-  private record QueueStats(FencedWorkers workers, String queue) {
-    FencedWorkers.Stats stats() {
+  private record OneQueue(FencedWorkers workers, String queue) {
+    QueueStats stats() {
       return workers.stats(queue);
     }
   }

@@ -1,6 +1,7 @@
 package dev.fencing.micrometer.internal;
 
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.RelayStats;
 import io.micrometer.core.instrument.Tags;
 
 /**
@@ -42,7 +43,7 @@ public final class WorkersBinding {
     RELAY_FAILURES.register(meters, none, "", workers, w -> relay(w).failures());
   }
 
-  private static FencedWorkers.RelayStats relay(FencedWorkers workers) {
+  private static RelayStats relay(FencedWorkers workers) {
     return workers.relayStats();
   }
 }

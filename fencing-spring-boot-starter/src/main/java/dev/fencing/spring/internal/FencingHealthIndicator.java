@@ -5,7 +5,9 @@ import dev.fencing.QueueDepth;
 import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.MaintenanceStats;
+import dev.fencing.runtime.QueueHealth;
+import dev.fencing.runtime.RelayStats;
 import dev.fencing.spring.ManagedWorkers;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,13 +66,13 @@ final class FencingHealthIndicator implements HealthIndicator {
     Map<String, Object> runtimes = new LinkedHashMap<>();
     List<String> renewalsFailing = new ArrayList<>();
     List<String> claimsFailing = new ArrayList<>();
-    Map<String, FencedWorkers.Health> states = workers.health();
+    Map<String, QueueHealth> states = workers.health();
     workers
         .stats()
         .forEach(
             (name, stats) -> {
               Map<String, Object> details = HealthDetails.components(stats);
-              FencedWorkers.Health state = states.get(name);
+              QueueHealth state = states.get(name);
               if (state != null) {
                 details.put("renewalsFailing", state.renewalsFailing());
                 details.put("claimsFailing", state.claimsFailing());
@@ -122,11 +124,11 @@ final class FencingHealthIndicator implements HealthIndicator {
 
   /** What maintenance and the relays did, when they ran: details, never a reason for DOWN. */
   private void sidecars(Health.Builder health) {
-    FencedWorkers.MaintenanceStats m = workers.maintenanceStats();
+    MaintenanceStats m = workers.maintenanceStats();
     if (m.rounds() + m.failures() > 0) {
       health.withDetail("maintenance", HealthDetails.components(m));
     }
-    FencedWorkers.RelayStats r = workers.relayStats();
+    RelayStats r = workers.relayStats();
     if (r.rounds() > 0) {
       health.withDetail("relay", HealthDetails.components(r));
     }

@@ -7,6 +7,7 @@ import dev.fencing.micrometer.RuntimeMetrics;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.QueueSettings;
+import dev.fencing.runtime.QueueStats;
 import dev.fencing.spring.FencingProperties;
 import dev.fencing.spring.ManagedWorkers;
 import dev.fencing.spring.OutboxRelay;
@@ -253,7 +254,7 @@ final class Workers implements ManagedWorkers, SmartLifecycle {
     door = null;
     stopped = true;
     long start = System.nanoTime();
-    Map<String, FencedWorkers.Stats> before = stopping == null ? Map.of() : stopping.stats();
+    Map<String, QueueStats> before = stopping == null ? Map.of() : stopping.stats();
     if (stopping != null && !stopping.shutdown(properties.drainTimeout())) {
       LOG.warn(
           "fencing: queues "
@@ -270,15 +271,15 @@ final class Workers implements ManagedWorkers, SmartLifecycle {
   /** The line that says what the drain of {@code stopped} did in {@code nanos}. */
   private String drained(
       dev.fencing.runtime.@Nullable FencedWorkers stopped,
-      Map<String, FencedWorkers.Stats> before,
+      Map<String, QueueStats> before,
       long nanos) {
     long completed = 0;
     long released = 0;
     long failed = 0;
-    Map<String, FencedWorkers.Stats> after = stopped == null ? Map.of() : stopped.stats();
-    for (Map.Entry<String, FencedWorkers.Stats> e : after.entrySet()) {
-      FencedWorkers.Stats b = before.get(e.getKey());
-      FencedWorkers.Stats a = e.getValue();
+    Map<String, QueueStats> after = stopped == null ? Map.of() : stopped.stats();
+    for (Map.Entry<String, QueueStats> e : after.entrySet()) {
+      QueueStats b = before.get(e.getKey());
+      QueueStats a = e.getValue();
       completed += a.completed() - b.completed();
       released += a.released() - b.released();
       failed += a.failed() - b.failed();
