@@ -133,6 +133,11 @@ public abstract class ForwardingFencedQueue implements FencedQueue {
   }
 
   @Override
+  public FencedOutcome.Accepted failFinally(Lease lease, String error) {
+    return delegate().failFinally(lease, error);
+  }
+
+  @Override
   public FencedOutcome.Accepted release(Lease lease) {
     return delegate().release(lease);
   }

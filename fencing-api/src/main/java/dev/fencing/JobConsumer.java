@@ -200,6 +200,23 @@ public interface JobConsumer {
   FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay);
 
   /**
+   * Ends the job {@link JobState#FAILED} at once, whatever attempts it has left, keeping {@code
+   * error} as its last error: for a job that can never succeed (a payload that does not decode, a
+   * request the handler refuses). As {@link #fail} otherwise: a compare-and-set on owner and epoch,
+   * nothing deleted, retrying with the same lease is accepted as a repeat. The job is not claimed
+   * again unless an operator requeues it.
+   *
+   * @param error what went wrong, kept as the job's last error (cut to 4,000 characters)
+   * @throws FencedOffException if the lease expired or a newer claim owns the job; nothing changed
+   * @throws IllegalArgumentException naming a bad parameter and its value; nothing written
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; whether the failure was recorded is unknown; failing again with the same
+   *     lease is safe
+   * @since 0.1
+   */
+  FencedOutcome.Accepted failFinally(Lease lease, String error);
+
+  /**
    * Gives the job back, claimable at once, without counting a failure against it.
    *
    * @throws FencedOffException if the lease expired or a newer claim owns the job; nothing changed

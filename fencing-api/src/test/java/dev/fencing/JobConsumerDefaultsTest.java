@@ -74,6 +74,11 @@ class JobConsumerDefaultsTest {
     }
 
     @Override
+    public FencedOutcome.Accepted failFinally(Lease lease, String error) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public FencedOutcome.Accepted release(Lease lease) {
       throw new UnsupportedOperationException();
     }

@@ -153,8 +153,17 @@ public final class Batches {
    * @throws IllegalArgumentException naming a bad retry delay and its value
    */
   public static void failure(Lease lease, String error, Duration retryDelay) {
+    finalFailure(lease, error);
+    Validate.delay("retryDelay", retryDelay);
+  }
+
+  /**
+   * Checks the parameters of {@code FencedQueue.failFinally}: a lease and an error.
+   *
+   * @throws NullPointerException naming a null lease or error
+   */
+  public static void finalFailure(Lease lease, String error) {
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(error, "error");
-    Validate.delay("retryDelay", retryDelay);
   }
 }

@@ -88,6 +88,11 @@ class LeaseCheckTest {
       }
 
       @Override
+      public FencedOutcome.Accepted failFinally(Lease lease, String error) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
       public FencedOutcome.Accepted release(Lease lease) {
         throw new UnsupportedOperationException();
       }

@@ -239,6 +239,23 @@ class MeteredQueueTest {
   }
 
   @Test
+  void finalFailuresAreTimedApartAndTheirRefusalsCountedAtTheirOwnStage() throws Exception {
+    long id = queue.enqueue(Q, "{}");
+    Job zombie = queue.claim(Q, "zombie", SHORT).orElseThrow();
+    Job healthy = awaitClaim("healthy");
+
+    assertThatThrownBy(() -> queue.failFinally(zombie.lease(), "does not decode"))
+        .isInstanceOf(FencedOffException.class);
+    assertThat(queue.failFinally(healthy.lease(), "does not decode").repeat()).isFalse();
+
+    assertThat(real.find(id).orElseThrow().lastError()).isEqualTo("does not decode");
+    assertThat(count("fencing.fenced.off", "reason", "superseded", "stage", "fail_finally"))
+        .isEqualTo(1);
+    assertThat(timer("fencing.fail.finally", "error", "none").count()).isEqualTo(2);
+    assertThat(registry.find("fencing.fail").timers()).isEmpty();
+  }
+
+  @Test
   void anExceptionOfTheDelegateIsCountedAndRethrownUnchanged() {
     Throwable fromReal = catchThrown(() -> real.claim("Not A Queue", "w1", LONG));
     Throwable fromMetered = catchThrown(() -> queue.claim("Not A Queue", "w1", LONG));

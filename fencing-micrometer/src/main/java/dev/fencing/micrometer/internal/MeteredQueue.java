@@ -160,6 +160,12 @@ public final class MeteredQueue extends ForwardingFencedQueue {
   }
 
   @Override
+  public FencedOutcome.Accepted failFinally(Lease lease, String error) {
+    return settled(
+        "fencing.fail.finally", "fail_finally", () -> delegate.failFinally(lease, error));
+  }
+
+  @Override
   public FencedOutcome.Accepted release(Lease lease) {
     return settled("fencing.release", "release", () -> delegate.release(lease));
   }
@@ -238,6 +244,7 @@ public final class MeteredQueue extends ForwardingFencedQueue {
       case RENEW -> "Renew statements, one per renew or renewAll call";
       case COMMIT -> "Commit statements, one per complete or completeAll call";
       case "fencing.fail" -> "Statements recording a failed attempt";
+      case "fencing.fail.finally" -> "Statements ending a job failed at once";
       case "fencing.release" -> "Statements giving a job back";
       default -> timer;
     };

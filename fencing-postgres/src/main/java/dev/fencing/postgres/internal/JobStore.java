@@ -82,6 +82,9 @@ public interface JobStore {
   /** See {@link dev.fencing.FencedQueue#fail}; a job given back now wakes the queue's waiters. */
   FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay);
 
+  /** See {@link dev.fencing.FencedQueue#failFinally}; the job ends failed, so nobody is woken. */
+  FencedOutcome.Accepted failFinally(Lease lease, String error);
+
   /** See {@link dev.fencing.FencedQueue#release}; the job given back wakes the queue's waiters. */
   FencedOutcome.Accepted release(Lease lease);
 

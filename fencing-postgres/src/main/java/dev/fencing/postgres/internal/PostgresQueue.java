@@ -276,6 +276,12 @@ public final class PostgresQueue implements FencedQueue {
   }
 
   @Override
+  public FencedOutcome.Accepted failFinally(Lease lease, String error) {
+    Batches.finalFailure(lease, error);
+    return store.failFinally(lease, error);
+  }
+
+  @Override
   public FencedOutcome.Accepted release(Lease lease) {
     return store.release(lease);
   }

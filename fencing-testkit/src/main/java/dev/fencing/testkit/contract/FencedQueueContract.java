@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.Epoch;
+import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
@@ -79,6 +80,49 @@ public abstract class FencedQueueContract extends QueueCancelRules {
     assertThat(row.lastError()).isEqualTo("boom 3");
     assertThat(row.epoch()).isEqualTo(3);
     assertThat(queue.claim(QUEUE, "w1", LONG)).isEmpty();
+  }
+
+  @Test
+  void failFinallyEndsTheJobFailedAtOnceThoughAttemptsAreLeft() {
+    long id = queue.enqueue(QUEUE, "{}");
+    Job job = queue.claim(QUEUE, "w1", LONG).orElseThrow();
+    assertThat(queue.find(id).orElseThrow().maxAttempts()).isGreaterThan(job.attempt());
+
+    assertThat(queue.failFinally(job.lease(), "payload does not decode"))
+        .isEqualTo(new FencedOutcome.Accepted(Long.toString(id), Epoch.FIRST, false));
+    JobSnapshot row = queue.find(id).orElseThrow();
+    assertThat(row.state()).isEqualTo(JobState.FAILED);
+    assertThat(row.lastError()).isEqualTo("payload does not decode");
+    assertThat(row.attempts()).isEqualTo(1);
+    assertThat(row.epoch()).isEqualTo(1);
+    assertThat(queue.depth(QUEUE)).isEqualTo(new QueueDepth(0, 0, 1));
+    assertThat(queue.claim(QUEUE, "w2", LONG)).isEmpty();
+
+    // the acknowledgement was lost: the same call again is a repeat, and changes nothing
+    assertThat(queue.failFinally(job.lease(), "payload does not decode"))
+        .isEqualTo(new FencedOutcome.Accepted(Long.toString(id), Epoch.FIRST, true));
+    assertRefusal(
+        () -> queue.failFinally(job.lease(), "another error"),
+        refusal -> assertThat(refusal).isInstanceOf(FencedOutcome.AlreadyFinished.class));
+    assertThat(queue.find(id).orElseThrow()).isEqualTo(row);
+    assertThat(queue.claim(QUEUE, "w2", LONG)).isEmpty();
+  }
+
+  @Test
+  void aZombiesFailFinallyIsRefusedAndLeavesTheHoldersJobRunning() {
+    Takeover takeover = takeover("zombie", "healthy");
+    assertRefusal(
+        () -> queue.failFinally(takeover.zombie().lease(), "late"),
+        refusal ->
+            assertThat(refusal)
+                .isEqualTo(
+                    new FencedOutcome.Superseded(
+                        Long.toString(takeover.id()), Epoch.FIRST, Epoch.of(2), "healthy")));
+    JobSnapshot row = queue.find(takeover.id()).orElseThrow();
+    assertThat(row.state()).isEqualTo(JobState.RUNNING);
+    assertThat(row.owner()).isEqualTo("healthy");
+    assertThat(row.lastError()).isNotEqualTo("late");
+    assertThat(queue.complete(takeover.taker().lease(), "{}").repeat()).isFalse();
   }
 
   @Test

@@ -60,6 +60,7 @@ abstract class QueueCancelRules extends QueueRefusalRules {
     assertRefusedAs(() -> queue.renew(lease, LONG), refusal);
     assertRefusedAs(() -> queue.complete(lease, "{}"), refusal);
     assertRefusedAs(() -> queue.fail(lease, "late", Duration.ZERO), refusal);
+    assertRefusedAs(() -> queue.failFinally(lease, "late"), refusal);
     assertRefusedAs(() -> queue.release(lease), refusal);
     assertThat(queue.renewAll(List.of(lease), LONG))
         .containsExactly(new Renewal.Lost(lease, refusal));

@@ -24,12 +24,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Forwarded, as by {@link ForwardingFencedQueue}: every method that works on one job or one call
  * ({@code enqueue}, {@code enqueueAll}, {@code enqueueKeyed}, {@code claim}, {@code claimBatch},
- * {@code renew}, {@code complete(Lease, String)}, {@code fail}, {@code release}, {@code find},
- * {@code depth}, {@code awaitWork}, {@code signalsWork}). Not forwarded: the batched writes ({@code
- * renewAll}, {@code completeAll}) and the keyed {@code enqueue} of one job run {@link
- * FencedQueue}'s default methods, which loop over {@code renew}, {@code complete} and {@code
- * enqueueKeyed} of this queue, so that an override of one guard reaches them too. A forwarding
- * queue is one without an outbox: a commit with messages throws {@link
+ * {@code renew}, {@code complete(Lease, String)}, {@code fail}, {@code failFinally}, {@code
+ * release}, {@code find}, {@code depth}, {@code awaitWork}, {@code signalsWork}). Not forwarded:
+ * the batched writes ({@code renewAll}, {@code completeAll}) and the keyed {@code enqueue} of one
+ * job run {@link FencedQueue}'s default methods, which loop over {@code renew}, {@code complete}
+ * and {@code enqueueKeyed} of this queue, so that an override of one guard reaches them too. A
+ * forwarding queue is one without an outbox: a commit with messages throws {@link
  * UnsupportedOperationException}. Override them to forward them.
  */
 public class ForwardingQueue extends ForwardingFencedQueue {

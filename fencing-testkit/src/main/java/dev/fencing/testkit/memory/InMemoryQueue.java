@@ -249,6 +249,12 @@ public final class InMemoryQueue implements FencedQueue {
   }
 
   @Override
+  public FencedOutcome.Accepted failFinally(Lease lease, String error) {
+    Batches.finalFailure(lease, error);
+    return FencedOffException.requireAccepted(store.failFinally(lease, storable(error)));
+  }
+
+  @Override
   public FencedOutcome.Accepted release(Lease lease) {
     Objects.requireNonNull(lease, "lease");
     FencedOutcome outcome = store.release(lease);

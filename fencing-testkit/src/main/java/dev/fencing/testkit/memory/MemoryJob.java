@@ -183,8 +183,12 @@ final class MemoryJob {
     lastEvent = Event.COMPLETED;
   }
 
-  void fail(String error, Duration retryDelay, Instant now) {
-    boolean exhausted = attempts >= maxAttempts;
+  /**
+   * Records a failure: the job waits again after {@code retryDelay}, or ends failed when its
+   * attempts ran out or the failure is {@code last}.
+   */
+  void fail(String error, Duration retryDelay, boolean last, Instant now) {
+    boolean exhausted = last || attempts >= maxAttempts;
     state = exhausted ? JobState.FAILED : JobState.PENDING;
     runAt = plus(now, retryDelay);
     lastError = error;
@@ -239,6 +243,11 @@ final class MemoryJob {
   /** Whether this very lease already failed the job with this error. */
   boolean failedWith(String error) {
     return (lastEvent == Event.FAILED || lastEvent == Event.RETRY) && error.equals(lastError);
+  }
+
+  /** Whether the job ended failed with {@code error}. */
+  boolean failedFinallyWith(String error) {
+    return lastEvent == Event.FAILED && error.equals(lastError);
   }
 
   boolean released() {

@@ -263,8 +263,17 @@ final class MemoryStore {
   FencedOutcome fail(Lease lease, String error, Duration retryDelay) {
     return underLease(
         lease,
-        (job, now) -> job.fail(error, retryDelay, now),
+        (job, now) -> job.fail(error, retryDelay, false, now),
         job -> job.failedWith(error),
+        lease.epoch().value());
+  }
+
+  /** Ends the job failed with {@code error} (as the store keeps it), if the lease owns it. */
+  FencedOutcome failFinally(Lease lease, String error) {
+    return underLease(
+        lease,
+        (job, now) -> job.fail(error, Duration.ZERO, true, now),
+        job -> job.failedFinallyWith(error),
         lease.epoch().value());
   }
 

@@ -75,6 +75,10 @@ final class AppendRefusals extends Refusals {
                     && state.state() == JobState.COMPLETED
                     && sameResult(lease.jobId(), op.result());
             case FAIL -> givenBack(lease, state, refused, "fail", op.error());
+            case FAIL_FINALLY ->
+                refused instanceof FencedOutcome.AlreadyFinished
+                    && state.state() == JobState.FAILED
+                    && givenBack(lease, state, refused, "fail", op.error());
             case RELEASE -> givenBack(lease, state, refused, "release", null);
             case RENEW -> false;
           };
@@ -85,9 +89,14 @@ final class AppendRefusals extends Refusals {
     }
   }
 
-  /** The write's name as a refusal's record says it: complete, fail, renew or release. */
+  /**
+   * The write's name as a refusal's record says it: complete, fail, renew or release (a final
+   * failure is a fail).
+   */
   private static String action(LeaseWrite op) {
-    return op.kind().name().toLowerCase(Locale.ROOT);
+    return op.kind() == LeaseWrite.Kind.FAIL_FINALLY
+        ? "fail"
+        : op.kind().name().toLowerCase(Locale.ROOT);
   }
 
   private boolean sameResult(long jobId, @Nullable String result) {

@@ -217,6 +217,18 @@ public final class AppendStore extends EngineStore {
   }
 
   @Override
+  public FencedOutcome.Accepted failFinally(Lease lease, String error) {
+    return one(
+        new LeaseWrite(
+            lease,
+            LeaseWrite.Kind.FAIL_FINALLY,
+            null,
+            List.of(),
+            Text.storable(error, CommitFrame.MAX_ERROR_LENGTH),
+            0));
+  }
+
+  @Override
   public FencedOutcome.Accepted release(Lease lease) {
     Objects.requireNonNull(lease, "lease");
     return one(new LeaseWrite(lease, LeaseWrite.Kind.RELEASE, null, List.of(), null, 0));

@@ -36,9 +36,10 @@ import org.jooq.Query;
  * Every write of a lease on the append-only engine, single or batched, as one transaction: lock the
  * claim rows the leases name and read which leases own their job then ({@link OwnedLeases}), and
  * write only for those: a {@code done} row for a commit (with its outbox messages) or a failure
- * without attempts left, a {@code requeue} row for a failure with attempts left or a release
- * ({@link SettledRows}), a new expiry of the claim row for a renewal; the claim row counts off the
- * jobs settled. Commits without outbox messages are one call of a PL/pgSQL function instead.
+ * without attempts left or final, a {@code requeue} row for a failure with attempts left or a
+ * release ({@link SettledRows}), a new expiry of the claim row for a renewal; the claim row counts
+ * off the jobs settled. Commits without outbox messages are one call of a PL/pgSQL function
+ * instead.
  *
  * <p>A lease that did not own its job is explained afterwards from a fresh read ({@link
  * AppendRefusals}): a repeat of a write that landed (its acknowledgement lost) is accepted as a
@@ -179,8 +180,9 @@ final class AppendWrites {
           done.add(
               lease, job.queue(), JobState.COMPLETED.dbName(), job.attempt(), op.result(), null, 0);
         }
-        case FAIL -> {
-          if (job.attempt() >= maxAttempts.get(lease.jobId())) {
+        case FAIL, FAIL_FINALLY -> {
+          if (op.kind() == LeaseWrite.Kind.FAIL_FINALLY
+              || job.attempt() >= maxAttempts.get(lease.jobId())) {
             done.add(
                 lease, job.queue(), JobState.FAILED.dbName(), job.attempt(), null, op.error(), 0);
           } else {

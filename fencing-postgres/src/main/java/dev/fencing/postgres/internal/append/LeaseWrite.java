@@ -26,6 +26,8 @@ record LeaseWrite(
   enum Kind {
     COMPLETE,
     FAIL,
+    /** A failure that ends the job failed whatever attempts it has left. */
+    FAIL_FINALLY,
     RELEASE,
     RENEW
   }

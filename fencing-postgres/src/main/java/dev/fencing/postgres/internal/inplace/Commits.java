@@ -12,6 +12,7 @@ import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectOne;
+import static org.jooq.impl.DSL.trueCondition;
 import static org.jooq.impl.DSL.update;
 import static org.jooq.impl.DSL.val;
 import static org.jooq.impl.DSL.when;
@@ -239,9 +240,29 @@ final class Commits {
   }
 
   FencedOutcome.Accepted fail(Lease lease, String error, Duration retryDelay) {
+    FencingJob j = FENCING_JOB;
+    return failed(
+        lease,
+        error,
+        retryDelay,
+        j.ATTEMPTS.ge(j.MAX_ATTEMPTS),
+        j.LAST_EVENT.in(inline("failed"), inline("retry")));
+  }
+
+  /** A failure that ends the job failed whatever attempts it has left. */
+  FencedOutcome.Accepted failFinally(Lease lease, String error) {
+    return failed(
+        lease, error, Duration.ZERO, trueCondition(), FENCING_JOB.LAST_EVENT.eq(inline("failed")));
+  }
+
+  /**
+   * The write of a failure: the job ends failed where {@code exhausted} holds, else waits again
+   * after {@code retryDelay}; a retry of this very write finds {@code repeatEvent} and its error.
+   */
+  private FencedOutcome.Accepted failed(
+      Lease lease, String error, Duration retryDelay, Condition exhausted, Condition repeatEvent) {
     String kept = Text.storable(error, CommitFrame.MAX_ERROR_LENGTH);
     FencingJob j = FENCING_JOB;
-    Condition exhausted = j.ATTEMPTS.ge(j.MAX_ATTEMPTS);
     return giveBack(
         lease,
         lease.epoch().value(),
@@ -258,7 +279,7 @@ final class Commits {
                     j.FINISHED_AT,
                     when(exhausted, currentOffsetDateTime()).otherwise((OffsetDateTime) null))
                 .set(j.LAST_EVENT, when(exhausted, inline("failed")).otherwise(inline("retry"))),
-        () -> j.LAST_EVENT.in(inline("failed"), inline("retry")).and(j.LAST_ERROR.eq(val(kept))));
+        () -> repeatEvent.and(j.LAST_ERROR.eq(val(kept))));
   }
 
   FencedOutcome.Accepted release(Lease lease) {

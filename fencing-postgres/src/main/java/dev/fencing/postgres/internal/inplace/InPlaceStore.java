@@ -117,6 +117,11 @@ public final class InPlaceStore extends EngineStore {
   }
 
   @Override
+  public FencedOutcome.Accepted failFinally(Lease lease, String error) {
+    return commits.failFinally(lease, error);
+  }
+
+  @Override
   public FencedOutcome.Accepted release(Lease lease) {
     FencedOutcome.Accepted accepted = commits.release(lease);
     jobReturned(lease.jobId());
