@@ -171,4 +171,46 @@ public abstract class ForwardingFencedQueue implements FencedQueue {
   public String toString() {
     return getClass().getSimpleName() + "[" + delegate() + "]";
   }
+
+  /** Returns the delegate's codec. */
+  @Override
+  public JobCodec codec() {
+    return delegate().codec();
+  }
+
+  /**
+   * Encodes with {@link #codec()} (the delegate's) and adds through this queue's {@link
+   * #enqueue(String, String)}, so a subclass that watches that call sees typed jobs too.
+   */
+  @Override
+  public <P> long enqueue(JobType<P, ?> type, P payload) {
+    return FencedQueue.super.enqueue(type, payload);
+  }
+
+  /** As {@link #enqueue(JobType, Object)}, through {@link #enqueue(String, String, JobOptions)}. */
+  @Override
+  public <P> long enqueue(JobType<P, ?> type, P payload, JobOptions options) {
+    return FencedQueue.super.enqueue(type, payload, options);
+  }
+
+  /**
+   * As {@link #enqueue(JobType, Object)}, through {@link #enqueueAll(String, List, JobOptions)}.
+   */
+  @Override
+  public <P> List<Long> enqueueAll(
+      JobType<P, ?> type, List<? extends P> payloads, JobOptions options) {
+    return FencedQueue.super.enqueueAll(type, payloads, options);
+  }
+
+  /** As {@link #enqueue(JobType, Object)}, through {@link #enqueue(String, KeyedJob)}. */
+  @Override
+  public <P> Enqueued enqueue(JobType<P, ?> type, String key, P payload, JobOptions options) {
+    return FencedQueue.super.enqueue(type, key, payload, options);
+  }
+
+  /** Reads through this queue's {@link #find(long)} and decodes with {@link #codec()}. */
+  @Override
+  public <R> Optional<R> result(JobType<?, R> type, long jobId) {
+    return FencedQueue.super.result(type, jobId);
+  }
 }

@@ -1,6 +1,7 @@
 package dev.fencing;
 
 import dev.fencing.internal.Batches;
+import dev.fencing.internal.DiscoveredCodec;
 import dev.fencing.internal.Validate;
 import java.util.List;
 import java.util.Optional;
@@ -155,4 +156,83 @@ public interface JobProducer {
    *     backend's retries; nothing was read
    */
   Optional<JobSnapshot> find(long jobId);
+
+  /**
+   * Returns the codec that the typed {@code enqueue} methods encode payloads with: by default the
+   * one {@link JobCodec#discover()} finds (fencing-jackson's, when it is on the class or module
+   * path), looked for once. A backend's builder may set another.
+   *
+   * @since 0.1
+   */
+  default JobCodec codec() {
+    return DiscoveredCodec.get();
+  }
+
+  /**
+   * Adds a job of {@code type} with {@code payload} encoded by {@link #codec()}, claimable at once:
+   * {@link #enqueue(String, String)} on the type's queue.
+   *
+   * @throws JobCodecException if the payload cannot be encoded; nothing written
+   * @throws OutcomeUnknownException if the job may or may not have been added
+   * @throws StoreUnavailableException if the store could not be reached or refused after the
+   *     backend's retries; the job was not added
+   * @since 0.1
+   */
+  default <P> long enqueue(JobType<P, ?> type, P payload) {
+    return enqueue(type.queue(), type.encodePayload(codec(), payload));
+  }
+
+  /**
+   * Adds a job of {@code type} that waits and ranks as {@code options} say: {@link #enqueue(String,
+   * String, JobOptions)} with the payload encoded by {@link #codec()}.
+   *
+   * @throws JobCodecException if the payload cannot be encoded; nothing written
+   * @since 0.1
+   */
+  default <P> long enqueue(JobType<P, ?> type, P payload, JobOptions options) {
+    return enqueue(type.queue(), type.encodePayload(codec(), payload), options);
+  }
+
+  /**
+   * Adds jobs of {@code type} in one round trip, all or none: {@link #enqueueAll(String, List,
+   * JobOptions)} with each payload encoded by {@link #codec()}.
+   *
+   * @throws JobCodecException if a payload cannot be encoded; nothing written
+   * @since 0.1
+   */
+  default <P> List<Long> enqueueAll(
+      JobType<P, ?> type, List<? extends P> payloads, JobOptions options) {
+    java.util.Objects.requireNonNull(payloads, "payloads");
+    JobCodec codec = codec();
+    List<String> encoded = new java.util.ArrayList<>(payloads.size());
+    for (P payload : payloads) {
+      encoded.add(type.encodePayload(codec, payload));
+    }
+    return enqueueAll(type.queue(), encoded, options);
+  }
+
+  /**
+   * Adds a job of {@code type} under the idempotency key {@code key}, unless the queue already
+   * holds a job with that key: {@link #enqueue(String, KeyedJob)} with the payload encoded by
+   * {@link #codec()}. Safe to retry after any failure.
+   *
+   * @throws JobCodecException if the payload cannot be encoded; nothing written
+   * @since 0.1
+   */
+  default <P> Enqueued enqueue(JobType<P, ?> type, String key, P payload, JobOptions options) {
+    return enqueue(type.queue(), new KeyedJob(key, type.encodePayload(codec(), payload), options));
+  }
+
+  /**
+   * Returns the job's result decoded as {@code type}'s result, if the job completed; empty if there
+   * is no such job or it has not completed.
+   *
+   * @throws JobCodecException if the stored result does not decode as the type's result
+   * @since 0.1
+   */
+  default <R> Optional<R> result(JobType<?, R> type, long jobId) {
+    return find(jobId)
+        .filter(job -> job.state() == JobState.COMPLETED && job.result() != null)
+        .map(job -> type.decodeResult(codec(), job.result()));
+  }
 }

@@ -18,8 +18,10 @@ import org.jspecify.annotations.Nullable;
  * <p>A {@link JobCodec} turns values into JSON and back; the {@code encode...} and {@code
  * decode...} methods here apply it to this type's classes. A payload or result type of {@link Void}
  * means "none": its value is {@code null}, stored as JSON {@code null} without asking the codec,
- * and whatever JSON the store holds for it reads as {@code null}. A class stands for the whole
- * type, so a generic type ({@code List<SendEmail>}) is best wrapped in a record.
+ * and whatever JSON the store holds for it reads as {@code null}. A payload or result type of
+ * {@link String} is JSON text as it is, whatever the codec: the form for "I already have JSON"
+ * ({@link #raw}). A class stands for the whole type, so a generic type ({@code List<SendEmail>}) is
+ * best wrapped in a record.
  *
  * <p>Immutable; equal when queue and both classes are.
  *
@@ -140,12 +142,15 @@ public final class JobType<P, R> {
       throw new NullPointerException(
           what + " must not be null for " + this + "; only a Void " + what + " is null");
     }
-    return codec.encode(value);
+    return type == String.class ? (String) value : codec.encode(value);
   }
 
   private static <T> @Nullable T decode(JobCodec codec, Class<T> type, String json) {
     Objects.requireNonNull(codec, "codec");
     Objects.requireNonNull(json, "json");
+    if (type == String.class) {
+      return type.cast(json);
+    }
     return type == Void.class ? null : codec.decode(json, type);
   }
 

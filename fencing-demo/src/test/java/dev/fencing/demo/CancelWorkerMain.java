@@ -55,7 +55,7 @@ public final class CancelWorkerMain {
             .owner("frozen")
             .queue(
                 QUEUE,
-                (job, cancellation) -> handle(job, go),
+                (job, cancellation) -> handle(job.job(), go),
                 q ->
                     q.concurrency(2)
                         .leaseLength(Duration.ofMillis(Long.parseLong(args[5])))

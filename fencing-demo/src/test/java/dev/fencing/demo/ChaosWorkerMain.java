@@ -83,7 +83,7 @@ public final class ChaosWorkerMain {
               .drainTimeout(Duration.ofMillis(Long.parseLong(args[11])))
               .queue(
                   args[4],
-                  (job, cancellation) -> handle(job, cancellation, owner, worker),
+                  (job, cancellation) -> handle(job.job(), cancellation, owner, worker),
                   q ->
                       q.concurrency(concurrency)
                           .batchSize(Integer.parseInt(args[10]))

@@ -156,7 +156,7 @@ public final class FailoverWorkerMain {
             .drainTimeout(drain)
             .queue(
                 args[9],
-                (job, cancellation) -> handle(job, cancellation, owner, worker),
+                (job, cancellation) -> handle(job.job(), cancellation, owner, worker),
                 q ->
                     q.concurrency(concurrency)
                         .batchSize(Integer.parseInt(args[14]))

@@ -6,6 +6,7 @@ import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
 import dev.fencing.ForwardingFencedQueue;
+import dev.fencing.JobCodec;
 import dev.fencing.KeyedJob;
 import dev.fencing.Ownership;
 import dev.fencing.OwnershipRenewal;
@@ -69,10 +70,17 @@ final class GatedParts {
   /** The queue of the schema's engine, taken from the gate at each call. */
   static final class Queue extends ForwardingFencedQueue {
     private final String shown;
+    private final JobCodec codec;
 
-    Queue(SchemaGate gate) {
+    Queue(SchemaGate gate, JobCodec codec) {
       super(() -> gate.engineParts().queue());
       this.shown = "PostgreSQL queue in schema " + gate.schema();
+      this.codec = codec;
+    }
+
+    @Override
+    public JobCodec codec() {
+      return codec;
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.fencing.postgres;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
+import dev.fencing.JobCodec;
 import dev.fencing.JobConsumer;
 import dev.fencing.JobProducer;
 import dev.fencing.QueueOperator;
@@ -69,9 +70,9 @@ public final class PostgresFencing implements AutoCloseable {
   private final FencedOutbox outbox;
   private final ScheduleStore schedules;
 
-  private PostgresFencing(SchemaGate gate) {
+  private PostgresFencing(SchemaGate gate, JobCodec codec) {
     this.gate = gate;
-    this.queue = new GatedParts.Queue(gate);
+    this.queue = new GatedParts.Queue(gate, codec);
     this.ownership = new GatedParts.Owners(gate, gate.graph().ownership());
     this.outbox = new GatedParts.Outbox(gate, gate.graph().outbox());
     this.schedules = new GatedParts.Schedules(gate);
@@ -382,6 +383,7 @@ public final class PostgresFencing implements AutoCloseable {
     private DataSource listenerDataSource;
     private boolean synchronousReplication;
     private @Nullable Engine engine;
+    private JobCodec codec = JobCodec.discover();
 
     private Builder(DataSource dataSource) {
       this.dataSource = dataSource;
@@ -501,6 +503,20 @@ public final class PostgresFencing implements AutoCloseable {
     }
 
     /**
+     * The codec the queue's typed {@code enqueue} methods encode payloads with and {@code result}
+     * decodes results with (see {@link dev.fencing.JobType}); default {@link JobCodec#discover()}:
+     * fencing-jackson's when it is on the class or module path, else JSON text only. Workers take
+     * theirs from {@code FencedWorkers.Builder#codec}.
+     *
+     * @throws NullPointerException if {@code codec} is null
+     * @since 0.1
+     */
+    public Builder codec(JobCodec codec) {
+      this.codec = Objects.requireNonNull(codec, "codec");
+      return this;
+    }
+
+    /**
      * How the queue stores its jobs. Both engines' tables are installed in every schema, and the
      * schema records one engine (table {@code fencing_schema}): the first install that finds none
      * records this one, or, in a schema installed before engines were recorded, the engine whose
@@ -550,7 +566,7 @@ public final class PostgresFencing implements AutoCloseable {
               synchronousReplication,
               engine == null ? null : engine.kind());
       PostgresComponent graph = graphs.create(dataSource, listenerDataSource, config);
-      return new PostgresFencing(SchemaGate.open(graph, config, install));
+      return new PostgresFencing(SchemaGate.open(graph, config, install), codec);
     }
   }
 }

@@ -1,6 +1,8 @@
 package dev.fencing.runtime;
 
+import dev.fencing.JobCodec;
 import dev.fencing.JobConsumer;
+import dev.fencing.JobType;
 import dev.fencing.internal.Validate;
 import dev.fencing.schedule.FencedScheduler;
 import java.time.Duration;
@@ -195,11 +197,12 @@ public final class FencedWorkers implements AutoCloseable {
    */
   public static final class Builder extends DoorBuilder<Builder> {
 
-    private record QueueSpec(OutboxHandler handler, Consumer<QueueSettings> settings) {}
+    private record QueueSpec(Adapter handler, Consumer<QueueSettings> settings) {}
 
     private final JobConsumer queue;
     private final Map<String, QueueSpec> queues = new LinkedHashMap<>();
     private @Nullable FencedScheduler scheduler;
+    private JobCodec codec = JobCodec.discover();
     private @Nullable List<AutoCloseable> closeAfterDrain;
 
     private Builder(JobConsumer queue) {
@@ -212,27 +215,73 @@ public final class FencedWorkers implements AutoCloseable {
     }
 
     /**
-     * Runs {@code handler} on queue {@code name} with the runtime's defaults (4 handler threads, a
-     * 30 s lease, ...).
+     * The codec that decodes the typed handlers' payloads and encodes their results (see {@link
+     * JobType}); default {@link JobCodec#discover()}: fencing-jackson's when it is on the class or
+     * module path, else JSON text only.
      *
-     * @throws NullPointerException if {@code handler} is null
-     * @throws IllegalArgumentException if {@code name} was added before
+     * @throws NullPointerException if {@code codec} is null
+     * @since 0.1
      */
-    public Builder queue(String name, Handler handler) {
-      return queue(name, handler, settings -> {});
+    public Builder codec(JobCodec codec) {
+      this.codec = Objects.requireNonNull(codec, "codec");
+      return this;
     }
 
     /**
-     * Runs {@code handler} on queue {@code name}, with {@code settings} applied to the queue's
-     * {@link QueueSettings} (concurrency, lease length, batch size, retry delay, ...).
+     * Runs {@code handler} on the jobs of {@code type}'s queue with the defaults (4 handler
+     * threads, a 30 s lease, ...): each payload decoded as the type's payload, each result encoded
+     * as its result, with the {@link #codec}. A payload that does not decode ends its job failed at
+     * once, with the decoder's message as its last error, and is counted as failed; the worker goes
+     * on.
      *
-     * @throws NullPointerException if {@code handler} or {@code settings} is null
-     * @throws IllegalArgumentException if {@code name} was added before
+     * @throws NullPointerException if {@code type} or {@code handler} is null
+     * @throws IllegalArgumentException if the type's queue was added before
+     * @since 0.1
      */
-    public Builder queue(String name, Handler handler, Consumer<QueueSettings> settings) {
+    public <P, R> Builder queue(JobType<P, R> type, Handler<P, R> handler) {
+      return queue(type, handler, settings -> {});
+    }
+
+    /**
+     * Runs {@code handler} on the jobs of {@code type}'s queue as {@link #queue(JobType, Handler)}
+     * does, with {@code settings} applied to the queue's {@link QueueSettings} (concurrency, lease
+     * length, batch size, retry delay, ...).
+     *
+     * @throws NullPointerException if {@code type}, {@code handler} or {@code settings} is null
+     * @throws IllegalArgumentException if the type's queue was added before
+     * @since 0.1
+     */
+    public <P, R> Builder queue(
+        JobType<P, R> type, Handler<P, R> handler, Consumer<QueueSettings> settings) {
+      Objects.requireNonNull(type, "type");
       Objects.requireNonNull(handler, "handler");
       Objects.requireNonNull(settings, "settings");
-      return add(name, handler(handler), settings);
+      return add(type.queue(), new Typed<>(type, handler), settings);
+    }
+
+    /**
+     * Runs {@code handler} on queue {@code name}, its payloads and results JSON text as stored:
+     * {@code queue(JobType.raw(name), handler)}.
+     *
+     * @throws NullPointerException if {@code handler} is null
+     * @throws IllegalArgumentException if {@code name} is not a plain identifier or was added
+     *     before
+     */
+    public Builder queue(String name, Handler<String, String> handler) {
+      return queue(JobType.raw(name), handler);
+    }
+
+    /**
+     * Runs {@code handler} on queue {@code name}, its payloads and results JSON text as stored,
+     * with {@code settings}: {@code queue(JobType.raw(name), handler, settings)}.
+     *
+     * @throws NullPointerException if {@code handler} or {@code settings} is null
+     * @throws IllegalArgumentException if {@code name} is not a plain identifier or was added
+     *     before
+     */
+    public Builder queue(
+        String name, Handler<String, String> handler, Consumer<QueueSettings> settings) {
+      return queue(JobType.raw(name), handler, settings);
     }
 
     /**
@@ -246,7 +295,7 @@ public final class FencedWorkers implements AutoCloseable {
         String name, OutboxHandler handler, Consumer<QueueSettings> settings) {
       Objects.requireNonNull(handler, "handler");
       Objects.requireNonNull(settings, "settings");
-      return add(name, handler, settings);
+      return add(name, (codec) -> handler, settings);
     }
 
     /**
@@ -260,12 +309,21 @@ public final class FencedWorkers implements AutoCloseable {
       return outboxQueue(name, handler, settings -> {});
     }
 
-    private static OutboxHandler handler(Handler handler) {
-      return (job, cancellation) ->
-          new HandlerResult(handler.handle(job, cancellation), java.util.List.of());
+    /** A typed handler, adapted to the runtime's own once the door's codec is known. */
+    private record Typed<P, R>(JobType<P, R> type, Handler<P, R> handler) implements Adapter {
+      @Override
+      public OutboxHandler adapt(JobCodec codec) {
+        return TypedHandlers.adapt(type, handler, codec);
+      }
     }
 
-    private Builder add(String name, OutboxHandler handler, Consumer<QueueSettings> settings) {
+    /** Makes a queue's handler for the door's codec. */
+    @FunctionalInterface
+    private interface Adapter {
+      OutboxHandler adapt(JobCodec codec);
+    }
+
+    private Builder add(String name, Adapter handler, Consumer<QueueSettings> settings) {
       Validate.identifier("queue", name);
       if (queues.putIfAbsent(name, new QueueSpec(handler, settings)) != null) {
         throw new IllegalArgumentException(
@@ -351,7 +409,7 @@ public final class FencedWorkers implements AutoCloseable {
         b.receiver(receiver);
       }
       spec.settings().accept(new QueueSettings(b));
-      b.queue(name).owner(owner).outboxHandler(spec.handler());
+      b.queue(name).owner(owner).outboxHandler(spec.handler().adapt(codec));
       try {
         return b.start();
       } catch (IllegalArgumentException e) {

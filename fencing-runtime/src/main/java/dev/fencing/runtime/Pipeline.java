@@ -160,10 +160,18 @@ final class Pipeline {
     }
   }
 
-  /** Records a failure of the handler or the receiver call; the job is retried after a delay. */
+  /**
+   * Records a failure of the handler or the receiver call; the job is retried after a delay, but a
+   * payload that does not decode ends it failed at once (no attempt could decode it).
+   */
   void fail(InFlight claim, Throwable error) {
     try {
-      queue.fail(claim.lease(), String.valueOf(error), settings.retryDelay());
+      if (error instanceof TypedHandlers.UndecodablePayload undecodable) {
+        queue.failFinally(
+            claim.lease(), "the payload does not decode: " + undecodable.getMessage());
+      } else {
+        queue.fail(claim.lease(), String.valueOf(error), settings.retryDelay());
+      }
       resolve(claim, new WorkOutcome.Failed(claim.job, error));
     } catch (FencedOffException e) {
       resolve(claim, new WorkOutcome.FencedOff(claim.job, WorkOutcome.Stage.FAIL, e.refusal()));

@@ -1,9 +1,10 @@
 package dev.fencing.runtime;
 
 import dev.fencing.FencedReceiver;
+import dev.fencing.JobCodec;
 import dev.fencing.JobConsumer;
+import dev.fencing.JobType;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -174,10 +175,9 @@ final class QueueRuntime implements AutoCloseable {
      * Computes each job's result. A handler is required: this one, or an {@link #outboxHandler};
      * the one set last counts.
      */
-    Builder handler(Handler handler) {
+    Builder handler(Handler<String, String> handler) {
       Objects.requireNonNull(handler, "handler");
-      this.handler =
-          (job, cancellation) -> new HandlerResult(handler.handle(job, cancellation), List.of());
+      this.handler = TypedHandlers.adapt(JobType.raw("raw"), handler, JobCodec.rawJson());
       return this;
     }
 

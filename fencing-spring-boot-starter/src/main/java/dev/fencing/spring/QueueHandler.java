@@ -1,27 +1,37 @@
 package dev.fencing.spring;
 
+import dev.fencing.JobType;
 import dev.fencing.runtime.Handler;
 
 /**
- * A bean that runs the jobs of one queue. The starter starts one {@link
- * dev.fencing.runtime.FencedWorkers} queue per queue that has a handler, with the settings of
- * {@code fencing.queues.<queue>.*}, when the application context starts, and drains it when the
- * context closes.
+ * A handler bean the starter runs: on the queue of its {@link #type()}, each payload decoded as the
+ * type's payload and each result encoded as its result, with the application's Jackson {@code
+ * JsonMapper} when fencing-jackson is on the class path.
  *
  * <pre>{@code
+ * record SendEmail(String to) {}
+ * record Sent(String messageId) {}
+ *
  * @Component
- * class EmailHandler implements QueueHandler {
- *   public String queue() { return "emails"; }
- *   public String handle(Job job, Cancellation cancellation) { return send(job.payload()); }
+ * class EmailHandler implements QueueHandler<SendEmail, Sent> {
+ *   static final JobType<SendEmail, Sent> SEND = JobType.of("emails", SendEmail.class, Sent.class);
+ *
+ *   public JobType<SendEmail, Sent> type() { return SEND; }
+ *
+ *   public Sent handle(JobContext<SendEmail> job, Cancellation cancellation) {
+ *     return mailer.send(job.payload().to(), job.epoch());
+ *   }
  * }
  * }</pre>
  *
- * <p>One handler per queue: two beans naming the same queue stop the context from starting. The
- * handler runs on the runtime's threads, {@code fencing.queues.<queue>.concurrency} at a time; its
- * result is committed only if this process still holds the job's lease (owner and epoch).
+ * <p>One bean per queue; {@code fencing.queues.<queue>.*} sets its queue's settings.
+ *
+ * @param <P> the payload's type
+ * @param <R> the result's type
+ * @since 0.1
  */
-public interface QueueHandler extends Handler {
+public interface QueueHandler<P, R> extends Handler<P, R> {
 
-  /** The queue whose jobs this handler runs: a plain identifier ({@code [a-z_][a-z0-9_]{0,62}}). */
-  String queue();
+  /** Returns the job type this bean runs: its queue, and its payload's and result's classes. */
+  JobType<P, R> type();
 }

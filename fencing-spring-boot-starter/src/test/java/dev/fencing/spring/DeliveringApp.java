@@ -2,10 +2,11 @@ package dev.fencing.spring;
 
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedReceiver;
-import dev.fencing.Job;
+import dev.fencing.JobType;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.Cancellation;
 import dev.fencing.runtime.FencedWorkers;
+import dev.fencing.runtime.JobContext;
 import dev.fencing.runtime.QueueStats;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -46,14 +47,14 @@ public class DeliveringApp {
       FencedReceiver mail,
       @Value("${fencing.owner}") String owner,
       @Value("${test.pause}") Duration pause) {
-    return new QueueHandler() {
+    return new QueueHandler<String, String>() {
       @Override
-      public String queue() {
-        return QUEUE;
+      public JobType<String, String> type() {
+        return JobType.raw(QUEUE);
       }
 
       @Override
-      public String handle(Job job, Cancellation cancellation) {
+      public String handle(JobContext<String> job, Cancellation cancellation) {
         print("handling " + job.id() + " " + job.epoch().value());
         sleepThroughInterrupts(pause);
         FencedOutcome outcome = mail.deliver(job.lease(), "{\"by\": \"" + owner + "\"}");

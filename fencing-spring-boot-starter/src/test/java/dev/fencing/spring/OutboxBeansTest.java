@@ -9,10 +9,12 @@ import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
 import dev.fencing.Job;
 import dev.fencing.JobState;
+import dev.fencing.JobType;
 import dev.fencing.OutboxMessage;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.Cancellation;
 import dev.fencing.runtime.HandlerResult;
+import dev.fencing.runtime.JobContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -156,15 +158,15 @@ class OutboxBeansTest {
     }
 
     @Bean
-    QueueHandler plain() {
-      return new QueueHandler() {
+    QueueHandler<String, String> plain() {
+      return new QueueHandler<String, String>() {
         @Override
-        public String queue() {
-          return "invoices";
+        public JobType<String, String> type() {
+          return JobType.raw("invoices");
         }
 
         @Override
-        public String handle(Job job, Cancellation cancellation) {
+        public String handle(JobContext<String> job, Cancellation cancellation) {
           return "{}";
         }
       };

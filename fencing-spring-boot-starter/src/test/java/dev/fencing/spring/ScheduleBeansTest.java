@@ -3,8 +3,9 @@ package dev.fencing.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fencing.Job;
+import dev.fencing.JobType;
 import dev.fencing.runtime.Cancellation;
+import dev.fencing.runtime.JobContext;
 import dev.fencing.schedule.FencedScheduler;
 import dev.fencing.schedule.Schedule;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -33,16 +34,16 @@ import org.springframework.core.io.DefaultResourceLoader;
 class ScheduleBeansTest {
 
   /** Runs the scheduled jobs of queue {@code ticks}, noting their keys. */
-  static final class Ticks implements QueueHandler {
+  static final class Ticks implements QueueHandler<String, String> {
     final Set<String> ran = ConcurrentHashMap.newKeySet();
 
     @Override
-    public String queue() {
-      return "ticks";
+    public JobType<String, String> type() {
+      return JobType.raw("ticks");
     }
 
     @Override
-    public String handle(Job job, Cancellation cancellation) {
+    public String handle(JobContext<String> job, Cancellation cancellation) {
       ran.add(job.payload());
       return "{}";
     }

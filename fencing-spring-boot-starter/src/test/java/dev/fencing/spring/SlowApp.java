@@ -1,7 +1,8 @@
 package dev.fencing.spring;
 
-import dev.fencing.Job;
+import dev.fencing.JobType;
 import dev.fencing.runtime.Cancellation;
+import dev.fencing.runtime.JobContext;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +17,7 @@ import org.springframework.context.annotation.Configuration;
 public class SlowApp {
 
   /** The handler: sleeps (interruptibly), and records which jobs started and which finished. */
-  public static final class Slow implements QueueHandler {
+  public static final class Slow implements QueueHandler<String, String> {
     private final Duration pause;
     public final Set<Long> started = ConcurrentHashMap.newKeySet();
     public final Set<Long> finished = ConcurrentHashMap.newKeySet();
@@ -26,12 +27,13 @@ public class SlowApp {
     }
 
     @Override
-    public String queue() {
-      return "slow";
+    public JobType<String, String> type() {
+      return JobType.raw("slow");
     }
 
     @Override
-    public String handle(Job job, Cancellation cancellation) throws InterruptedException {
+    public String handle(JobContext<String> job, Cancellation cancellation)
+        throws InterruptedException {
       started.add(job.id());
       Thread.sleep(pause);
       finished.add(job.id());

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.FencedQueue;
-import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
+import dev.fencing.JobType;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.Cancellation;
+import dev.fencing.runtime.JobContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -37,17 +38,17 @@ import org.springframework.context.annotation.Configuration;
 class StarterTest {
 
   /** Records the jobs it ran; returns their id. */
-  static final class Recording implements QueueHandler {
+  static final class Recording implements QueueHandler<String, String> {
     final Set<Long> ran = ConcurrentHashMap.newKeySet();
     final Set<Boolean> onVirtualThreads = ConcurrentHashMap.newKeySet();
 
     @Override
-    public String queue() {
-      return "emails";
+    public JobType<String, String> type() {
+      return JobType.raw("emails");
     }
 
     @Override
-    public String handle(Job job, Cancellation cancellation) {
+    public String handle(JobContext<String> job, Cancellation cancellation) {
       ran.add(job.id());
       onVirtualThreads.add(Thread.currentThread().isVirtual());
       return "{\"done\": " + job.id() + "}";

@@ -1,6 +1,7 @@
 package dev.fencing.spring.internal;
 
 import dev.fencing.FencedQueue;
+import dev.fencing.JobCodec;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.spring.FencingProperties;
@@ -12,9 +13,11 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
@@ -43,11 +46,13 @@ public class FencingAutoConfiguration {
   PostgresFencing postgresFencing(
       ObjectProvider<DataSource> dataSources,
       ConfigurableListableBeanFactory beans,
-      FencingProperties properties) {
+      FencingProperties properties,
+      JobCodec codec) {
     PostgresFencing.Builder builder =
         PostgresFencing.builder(dataSource(dataSources, beans))
             .schema(properties.schema())
-            .install(properties.install());
+            .install(properties.install())
+            .codec(codec);
     PostgresFencing.Engine engine = properties.engine();
     if (engine != null) {
       builder.engine(engine);
@@ -78,6 +83,35 @@ public class FencingAutoConfiguration {
     return dataSource;
   }
 
+  /**
+   * The codec of typed jobs ({@code JobType}) when fencing-jackson is on the class path: the
+   * application's Jackson {@code JsonMapper} (Boot's, with its modules and settings), or
+   * fencing-jackson's own when the application has none.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(
+      name = {"dev.fencing.jackson.JacksonJobCodec", "tools.jackson.databind.json.JsonMapper"})
+  static class JacksonCodec {
+    @Bean
+    @ConditionalOnMissingBean
+    JobCodec fencingJobCodec(ObjectProvider<tools.jackson.databind.json.JsonMapper> mapper) {
+      tools.jackson.databind.json.JsonMapper application = mapper.getIfUnique();
+      return application != null
+          ? dev.fencing.jackson.JacksonJobCodec.of(application)
+          : dev.fencing.jackson.JacksonJobCodec.create();
+    }
+  }
+
+  /**
+   * The codec of typed jobs otherwise: the one {@link JobCodec#discover()} finds, JSON text only
+   * when none is on the class path.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  JobCodec fencingJobCodec() {
+    return JobCodec.discover();
+  }
+
   @Bean
   Meters fencingMeters(ObjectProvider<MeterRegistry> registry, FencingProperties properties) {
     return new Meters(registry.getIfUnique(), properties.metrics().tags());
@@ -104,7 +138,8 @@ public class FencingAutoConfiguration {
       FencingProperties properties,
       Meters meters,
       ListableBeanFactory beans,
-      Environment environment) {
+      Environment environment,
+      JobCodec codec) {
     boolean virtualThreads =
         properties.virtualThreads() != null
             ? properties.virtualThreads()
@@ -112,6 +147,6 @@ public class FencingAutoConfiguration {
                 "spring.threads.virtual.enabled",
                 Boolean.class,
                 FencedWorkers.defaultVirtualThreads());
-    return new Workers(queue, fencing, properties, meters, beans, virtualThreads);
+    return new Workers(queue, fencing, properties, meters, beans, virtualThreads, codec);
   }
 }

@@ -1,5 +1,6 @@
 package dev.fencing.spring.internal;
 
+import dev.fencing.JobType;
 import dev.fencing.internal.Validate;
 import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.QueueSettings;
@@ -25,7 +26,7 @@ final class HandlerBeans {
   /**
    * Returns each queue's handler, by queue name.
    *
-   * @throws IllegalArgumentException if a bean's {@code queue()} is not a plain identifier
+   * @throws IllegalArgumentException if a bean's queue is not a plain identifier, or its type null
    * @throws IllegalStateException if two beans name one queue, naming both
    */
   static Map<String, Queue> byQueue(ListableBeanFactory beans) {
@@ -34,7 +35,10 @@ final class HandlerBeans {
         .getBeansOfType(QueueHandler.class)
         .forEach(
             (bean, h) ->
-                add(found, h.queue(), new Found(bean, false, (w, q, s) -> w.queue(q, h, s))));
+                add(
+                    found,
+                    queueOf(bean, h),
+                    new Found(bean, false, (w, q, s) -> register(w, (QueueHandler<?, ?>) h, s))));
     beans
         .getBeansOfType(OutboxQueueHandler.class)
         .forEach(
@@ -43,6 +47,21 @@ final class HandlerBeans {
     Map<String, Queue> byQueue = new TreeMap<>();
     found.forEach((name, f) -> byQueue.put(name, f.queue()));
     return byQueue;
+  }
+
+  /** The queue of the bean's job type, or an error naming the bean. */
+  private static String queueOf(String bean, QueueHandler<?, ?> handler) {
+    JobType<?, ?> type = handler.type();
+    if (type == null) {
+      throw new IllegalArgumentException(
+          "type() of the QueueHandler bean '" + bean + "' must be a JobType, but was null");
+    }
+    return type.queue();
+  }
+
+  private static <P, R> void register(
+      FencedWorkers.Builder workers, QueueHandler<P, R> handler, Consumer<QueueSettings> settings) {
+    workers.queue(handler.type(), handler, settings);
   }
 
   private static void add(Map<String, Found> found, String queue, Found handler) {

@@ -2,6 +2,7 @@ package dev.fencing.spring.internal;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.FencedReceiver;
+import dev.fencing.JobCodec;
 import dev.fencing.micrometer.FencingMetrics;
 import dev.fencing.micrometer.RuntimeMetrics;
 import dev.fencing.postgres.PostgresFencing;
@@ -50,6 +51,7 @@ final class Workers implements ManagedWorkers, SmartLifecycle {
   private final Meters meters;
   private final ListableBeanFactory beans;
   private final boolean virtualThreads;
+  private final JobCodec codec;
   private final String owner;
   private volatile dev.fencing.runtime.@Nullable FencedWorkers door;
   private List<RuntimeMetrics> runtimeMeters = List.of();
@@ -61,13 +63,15 @@ final class Workers implements ManagedWorkers, SmartLifecycle {
       FencingProperties properties,
       Meters meters,
       ListableBeanFactory beans,
-      boolean virtualThreads) {
+      boolean virtualThreads,
+      JobCodec codec) {
     this.queue = queue;
     this.fencing = fencing;
     this.properties = properties;
     this.meters = meters;
     this.beans = beans;
     this.virtualThreads = virtualThreads;
+    this.codec = codec;
     this.owner = properties.ownerOrDefault();
   }
 
@@ -107,6 +111,7 @@ final class Workers implements ManagedWorkers, SmartLifecycle {
     FencedWorkers.Builder b =
         FencedWorkers.builder(queue)
             .owner(owner)
+            .codec(codec)
             .virtualThreads(virtualThreads)
             .drainTimeout(properties.drainTimeout());
     FencedReceiver receiver = receiver();

@@ -1,8 +1,9 @@
 package dev.fencing.spring.sample;
 
 import dev.fencing.FencedQueue;
-import dev.fencing.Job;
+import dev.fencing.JobType;
 import dev.fencing.runtime.Cancellation;
+import dev.fencing.runtime.JobContext;
 import dev.fencing.spring.QueueHandler;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -20,12 +21,12 @@ public class SampleApplication {
 
 // README sample: begin
 @Component
-class EmailHandler implements QueueHandler {
-  public String queue() {
-    return "emails";
+class EmailHandler implements QueueHandler<String, String> {
+  public JobType<String, String> type() {
+    return JobType.raw("emails");
   }
 
-  public String handle(Job job, Cancellation cancellation) {
+  public String handle(JobContext<String> job, Cancellation cancellation) {
     return "{\"sent\": true}"; // committed only while this process holds the job's lease
   }
 }

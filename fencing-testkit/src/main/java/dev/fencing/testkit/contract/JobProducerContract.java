@@ -85,7 +85,7 @@ public abstract class JobProducerContract extends ProducerCancelRules {
   @Test
   void badParametersAreRefusedByNameAndWriteNothing() {
     assertRefused(() -> producer.enqueue("Bad-Name", "{}"), "queue", "Bad-Name");
-    assertRefused(() -> producer.enqueue(null, "{}"), "queue", "null");
+    assertRefused(() -> producer.enqueue((String) null, "{}"), "queue", "null");
     assertRefused(() -> producer.enqueue(queueName, "{not json"), "payload", "{not json");
     assertRefused(() -> producer.enqueue(queueName, "{\"a\": \"\\u0000\"}"), "payload", "u0000");
     assertRefused(() -> producer.enqueue(queueName, (String) null), "payload", "null");
