@@ -8,6 +8,7 @@ import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
+import dev.fencing.JobCodec;
 import dev.fencing.JobOptions;
 import dev.fencing.JobSnapshot;
 import dev.fencing.KeyedJob;
@@ -84,8 +85,10 @@ public final class InMemoryQueue implements FencedQueue {
   private final boolean notifications;
   private final MemoryStore store;
   private final Signals signals = new Signals();
+  private final JobCodec codec;
 
   private InMemoryQueue(Builder b) {
+    this.codec = b.codec;
     this.clock = b.clock;
     this.notifications = b.notifications;
     this.store = new MemoryStore(b.clock, b.maxAttempts);
@@ -94,6 +97,12 @@ public final class InMemoryQueue implements FencedQueue {
   /** Returns a builder of an empty queue: the system clock, 5 attempts a job, notifications on. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** Returns the codec of the typed methods ({@link Builder#codec}). */
+  @Override
+  public JobCodec codec() {
+    return codec;
   }
 
   @Override
@@ -379,8 +388,20 @@ public final class InMemoryQueue implements FencedQueue {
     private Clock clock = Clock.systemUTC();
     private int maxAttempts = 5;
     private boolean notifications = true;
+    private JobCodec codec = JobCodec.discover();
 
     private Builder() {}
+
+    /**
+     * The codec the typed {@code enqueue} and {@code result} methods use; default {@link
+     * JobCodec#discover()}.
+     *
+     * @since 0.1
+     */
+    public Builder codec(JobCodec codec) {
+      this.codec = Objects.requireNonNull(codec, "codec");
+      return this;
+    }
 
     /**
      * The clock that leases, run times and retention are judged on; default the system clock. A
