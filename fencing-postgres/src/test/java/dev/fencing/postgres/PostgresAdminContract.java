@@ -100,13 +100,15 @@ abstract class PostgresAdminContract {
             tuple(1L, "w1", "complete", "Superseded", "epoch 1" + superseded));
     assertThat(admin.history(999_999)).isEmpty();
 
-    // at most the newest 50 of a job are kept: a refusal deletes the older ones
+    // at most the newest 50 of a job are kept: a refusal deletes the older ones (these are an hour
+    // older than the test's own, however slowly the machine ran it)
     execute(
         schema,
         "insert into fencing_refusal (job_id, epoch, owner, action, kind, reason, at)"
             + " select "
             + id
-            + ", 1, 'w1', 'renew', 'Superseded', 'old', now() - n * interval '1 s'"
+            + ", 1, 'w1', 'renew', 'Superseded', 'old',"
+            + " now() - interval '1 hour' - n * interval '1 s'"
             + " from generate_series(1, 60) n");
     assertThatThrownBy(() -> queue.complete(w1.lease(), "{}"))
         .isInstanceOf(FencedOffException.class);
