@@ -206,9 +206,11 @@ abstract class QueueGroupLimitRules extends QueueContractFixture {
     long low = queue.enqueue(QUEUE, "{}");
     pause(Duration.ofMillis(300));
     long high = queue.enqueue(QUEUE, "{}", JobOptions.ofPriority(1));
-    long higher = queue.enqueue(QUEUE, "{}", JobOptions.ofPriority(5));
-    queue.setLimits(QUEUE, QueueLimits.NONE.withPriorityAging(Duration.ofMillis(100)));
-    // as if ready: low at 0, high at 0.3 s - 0.1 s or later, higher at 0.3 s - 0.5 s or later
+    long higher = queue.enqueue(QUEUE, "{}", JobOptions.ofPriority(JobOptions.MAX_PRIORITY));
+    queue.setLimits(QUEUE, QueueLimits.NONE.withPriorityAging(Duration.ofMillis(150)));
+    // as if ready: low at 0, high at 0.3 s - 0.15 s or later, higher at 0.3 s - 1.5 s or later
+    // (the order holds while low and the others are 0.15 s to 1.5 s apart: a loaded machine's
+    // pause of 0.3 s may last longer, and the first version's window, 0.1 s to 0.5 s, was missed)
     assertThat(queue.claim(QUEUE, "w1", LONG).orElseThrow().id()).isEqualTo(higher);
     assertThat(queue.claim(QUEUE, "w1", LONG).orElseThrow().id()).isEqualTo(low);
     assertThat(queue.claim(QUEUE, "w1", LONG).orElseThrow().id()).isEqualTo(high);
