@@ -7,6 +7,7 @@ module dev.fencing.api {
 
   exports dev.fencing;
   exports dev.fencing.tuning;
+  exports dev.fencing.spi;
   // dev.fencing.zookeeper, dev.fencing.spring and dev.fencing.testkit have no module-info: their
   // jars name themselves so (Automatic-Module-Name). The test kit's in-memory queue validates with
   // dev.fencing.internal, so that it refuses what the other backends refuse, with their messages.

@@ -2,12 +2,12 @@ package dev.fencing.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fencing.ScheduleStore;
 import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.schedule.FencedScheduler;
 import dev.fencing.schedule.Missed;
 import dev.fencing.schedule.Schedule;
 import dev.fencing.schedule.SchedulerStats;
+import dev.fencing.spi.ScheduleStore;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,7 +1,6 @@
 package dev.fencing.postgres;
 
 import dev.fencing.FencedQueue;
-import dev.fencing.ScheduleStore;
 import dev.fencing.SchemaVersionException;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.postgres.internal.Admin;
@@ -11,6 +10,7 @@ import dev.fencing.postgres.internal.EngineKind;
 import dev.fencing.postgres.internal.Installer;
 import dev.fencing.postgres.internal.PostgresComponent;
 import dev.fencing.postgres.internal.Retention;
+import dev.fencing.spi.ScheduleStore;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.Enqueued;
 import dev.fencing.KeyedJob;
-import dev.fencing.ScheduleStore;
-import dev.fencing.SlotAdvance;
+import dev.fencing.spi.ScheduleStore;
+import dev.fencing.spi.SlotAdvance;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import dev.fencing.testkit.fault.FlakyProxy;

@@ -1,14 +1,14 @@
 package dev.fencing.schedule;
 
-import dev.fencing.ScheduleSnapshot;
-import dev.fencing.ScheduleState;
-import dev.fencing.ScheduleStore;
 import dev.fencing.StoreUnavailableException;
 import dev.fencing.schedule.internal.Counters;
 import dev.fencing.schedule.internal.Definition;
 import dev.fencing.schedule.internal.Round;
 import dev.fencing.schedule.internal.Slots;
 import dev.fencing.schedule.internal.TriggerSlots;
+import dev.fencing.spi.ScheduleSnapshot;
+import dev.fencing.spi.ScheduleState;
+import dev.fencing.spi.ScheduleStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.fencing.schedule;
 
-import dev.fencing.ScheduleState;
+import dev.fencing.spi.ScheduleState;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;

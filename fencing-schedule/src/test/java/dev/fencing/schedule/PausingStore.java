@@ -1,10 +1,10 @@
 package dev.fencing.schedule;
 
 import dev.fencing.KeyedJob;
-import dev.fencing.ScheduleSnapshot;
-import dev.fencing.ScheduleState;
-import dev.fencing.ScheduleStore;
-import dev.fencing.SlotAdvance;
+import dev.fencing.spi.ScheduleSnapshot;
+import dev.fencing.spi.ScheduleState;
+import dev.fencing.spi.ScheduleStore;
+import dev.fencing.spi.SlotAdvance;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.Collection;

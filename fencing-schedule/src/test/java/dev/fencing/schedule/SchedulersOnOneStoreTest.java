@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
-import dev.fencing.ScheduleStore;
 import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.spi.ScheduleStore;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import dagger.Component;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedQueue;
 import dev.fencing.ResourceOwnership;
-import dev.fencing.ScheduleStore;
+import dev.fencing.spi.ScheduleStore;
 import jakarta.inject.Singleton;
 import javax.sql.DataSource;
 

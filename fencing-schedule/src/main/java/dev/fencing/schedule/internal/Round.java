@@ -2,11 +2,11 @@ package dev.fencing.schedule.internal;
 
 import dev.fencing.Enqueued;
 import dev.fencing.KeyedJob;
-import dev.fencing.ScheduleSnapshot;
-import dev.fencing.ScheduleState;
-import dev.fencing.ScheduleStore;
-import dev.fencing.SlotAdvance;
 import dev.fencing.schedule.Schedule;
+import dev.fencing.spi.ScheduleSnapshot;
+import dev.fencing.spi.ScheduleState;
+import dev.fencing.spi.ScheduleStore;
+import dev.fencing.spi.SlotAdvance;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.fencing.spring.internal;
 
 import dev.fencing.KeyedJob;
-import dev.fencing.ScheduleSnapshot;
-import dev.fencing.ScheduleState;
-import dev.fencing.ScheduleStore;
-import dev.fencing.SlotAdvance;
+import dev.fencing.spi.ScheduleSnapshot;
+import dev.fencing.spi.ScheduleState;
+import dev.fencing.spi.ScheduleStore;
+import dev.fencing.spi.SlotAdvance;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;

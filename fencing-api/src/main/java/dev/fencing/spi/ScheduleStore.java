@@ -1,5 +1,9 @@
-package dev.fencing;
+package dev.fencing.spi;
 
+import dev.fencing.FencedQueue;
+import dev.fencing.KeyedJob;
+import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.StoreUnavailableException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;

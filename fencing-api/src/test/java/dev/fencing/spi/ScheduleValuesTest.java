@@ -1,8 +1,9 @@
-package dev.fencing;
+package dev.fencing.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fencing.Enqueued;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

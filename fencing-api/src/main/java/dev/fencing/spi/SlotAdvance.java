@@ -1,5 +1,6 @@
-package dev.fencing;
+package dev.fencing.spi;
 
+import dev.fencing.Enqueued;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 

@@ -1,4 +1,4 @@
-package dev.fencing;
+package dev.fencing.spi;
 
 import dev.fencing.internal.Validate;
 import java.time.Instant;

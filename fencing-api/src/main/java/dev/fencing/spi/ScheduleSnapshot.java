@@ -1,4 +1,4 @@
-package dev.fencing;
+package dev.fencing.spi;
 
 import java.time.Instant;
 import java.util.List;
