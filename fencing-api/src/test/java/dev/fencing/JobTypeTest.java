@@ -79,6 +79,31 @@ class JobTypeTest {
   }
 
   @Test
+  void aStringIsJsonTextAsItIsWhateverTheCodec() {
+    JobCodec quoting =
+        new JobCodec() {
+          @Override
+          public String encode(Object value) {
+            return "\"" + value + "\"";
+          }
+
+          @Override
+          public <T> T decode(String json, Class<T> type) {
+            String text = json.substring(1, json.length() - 1);
+            return type.cast(type == Integer.class ? Integer.valueOf(text) : text);
+          }
+        };
+    JobType<String, String> raw = JobType.raw("emails");
+    assertThat(raw.encodePayload(quoting, "{\"to\": 1}")).isEqualTo("{\"to\": 1}");
+    assertThat(raw.encodeResult(quoting, "[1]")).isEqualTo("[1]");
+    assertThat(raw.decodePayload(quoting, "{\"to\": 1}")).isEqualTo("{\"to\": 1}");
+    assertThat(raw.decodeResult(quoting, "[1]")).isEqualTo("[1]");
+    JobType<Integer, Integer> numbers = JobType.of("n", Integer.class, Integer.class);
+    assertThat(numbers.encodePayload(quoting, 7)).isEqualTo("\"7\"");
+    assertThat(numbers.decodeResult(quoting, "\"7\"")).isEqualTo(7);
+  }
+
+  @Test
   void aVoidTypeIsJsonNullAndReadsAsNullWhateverIsStored() {
     JobType<Void, Void> none = JobType.of("cleanup", Void.class, Void.class);
     JobCodec refusesAll = new Refusing();

@@ -72,7 +72,9 @@ class StoppedDatabaseTest {
           // the pace the settings name, not the store
           "Maintenance.upkeepEvery", r -> ((java.util.Optional<?>) r).isPresent(),
           // the handle's setting, not the store
-          "PostgresAdmin.schema", r -> r instanceof String);
+          "PostgresAdmin.schema", r -> r instanceof String,
+          // the handle's codec, a setting too
+          "FencedQueue.codec", r -> r instanceof dev.fencing.JobCodec);
 
   /** What the translator says of a failure retried as the fixture's handle is configured. */
   private static final String RETRIED = "(transient failures retried 1 times)";
