@@ -17,6 +17,11 @@ import tools.jackson.databind.json.JsonMapper;
  * SendEmail back = codec.decode(json, SendEmail.class);
  * }</pre>
  *
+ * <p>On the module path, Jackson reads and makes an application's records only if their package is
+ * open to it: {@code opens com.example.jobs to tools.jackson.databind;} in the application's {@code
+ * module-info} (an {@code exports} does for public records only). Without it, encoding fails with
+ * Jackson's "access to public member failed" or "class is not public".
+ *
  * <p>A failure to encode or decode is a {@link dev.fencing.JobCodecException} naming the type, with
  * Jackson's message and Jackson's exception as its cause. Decoding JSON {@code null} fails too: a
  * codec never returns null. The codecs are safe to use from many threads at once.

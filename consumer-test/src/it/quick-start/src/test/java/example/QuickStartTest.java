@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class QuickStartTest {
 
   @Test
-  void theReadmeSampleEnqueuesClaimsAndCommits() {
+  void theReadmeSampleEnqueuesClaimsAndCommitsTypedJobs() {
     PostgresFixture.Database db = PostgresFixture.urlOrEmbedded();
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PrintStream out = System.out;
@@ -24,7 +24,13 @@ class QuickStartTest {
     }
     String line = printed.toString(StandardCharsets.UTF_8).strip();
     System.out.println("quick start printed: " + line);
-    assertThat(line)
-        .matches("job \\d+ claimed at epoch \\d+: Accepted\\[key=\\d+, epoch=epoch \\d+, repeat=false]");
+    assertThat(line.lines().toList())
+        .satisfiesExactly(
+            claimed ->
+                assertThat(claimed)
+                    .matches(
+                        "SendEmail\\[to=ada@example.com] claimed at epoch 1:"
+                            + " Accepted\\[key=\\d+, epoch=epoch 1, repeat=false]"),
+            result -> assertThat(result).matches("job \\d+: Sent\\[epoch=1]"));
   }
 }

@@ -52,6 +52,7 @@ class ReadmeTest {
             "dev.fencing:fencing-postgres:::",
             "dev.fencing:fencing-runtime:::",
             "dev.fencing:fencing-schedule:::",
+            "dev.fencing:fencing-jackson:::",
             "com.zaxxer:HikariCP:::",
             "org.slf4j:slf4j-simple:::runtime");
     assertThat(coordinates(child(pom, "dependencyManagement"))).containsAll(managed);
@@ -63,6 +64,7 @@ class ReadmeTest {
         .contains("implementation(\"dev.fencing:fencing-postgres\")")
         .contains("implementation(\"dev.fencing:fencing-runtime\")")
         .contains("implementation(\"dev.fencing:fencing-schedule\")")
+        .contains("implementation(\"dev.fencing:fencing-jackson\")")
         .contains("implementation(\"com.zaxxer:HikariCP\")")
         .contains("runtimeOnly(\"org.slf4j:slf4j-simple\")");
   }

@@ -2,6 +2,10 @@ package example;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fencing.FencedQueue;
+import dev.fencing.JobSnapshot;
+import dev.fencing.JobState;
+import dev.fencing.postgres.PostgresFencing;
 import dev.fencing.testkit.db.PostgresFixture;
 import java.io.BufferedReader;
 import java.io.File;
@@ -15,13 +19,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * Runs the README's Sample as a user runs it: {@code java} on this project's run-time class path
  * (what Maven resolves for a build that declares the README's dependencies, nothing of the tests'),
- * against a real PostgreSQL; it must run the job, print its outcome, stop on Enter and print nothing
- * else that would alarm anyone. The library logs through SLF4J to the application's binding: the
+ * against a real PostgreSQL; it must run the typed job, end the job whose payload does not decode
+ * FAILED at once, print both outcomes, stop on Enter and print nothing else that would alarm anyone. The library logs through SLF4J to the application's binding: the
  * README's slf4j-simple, or Logback in its place.
  */
 class SampleTest {
@@ -79,9 +85,11 @@ class SampleTest {
         new BufferedReader(new InputStreamReader(sample.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = out.readLine(); line != null; line = out.readLine()) {
         lines.add(line);
-        if (line.startsWith("Completed[")) {
+        if (lines.stream().anyMatch(l -> l.startsWith("Completed["))
+            && lines.stream().anyMatch(l -> l.startsWith("Failed["))
+            && (line.startsWith("Completed[") || line.startsWith("Failed["))) {
           try (Writer in = new java.io.OutputStreamWriter(sample.getOutputStream())) {
-            in.write("\n"); // Enter
+            in.write("\n"); // Enter, once both emails' jobs have ended
           }
         }
       }
@@ -91,13 +99,49 @@ class SampleTest {
     System.out.println("the Sample printed " + lines + "\nand on standard error:\n" + stderr);
 
     assertThat(sample.exitValue()).as(stderr).isZero();
+    // one outcome a job; the decoder's message may take more than one line
     assertThat(lines)
-        .singleElement()
-        .asString()
+        .filteredOn(l -> l.matches("(Completed|FencedOff|Failed|Released|Abandoned)\\[.*"))
+        .hasSize(2);
+    String completed = lines.stream().filter(l -> l.startsWith("Completed[")).findFirst().get();
+    String failed = lines.stream().filter(l -> l.startsWith("Failed[")).findFirst().get();
+    assertThat(completed)
         .startsWith("Completed[job=Job[lease=Lease[")
         .contains("owner=worker-1", "epoch=epoch 1", "delivery=Accepted[", "commit=Accepted[");
+    assertThat(failed).contains("owner=worker-1", "cannot decode JSON as a example.Sample$SendEmail");
     assertThat(stderr).doesNotContain("WARN", "ERROR", "Exception", "jOOQ", "@@@@");
+    theJobsEndedAsTheSampleSays(db, jobId(completed), jobId(failed));
     return stderr;
+  }
+
+  /**
+   * The email's job completed with its typed result, read back typed; the payload that does not
+   * decode ended its job FAILED at its first attempt, with the decoder's message.
+   */
+  private static void theJobsEndedAsTheSampleSays(
+      PostgresFixture.Database db, long completed, long failed) {
+    try (PostgresFencing fencing =
+        PostgresFencing.builder(db.dataSource()).schema("jobs").install(false).build()) {
+      theJobsEndedAsTheSampleSays(fencing.queue(), completed, failed);
+    }
+  }
+
+  private static void theJobsEndedAsTheSampleSays(FencedQueue queue, long completed, long failed) {
+    assertThat(queue.result(Sample.EMAILS, completed))
+        .hasValue(new Sample.Sent("ada@example.com", 1));
+    assertThat(queue.find(completed).orElseThrow().payload())
+        .isEqualTo("{\"to\": \"ada@example.com\"}");
+    JobSnapshot undecodable = queue.find(failed).orElseThrow();
+    assertThat(undecodable.state()).isEqualTo(JobState.FAILED);
+    assertThat(undecodable.attempts()).as("no retry").isEqualTo(1);
+    assertThat(undecodable.lastError())
+        .startsWith("the payload does not decode: cannot decode JSON as a example.Sample$SendEmail");
+  }
+
+  private static long jobId(String outcome) {
+    Matcher id = Pattern.compile("jobId=(\\d+)").matcher(outcome);
+    assertThat(id.find()).as(outcome).isTrue();
+    return Long.parseLong(id.group(1));
   }
 
   @Test

@@ -20,14 +20,21 @@ public class SampleApplication {
 }
 
 // README sample: begin
+record SendEmail(String to) {} // JSON in the store, with the application's JsonMapper
+
+record Sent(String to, long epoch) {}
+
 @Component
-class EmailHandler implements QueueHandler<String, String> {
-  public JobType<String, String> type() {
-    return JobType.raw("emails");
+class EmailHandler implements QueueHandler<SendEmail, Sent> {
+  static final JobType<SendEmail, Sent> EMAILS = JobType.of("emails", SendEmail.class, Sent.class);
+
+  public JobType<SendEmail, Sent> type() {
+    return EMAILS;
   }
 
-  public String handle(JobContext<String> job, Cancellation cancellation) {
-    return "{\"sent\": true}"; // committed only while this process holds the job's lease
+  public Sent handle(JobContext<SendEmail> job, Cancellation cancellation) {
+    // send job.payload(), passing job.epoch() on; committed only while this process holds the lease
+    return new Sent(job.payload().to(), job.epoch().value());
   }
 }
 
@@ -40,7 +47,7 @@ class Signup {
   }
 
   long register(String email) {
-    return queue.enqueue("emails", "{\"to\": \"" + email + "\"}");
+    return queue.enqueue(EmailHandler.EMAILS, new SendEmail(email));
   }
 }
 // README sample: end

@@ -48,8 +48,8 @@ class SampleApplicationTest {
           Duration.ofSeconds(10),
           () -> queue.find(id).orElseThrow().state() == JobState.COMPLETED);
       JobSnapshot job = queue.find(id).orElseThrow();
-      assertThat(job.result()).isEqualTo("{\"sent\": true}");
       assertThat(job.payload()).isEqualTo("{\"to\": \"ada@example.com\"}");
+      assertThat(queue.result(EmailHandler.EMAILS, id)).hasValue(new Sent("ada@example.com", 1));
       assertThat(app.getBean(dev.fencing.spring.ManagedWorkers.class).stats())
           .containsOnlyKeys("emails");
       assertThat(app.getBean(FencedScheduler.class).schedules())

@@ -12,6 +12,6 @@ class Signup {
   }
 
   long register(String email) {
-    return queue.enqueue("emails", "{\"to\": \"" + email + "\"}");
+    return queue.enqueue(EmailHandler.EMAILS, new SendEmail(email));
   }
 }

@@ -23,14 +23,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
  * Runs the application of docs/SPRING.md as a user deploys it: its Spring Boot jar in a JVM of its
  * own, on this project's Spring Boot line (whose dependency management wins, as in any Boot
- * application), against a PostgreSQL this test owns (so that it can freeze it). It must start, run
- * a job through its handler bean, answer health with {@code fencing} UP, answer its readiness probe
+ * application), against a PostgreSQL this test owns (so that it can freeze it). It must start, end
+ * a job whose payload does not decode FAILED at once and count it, run the next job through its
+ * typed handler bean, answer health with {@code fencing} UP, answer its readiness probe
  * DOWN within the fencing indicator's timeout while PostgreSQL is frozen (Spring's {@code db}
  * indicator, left out of the group, would wait for HikariCP's 30 s), be ready again when PostgreSQL
  * runs again, and stop on SIGTERM with its drain line and without a warning, an error or a stack
@@ -55,8 +55,19 @@ class ApplicationIT {
     String output;
     int frozeAt;
     int stoppedAt;
+    // the application's schema, from its application.properties; it installs it at start
+    PostgresFencing store = null;
     try {
       awaitLine(app, log, "Started Application");
+      store = PostgresFencing.builder(pg.dataSource()).schema("jobs").install(false).build();
+
+      // JSON that is no SendEmail: its job ends FAILED at its first attempt, and the worker goes on
+      long bad = store.queue().enqueue("emails", "[1]");
+      JobDetails undecodable = awaitState(store, bad, JobState.FAILED);
+      assertThat(undecodable.attempts()).isEqualTo(1);
+      assertThat(undecodable.lastError())
+          .startsWith(
+              "the payload does not decode: cannot decode JSON as a example.boot.SendEmail: ");
 
       HttpResponse<String> signup =
           http.send(
@@ -67,8 +78,9 @@ class ApplicationIT {
       assertThat(signup.statusCode()).as(signup.body()).isEqualTo(200);
       long id = Long.parseLong(signup.body().strip());
 
-      JobDetails job = awaitCompleted(pg.dataSource(), id);
-      assertThat(job.result()).contains("\"sent\"");
+      JobDetails job = awaitState(store, id, JobState.COMPLETED);
+      assertThat(job.payload()).isEqualTo("{\"to\": \"ada@example.com\"}");
+      assertThat(job.result()).contains("\"to\": \"ada@example.com\"", "\"epoch\": 1");
       assertThat(job.epoch()).isEqualTo(1);
 
       consoleShowsTheJob(base, id);
@@ -76,6 +88,11 @@ class ApplicationIT {
       HttpResponse<String> health = get(base.resolve("/actuator/health"));
       assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
       assertThat(fencing(health)).isEqualTo("UP");
+      String emails = "$.components.fencing.details.runtimes.emails.";
+      assertThat(JsonPath.<Integer>read(health.body(), emails + "failed"))
+          .as("the payload that does not decode, counted")
+          .isEqualTo(1);
+      assertThat(JsonPath.<Integer>read(health.body(), emails + "completed")).isEqualTo(1);
       assertThat(ready(base)).as("readiness").isEqualTo(200);
 
       // a server that holds its connections and never answers: the readiness group has no `db`
@@ -101,6 +118,9 @@ class ApplicationIT {
         fail("the application did not stop within %s of SIGTERM:%n%s", STOP, read(log));
       }
       output = read(log);
+      if (store != null) {
+        store.close();
+      }
       pg.close();
     }
     System.out.println("Spring Boot " + line + " application printed:\n" + output);
@@ -175,20 +195,18 @@ class ApplicationIT {
         .start();
   }
 
-  private JobDetails awaitCompleted(DataSource dataSource, long id) throws InterruptedException {
-    // the application's schema, from its application.properties
-    PostgresFencing fencing =
-        PostgresFencing.builder(dataSource).schema("jobs").install(false).build();
+  private static JobDetails awaitState(PostgresFencing fencing, long id, JobState state)
+      throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     Optional<JobDetails> job = Optional.empty();
     while (System.nanoTime() < deadline) {
       job = fencing.admin().job(id);
-      if (job.isPresent() && job.get().state() == JobState.COMPLETED) {
+      if (job.isPresent() && job.get().state() == state) {
         return job.get();
       }
       Thread.sleep(100);
     }
-    return fail("job %d did not complete within 30 s: %s", id, job);
+    return fail("job %d was not %s within 30 s: %s", id, state, job);
   }
 
   private void awaitReady(URI base) throws IOException, InterruptedException {
