@@ -39,5 +39,11 @@ final class TypedHandlers {
     UndecodablePayload(JobCodecException cause) {
       super(cause.getMessage(), cause);
     }
+
+    /** What the job's last error and its outcome say: no internal class name. */
+    @Override
+    public String toString() {
+      return "the payload does not decode: " + getMessage();
+    }
   }
 }
