@@ -64,7 +64,7 @@ final class AppendAdmin extends EngineAdmin {
 
   @Inject
   AppendAdmin(Jdbc jdbc, Config config, Retention retention, FencedQueue queue) {
-    super(jdbc, config, retention, INSTALLED, AppendReads.READS);
+    super(jdbc, config, retention, INSTALLED, new AppendReads());
     this.queue = queue;
   }
 

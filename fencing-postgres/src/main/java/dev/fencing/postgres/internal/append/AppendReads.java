@@ -55,17 +55,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class AppendReads implements EngineReads {
 
-  /** The one instance: the reads keep no state. */
-  static final AppendReads READS = new AppendReads();
-
-  private AppendReads() {}
-
-  /** The job's every hand-out ({@link AppendHistory}) and its refused writes. */
-  @Override
-  public Optional<JobHistory> history(DSLContext dsl, long jobId) {
-    return AppendHistory.read(dsl, jobId);
-  }
-
   /**
    * The page's ids: of pending jobs from the requeue and parked tables and each queue's window; of
    * running ones from the live claims; of {@link AdminReads#FEW few} failed ones from the done
@@ -282,5 +271,11 @@ final class AppendReads implements EngineReads {
         "select least((select min(ready_at) from {0} where queue = {1}),"
             + " (select min(ready_at) from {2} where queue = {1}), ({3}))",
         FENCING_APPEND_REQUEUE, val(queue), FENCING_PARKED, fresh);
+  }
+
+  /** The job's every hand-out ({@link AppendHistory}) and its refused writes. */
+  @Override
+  public Optional<JobHistory> history(DSLContext dsl, long jobId) {
+    return AppendHistory.read(dsl, jobId);
   }
 }

@@ -58,7 +58,7 @@ final class InPlaceAdmin extends EngineAdmin {
 
   @Inject
   InPlaceAdmin(Jdbc jdbc, Config config, Retention retention) {
-    super(jdbc, config, retention, INSTALLED, InPlaceReads.READS);
+    super(jdbc, config, retention, INSTALLED, new InPlaceReads());
   }
 
   /**

@@ -38,17 +38,6 @@ import org.jooq.ResultQuery;
  */
 final class InPlaceReads implements EngineReads {
 
-  /** The one instance: the reads keep no state. */
-  static final InPlaceReads READS = new InPlaceReads();
-
-  private InPlaceReads() {}
-
-  /** The job's claims as its row keeps them ({@link InPlaceHistory}) and its refused writes. */
-  @Override
-  public Optional<JobHistory> history(DSLContext dsl, long jobId) {
-    return InPlaceHistory.read(dsl, jobId);
-  }
-
   /**
    * The page's ids: of pending or running jobs (or {@link AdminReads#FEW few} failed ones) from
    * that state's partial index (all of the state's jobs of the queue, then the newest); else by the
@@ -148,5 +137,11 @@ final class InPlaceReads implements EngineReads {
             + " and status = 'pending'), (select min(ready_at) from {2}"
             + " where queue = {1}))",
         FENCING_JOB, val(queue), FENCING_PARKED);
+  }
+
+  /** The job's claims as its row keeps them ({@link InPlaceHistory}) and its refused writes. */
+  @Override
+  public Optional<JobHistory> history(DSLContext dsl, long jobId) {
+    return InPlaceHistory.read(dsl, jobId);
   }
 }
