@@ -120,6 +120,21 @@ class ValidateTest {
   }
 
   @Test
+  void aFractionIsInRangeWithItsEndsIncludedOrExcludedAndNeverNaN() {
+    assertThat(Validate.between("safetyFactor", 1.0, 1, 100)).isEqualTo(1.0);
+    assertThat(Validate.between("safetyFactor", 100.0, 1, 100)).isEqualTo(100.0);
+    assertThatThrownBy(() -> Validate.between("safetyFactor", 0.5, 1, 100))
+        .hasMessage("safetyFactor must be between 1 and 100, but was 0.5");
+    assertThatThrownBy(() -> Validate.between("safetyFactor", Double.NaN, 1, 100))
+        .hasMessage("safetyFactor must be between 1 and 100, but was NaN");
+    assertThat(Validate.above("rate", 0.5, 0, 1)).isEqualTo(0.5);
+    for (double bad : new double[] {0, 1, Double.NaN}) {
+      assertThatThrownBy(() -> Validate.above("rate", bad, 0, 1))
+          .hasMessage("rate must be above 0 and below 1, but was " + bad);
+    }
+  }
+
+  @Test
   void jobIdsStartAtOneAndComeBackUnchanged() {
     assertThat(Validate.jobId(1)).isEqualTo(1);
     assertThat(Validate.jobId(Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);

@@ -21,14 +21,8 @@ public record LeaseTuningSettings(
    */
   public LeaseTuningSettings {
     Validate.between("heartbeatsPerLease", heartbeatsPerLease, 2, 100);
-    if (!(maxFalseZombieRate > 0 && maxFalseZombieRate < 1)) {
-      throw new IllegalArgumentException(
-          "maxFalseZombieRate must be above 0 and below 1, but was " + maxFalseZombieRate);
-    }
-    if (!(safetyFactor >= 1 && safetyFactor <= 100)) {
-      throw new IllegalArgumentException(
-          "safetyFactor must be between 1 and 100, but was " + safetyFactor);
-    }
+    Validate.above("maxFalseZombieRate", maxFalseZombieRate, 0, 1);
+    Validate.between("safetyFactor", safetyFactor, 1, 100);
   }
 
   /** Heartbeat = lease / 3, at most 0.1 % false zombies, lease above 3 × p99 pause. */

@@ -298,6 +298,24 @@ public final class Validate {
     return value;
   }
 
+  /** Returns {@code value} if it lies in {@code [min, max]}; NaN is out of range. */
+  public static double between(String parameter, double value, long min, long max) {
+    if (!(value >= min && value <= max)) {
+      throw new IllegalArgumentException(
+          parameter + " must be between " + min + " and " + max + ", but was " + value);
+    }
+    return value;
+  }
+
+  /** Returns {@code value} if it lies in {@code (min, max)}, both ends excluded; NaN is out. */
+  public static double above(String parameter, double value, long min, long max) {
+    if (!(value > min && value < max)) {
+      throw new IllegalArgumentException(
+          parameter + " must be above " + min + " and below " + max + ", but was " + value);
+    }
+    return value;
+  }
+
   /**
    * How every module shows a bad text value in a message: in single quotes, cut at 120 characters,
    * NUL shown as {@code \0}; {@code null} unquoted.

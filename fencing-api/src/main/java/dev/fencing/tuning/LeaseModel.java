@@ -70,9 +70,7 @@ public record LeaseModel(Duration p50, Duration p99, Duration max) {
    * @throws IllegalArgumentException naming the parameter out of range, with its value
    */
   public Duration shortestLeaseBelow(double maxRate, int heartbeatsPerLease) {
-    if (!(maxRate > 0 && maxRate < 1)) {
-      throw new IllegalArgumentException("maxRate must be above 0 and below 1, but was " + maxRate);
-    }
+    Validate.above("maxRate", maxRate, 0, 1);
     int beats = beats(heartbeatsPerLease);
     double low = 0.001;
     double high = millis(LONGEST);

@@ -128,14 +128,8 @@ public final class TuneCommand implements Runnable {
 
   private void checkSettings() {
     Validate.between("heartbeats-per-lease", heartbeatsPerLease, 2, 100);
-    if (!(maxZombiePercent > 0 && maxZombiePercent < 100)) {
-      throw new IllegalArgumentException(
-          "max-zombie-rate must be above 0 and below 100 (percent), but was " + maxZombiePercent);
-    }
-    if (!(safetyFactor >= 1 && safetyFactor <= 100)) {
-      throw new IllegalArgumentException(
-          "safety-factor must be between 1 and 100, but was " + safetyFactor);
-    }
+    Validate.above("max-zombie-rate (percent)", maxZombiePercent, 0, 100);
+    Validate.between("safety-factor", safetyFactor, 1, 100);
     for (Duration lease : leases) {
       if (lease.compareTo(Duration.ofMillis(100)) < 0
           || lease.compareTo(Duration.ofHours(24)) > 0) {

@@ -3,6 +3,7 @@ package dev.fencing.micrometer.internal;
 import dev.fencing.CommitOutcome;
 import dev.fencing.FencedOutcome;
 import dev.fencing.Lease;
+import dev.fencing.internal.OutcomeNames;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -64,7 +65,7 @@ public final class Instruments {
             "fencing.fenced.off",
             "Fenced writes refused: the epoch that tried had been superseded, its lease expired,"
                 + " it never owned the job, or it had finished it differently",
-            Tags.of("reason", reason(refusal), "stage", stage))
+            Tags.of("reason", OutcomeNames.refusal(refusal), "stage", stage))
         .increment();
   }
 
@@ -102,18 +103,6 @@ public final class Instruments {
         .tags(common)
         .register(registry)
         .record(Math.max(0, seconds));
-  }
-
-  /** Returns the tag value of a refusal's reason. */
-  static String reason(FencedOutcome.Refused refusal) {
-    return switch (refusal) {
-      case FencedOutcome.Superseded s -> "superseded";
-      case FencedOutcome.LeaseExpired e -> "expired";
-      case FencedOutcome.NotOwner n -> "not_owner";
-      case FencedOutcome.AlreadyFinished f -> "finished";
-      case FencedOutcome.Removed r -> "removed";
-      case FencedOutcome.Cancelled c -> "cancelled";
-    };
   }
 
   /** Returns the exception's simple class name, or {@value #NO_ERROR}: a bounded set of values. */

@@ -1,5 +1,6 @@
 package dev.fencing.micrometer.internal;
 
+import dev.fencing.internal.OutcomeNames;
 import dev.fencing.micrometer.RuntimeMetrics;
 import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.QueueStats;
@@ -58,7 +59,7 @@ public final class RuntimeBinding implements RuntimeMetrics {
                 "stage",
                 fencedOff.stage().name().toLowerCase(Locale.ROOT),
                 "reason",
-                Instruments.reason(fencedOff.refusal())));
+                OutcomeNames.refusal(fencedOff.refusal())));
     registered.addIfAbsent(counter);
     counter.increment();
   }

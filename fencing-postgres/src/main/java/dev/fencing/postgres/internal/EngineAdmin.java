@@ -11,15 +11,20 @@ import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
+import dev.fencing.postgres.JobHistory;
 import dev.fencing.postgres.JobOptionsView;
+import dev.fencing.postgres.JobPage;
+import dev.fencing.postgres.JobSearch;
 import dev.fencing.postgres.OutboxBacklog;
 import dev.fencing.postgres.OutboxEntry;
 import dev.fencing.postgres.OwnershipRow;
+import dev.fencing.postgres.QueueActivity;
 import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
 import dev.fencing.postgres.internal.jooq.tables.FencingResource;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -33,8 +38,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What both engines' operators' views ({@code inplace.InPlaceAdmin}, {@code append.AppendAdmin}) do
  * alike: the schema they read, the install check on the engine's tables, purges through {@link
- * Retention}, a job's details from its {@link JobSnapshot}, and the outcome of a change told from
- * the job as it stands after it.
+ * Retention}, the reads of the engine's {@link EngineReads} with their arguments checked, a job's
+ * details from its {@link JobSnapshot}, and the outcome of a change told from the job as it stands
+ * after it.
  */
 public abstract class EngineAdmin implements Admin {
 
@@ -52,13 +58,19 @@ public abstract class EngineAdmin implements Admin {
   private final Config config;
   private final Retention retention;
   private final InstallCheck installed;
+  private final EngineReads reads;
 
-  protected EngineAdmin(Jdbc jdbc, Config config, Retention retention, InstallCheck installed) {
+  protected EngineAdmin(
+      Jdbc jdbc, Config config, Retention retention, InstallCheck installed, EngineReads reads) {
     this.jdbc = jdbc;
     this.config = config;
     this.retention = retention;
     this.installed = installed;
+    this.reads = reads;
   }
+
+  /** The job as it stands, with what only the operators' view shows, if there is such a job. */
+  protected abstract Optional<JobDetails> details(DSLContext dsl, long jobId);
 
   /** A read: one statement on a connection of its own, retried after a transient failure. */
   protected final <T> T read(Function<DSLContext, T> read) {
@@ -92,6 +104,35 @@ public abstract class EngineAdmin implements Admin {
   public final void checkInstalled() {
     AdminSupport.checkInstalled(
         jdbc, config.schema(), installed.names(), installed.required(), installed.older());
+  }
+
+  @Override
+  public final Optional<JobDetails> job(long jobId) {
+    Validate.jobId(jobId);
+    return read(dsl -> details(dsl, jobId));
+  }
+
+  @Override
+  public final Optional<JobHistory> history(long jobId) {
+    Validate.jobId(jobId);
+    return read(dsl -> reads.history(dsl, jobId));
+  }
+
+  @Override
+  public final JobPage jobs(JobSearch search) {
+    return read(dsl -> reads.jobs(dsl, search));
+  }
+
+  @Override
+  public final QueueActivity activity(String queue) {
+    Validate.identifier("queue", queue);
+    return read(dsl -> reads.activity(dsl, queue));
+  }
+
+  @Override
+  public final List<QueueActivity> activities(Collection<String> queues) {
+    queues.forEach(q -> Validate.identifier("queues", q));
+    return read(dsl -> reads.activities(dsl, queues));
   }
 
   @Override

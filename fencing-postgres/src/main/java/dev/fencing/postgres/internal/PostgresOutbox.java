@@ -7,6 +7,7 @@ import dev.fencing.Epoch;
 import dev.fencing.FencedOutbox;
 import dev.fencing.FencedOutcome;
 import dev.fencing.internal.Batches;
+import dev.fencing.internal.OutcomeNames;
 import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
 import dev.fencing.postgres.internal.jooq.tables.records.FencingOutboxRecord;
 import jakarta.inject.Inject;
@@ -66,24 +67,11 @@ final class PostgresOutbox implements FencedOutbox {
         Objects.requireNonNull(sender.send(envelope), "the sender returned no outcome");
     dsl.update(o)
         .set(o.DELIVERED_AT, currentOffsetDateTime())
-        .set(o.OUTCOME, outcomeName(outcome))
+        .set(o.OUTCOME, OutcomeNames.of(outcome))
         .set(o.WON_EPOCH, wonEpoch(outcome))
         .where(o.ID.eq(row.getId()))
         .execute();
     return Optional.of(new Relayed(envelope, outcome));
-  }
-
-  /** The outcome as the {@code outcome} column keeps it. */
-  static String outcomeName(FencedOutcome outcome) {
-    return switch (outcome) {
-      case FencedOutcome.Accepted a -> a.repeat() ? "repeat" : "accepted";
-      case FencedOutcome.Superseded s -> "superseded";
-      case FencedOutcome.LeaseExpired e -> "expired";
-      case FencedOutcome.NotOwner n -> "not_owner";
-      case FencedOutcome.AlreadyFinished f -> "finished";
-      case FencedOutcome.Removed r -> "removed";
-      case FencedOutcome.Cancelled c -> "cancelled";
-    };
   }
 
   private static @Nullable Long wonEpoch(FencedOutcome outcome) {

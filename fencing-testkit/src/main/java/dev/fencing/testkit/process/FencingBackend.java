@@ -32,18 +32,6 @@ public interface FencingBackend {
    * @throws IllegalArgumentException if it cannot be loaded or built
    */
   static FencingBackend load(String className) {
-    try {
-      return Class.forName(className)
-          .asSubclass(FencingBackend.class)
-          .getDeclaredConstructor()
-          .newInstance();
-    } catch (ReflectiveOperationException | ClassCastException e) {
-      throw new IllegalArgumentException(
-          "backend must name a FencingBackend with a public no-argument constructor, but was '"
-              + className
-              + "': "
-              + e,
-          e);
-    }
+    return Backends.load(className, FencingBackend.class, "a FencingBackend");
   }
 }

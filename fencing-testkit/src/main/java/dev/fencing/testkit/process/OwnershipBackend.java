@@ -27,18 +27,6 @@ public interface OwnershipBackend {
    * @throws IllegalArgumentException if it cannot be loaded or built
    */
   static OwnershipBackend load(String className) {
-    try {
-      return Class.forName(className)
-          .asSubclass(OwnershipBackend.class)
-          .getDeclaredConstructor()
-          .newInstance();
-    } catch (ReflectiveOperationException | ClassCastException e) {
-      throw new IllegalArgumentException(
-          "backend must name an OwnershipBackend with a public no-argument constructor, but was '"
-              + className
-              + "': "
-              + e,
-          e);
-    }
+    return Backends.load(className, OwnershipBackend.class, "an OwnershipBackend");
   }
 }

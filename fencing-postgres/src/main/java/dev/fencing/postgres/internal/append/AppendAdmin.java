@@ -14,11 +14,7 @@ import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
-import dev.fencing.postgres.JobHistory;
 import dev.fencing.postgres.JobOptionsView;
-import dev.fencing.postgres.JobPage;
-import dev.fencing.postgres.JobSearch;
-import dev.fencing.postgres.QueueActivity;
 import dev.fencing.postgres.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
@@ -32,7 +28,6 @@ import dev.fencing.postgres.internal.jooq.tables.FencingAppendOperated;
 import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,7 +64,7 @@ final class AppendAdmin extends EngineAdmin {
 
   @Inject
   AppendAdmin(Jdbc jdbc, Config config, Retention retention, FencedQueue queue) {
-    super(jdbc, config, retention, INSTALLED);
+    super(jdbc, config, retention, INSTALLED, new AppendReads());
     this.queue = queue;
   }
 
@@ -109,19 +104,7 @@ final class AppendAdmin extends EngineAdmin {
   }
 
   @Override
-  public Optional<JobDetails> job(long jobId) {
-    Validate.jobId(jobId);
-    return read(dsl -> details(dsl, jobId));
-  }
-
-  /** The job's every hand-out ({@link AppendHistory}) and its refused writes. */
-  @Override
-  public Optional<JobHistory> history(long jobId) {
-    Validate.jobId(jobId);
-    return read(dsl -> AppendHistory.read(dsl, jobId));
-  }
-
-  private Optional<JobDetails> details(DSLContext dsl, long jobId) {
+  protected Optional<JobDetails> details(DSLContext dsl, long jobId) {
     AppendState state = AppendState.read(dsl, List.of(jobId)).get(jobId);
     if (state == null) {
       return Optional.empty();
@@ -314,23 +297,6 @@ final class AppendAdmin extends EngineAdmin {
           throw new IllegalStateException(
               "job " + jobId + " kept changing while read " + TRIES + " times; try again");
         });
-  }
-
-  @Override
-  public JobPage jobs(JobSearch search) {
-    return read(dsl -> AppendReads.jobs(dsl, search));
-  }
-
-  @Override
-  public QueueActivity activity(String queue) {
-    Validate.identifier("queue", queue);
-    return read(dsl -> AppendReads.activity(dsl, queue));
-  }
-
-  @Override
-  public List<QueueActivity> activities(Collection<String> queues) {
-    queues.forEach(q -> Validate.identifier("queues", q));
-    return read(dsl -> AppendReads.activities(dsl, queues));
   }
 
   @Override

@@ -19,12 +19,14 @@ import static org.jooq.impl.DSL.unnest;
 import static org.jooq.impl.DSL.val;
 
 import dev.fencing.JobState;
+import dev.fencing.postgres.JobHistory;
 import dev.fencing.postgres.JobPage;
 import dev.fencing.postgres.JobRow;
 import dev.fencing.postgres.JobSearch;
 import dev.fencing.postgres.QueueActivity;
 import dev.fencing.postgres.internal.AdminReads;
 import dev.fencing.postgres.internal.AdminSupport;
+import dev.fencing.postgres.internal.EngineReads;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendClaim;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendDone;
 import dev.fencing.postgres.internal.jooq.tables.FencingAppendJob;
@@ -35,6 +37,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -50,9 +53,7 @@ import org.jspecify.annotations.Nullable;
  * AppendAdmin#activity}): each state's jobs from the rows that make it (requeue, parked, a queue's
  * window, live claims, done), so that a search never walks every job to find a rare state.
  */
-final class AppendReads {
-
-  private AppendReads() {}
+final class AppendReads implements EngineReads {
 
   /**
    * The page's ids: of pending jobs from the requeue and parked tables and each queue's window; of
@@ -62,7 +63,8 @@ final class AppendReads {
    * keys. Then each job of the page as {@link AppendAdmin#job} puts it together ({@link
    * AppendState}).
    */
-  static JobPage jobs(DSLContext dsl, JobSearch search) {
+  @Override
+  public JobPage jobs(DSLContext dsl, JobSearch search) {
     FencingAppendJob j = FENCING_APPEND_JOB;
     FencingAppendDone d = FENCING_APPEND_DONE;
     Condition where = matching(search, j.QUEUE, j.IDEMPOTENCY_KEY, j.ID);
@@ -244,12 +246,14 @@ final class AppendReads {
    * given back waits there at {@code PARKED_RUN_AT}), the earliest parked time, and the enqueue of
    * the window's first fresh job; the finished jobs of the last hour from the done table's index.
    */
-  static QueueActivity activity(DSLContext dsl, String queue) {
+  @Override
+  public QueueActivity activity(DSLContext dsl, String queue) {
     return AdminReads.activity(dsl, queue, oldestPending(dsl, queue), FENCING_APPEND_DONE, "true");
   }
 
   /** As {@link #activity}, for {@code queues} and every queue that finished a job in the hour. */
-  static List<QueueActivity> activities(DSLContext dsl, Collection<String> queues) {
+  @Override
+  public List<QueueActivity> activities(DSLContext dsl, Collection<String> queues) {
     return AdminReads.activities(
         dsl, queues, q -> oldestPending(dsl, q), FENCING_APPEND_DONE, "true");
   }
@@ -267,5 +271,11 @@ final class AppendReads {
         "select least((select min(ready_at) from {0} where queue = {1}),"
             + " (select min(ready_at) from {2} where queue = {1}), ({3}))",
         FENCING_APPEND_REQUEUE, val(queue), FENCING_PARKED, fresh);
+  }
+
+  /** The job's every hand-out ({@link AppendHistory}) and its refused writes. */
+  @Override
+  public Optional<JobHistory> history(DSLContext dsl, long jobId) {
+    return AppendHistory.read(dsl, jobId);
   }
 }

@@ -11,11 +11,7 @@ import dev.fencing.internal.Validate;
 import dev.fencing.postgres.AdminChange;
 import dev.fencing.postgres.EpochOwner;
 import dev.fencing.postgres.JobDetails;
-import dev.fencing.postgres.JobHistory;
 import dev.fencing.postgres.JobOptionsView;
-import dev.fencing.postgres.JobPage;
-import dev.fencing.postgres.JobSearch;
-import dev.fencing.postgres.QueueActivity;
 import dev.fencing.postgres.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
@@ -29,7 +25,6 @@ import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,7 +58,7 @@ final class InPlaceAdmin extends EngineAdmin {
 
   @Inject
   InPlaceAdmin(Jdbc jdbc, Config config, Retention retention) {
-    super(jdbc, config, retention, INSTALLED);
+    super(jdbc, config, retention, INSTALLED, new InPlaceReads());
   }
 
   /**
@@ -144,21 +139,9 @@ final class InPlaceAdmin extends EngineAdmin {
     counts.values().forEach(n -> n[3] = Math.max(n[3], 0));
   }
 
-  /** Returns the job with its epoch history and outbox messages, if there is one with that id. */
+  /** The job with its epoch history and outbox messages, if there is one with that id. */
   @Override
-  public Optional<JobDetails> job(long jobId) {
-    Validate.jobId(jobId);
-    return read(dsl -> details(dsl, jobId));
-  }
-
-  /** The job's claims as its row keeps them ({@link InPlaceHistory}) and its refused writes. */
-  @Override
-  public Optional<JobHistory> history(long jobId) {
-    Validate.jobId(jobId);
-    return read(dsl -> InPlaceHistory.read(dsl, jobId));
-  }
-
-  private static Optional<JobDetails> details(DSLContext dsl, long jobId) {
+  protected Optional<JobDetails> details(DSLContext dsl, long jobId) {
     FencingJobRecord r = InPlaceRow.read(dsl, jobId);
     if (r == null) {
       return Optional.empty();
@@ -325,23 +308,6 @@ final class InPlaceAdmin extends EngineAdmin {
       return notFound(jobId);
     }
     return outcome(now.get(), updated == 1, refusal);
-  }
-
-  @Override
-  public JobPage jobs(JobSearch search) {
-    return read(dsl -> InPlaceReads.jobs(dsl, search));
-  }
-
-  @Override
-  public QueueActivity activity(String queue) {
-    Validate.identifier("queue", queue);
-    return read(dsl -> InPlaceReads.activity(dsl, queue));
-  }
-
-  @Override
-  public List<QueueActivity> activities(Collection<String> queues) {
-    queues.forEach(q -> Validate.identifier("queues", q));
-    return read(dsl -> InPlaceReads.activities(dsl, queues));
   }
 
   @Override

@@ -11,12 +11,14 @@ import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.val;
 
 import dev.fencing.JobState;
+import dev.fencing.postgres.JobHistory;
 import dev.fencing.postgres.JobPage;
 import dev.fencing.postgres.JobRow;
 import dev.fencing.postgres.JobSearch;
 import dev.fencing.postgres.QueueActivity;
 import dev.fencing.postgres.internal.AdminReads;
 import dev.fencing.postgres.internal.AdminSupport;
+import dev.fencing.postgres.internal.EngineReads;
 import dev.fencing.postgres.internal.jooq.tables.FencingJob;
 import dev.fencing.postgres.internal.jooq.tables.FencingParked;
 import java.time.OffsetDateTime;
@@ -24,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.ResultQuery;
@@ -33,9 +36,7 @@ import org.jooq.ResultQuery;
  * InPlaceAdmin#activity}): a state's jobs from its partial index, so that a search never walks
  * every job to find a rare state.
  */
-final class InPlaceReads {
-
-  private InPlaceReads() {}
+final class InPlaceReads implements EngineReads {
 
   /**
    * The page's ids: of pending or running jobs (or {@link AdminReads#FEW few} failed ones) from
@@ -43,7 +44,8 @@ final class InPlaceReads {
    * primary key read backwards, or the key's unique index. Then the page's rows, options and parked
    * times by their primary keys.
    */
-  static JobPage jobs(DSLContext dsl, JobSearch search) {
+  @Override
+  public JobPage jobs(DSLContext dsl, JobSearch search) {
     FencingJob j = FENCING_JOB;
     Condition where = matching(search, j.QUEUE, j.IDEMPOTENCY_KEY, j.ID);
     if (search.state() != null) {
@@ -115,12 +117,14 @@ final class InPlaceReads {
    * waits at {@code PARKED_RUN_AT} there) or the queue's earliest parked time; the finished jobs of
    * the last hour from the finished index.
    */
-  static QueueActivity activity(DSLContext dsl, String queue) {
+  @Override
+  public QueueActivity activity(DSLContext dsl, String queue) {
     return AdminReads.activity(dsl, queue, oldestPending(dsl, queue), FENCING_JOB, FINISHED_ONLY);
   }
 
   /** As {@link #activity}, for {@code queues} and every queue that finished a job in the hour. */
-  static List<QueueActivity> activities(DSLContext dsl, Collection<String> queues) {
+  @Override
+  public List<QueueActivity> activities(DSLContext dsl, Collection<String> queues) {
     return AdminReads.activities(
         dsl, queues, q -> oldestPending(dsl, q), FENCING_JOB, FINISHED_ONLY);
   }
@@ -133,5 +137,11 @@ final class InPlaceReads {
             + " and status = 'pending'), (select min(ready_at) from {2}"
             + " where queue = {1}))",
         FENCING_JOB, val(queue), FENCING_PARKED);
+  }
+
+  /** The job's claims as its row keeps them ({@link InPlaceHistory}) and its refused writes. */
+  @Override
+  public Optional<JobHistory> history(DSLContext dsl, long jobId) {
+    return InPlaceHistory.read(dsl, jobId);
   }
 }
