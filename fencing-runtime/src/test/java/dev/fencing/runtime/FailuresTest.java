@@ -47,7 +47,8 @@ class FailuresTest {
     assertThat(outcomes.all()).hasSize(3);
     assertThat(row(queue, checked).lastError()).contains("downstream said no");
     assertThat(row(queue, error).lastError()).contains("StackOverflowError");
-    assertThat(row(queue, nothing).lastError()).contains("result must be JSON, but was null");
+    assertThat(row(queue, nothing).lastError())
+        .contains("the handler must return a result, but returned null");
     for (long id : List.of(checked, error, nothing)) {
       assertThat(row(queue, id).state()).isEqualTo(JobState.PENDING);
     }
