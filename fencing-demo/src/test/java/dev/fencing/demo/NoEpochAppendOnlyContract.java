@@ -16,13 +16,13 @@ class NoEpochAppendOnlyContract extends FencedQueueContract {
   @Override
   protected FencedQueue queue(TestSchema schema) {
     FencedQueue real =
-        PostgresFencing.builder(schema.dataSource())
+        PostgresFencing.builder(schema.sharedPool())
             .schema(schema.name())
             .maxAttempts(3)
             .engine(PostgresFencing.Engine.APPEND_ONLY)
             .build()
             .queue();
     return AppendOnlyBrokenVariants.NoEpochInCompareAndSet.wrap(
-        real, schema.dataSource(), schema.name());
+        real, schema.sharedPool(), schema.name());
   }
 }

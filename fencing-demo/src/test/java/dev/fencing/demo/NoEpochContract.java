@@ -16,12 +16,12 @@ class NoEpochContract extends FencedQueueContract {
   @Override
   protected FencedQueue queue(TestSchema schema) {
     FencedQueue real =
-        PostgresFencing.builder(schema.dataSource())
+        PostgresFencing.builder(schema.sharedPool())
             .schema(schema.name())
             .maxAttempts(3)
             .engine(PostgresFencing.Engine.UPDATE_IN_PLACE)
             .build()
             .queue();
-    return BrokenVariants.NoEpochInCompareAndSet.wrap(real, schema.dataSource(), schema.name());
+    return BrokenVariants.NoEpochInCompareAndSet.wrap(real, schema.sharedPool(), schema.name());
   }
 }

@@ -35,7 +35,7 @@ class DepthGaugesTest {
   @BeforeEach
   void build(TestSchema schema) {
     real =
-        PostgresFencing.builder(schema.dataSource())
+        PostgresFencing.builder(schema.sharedPool())
             .schema(schema.name())
             .maxAttempts(1)
             .build()

@@ -12,6 +12,6 @@ class MeteredProducerContractTest extends JobProducerContract {
 
   @Override
   protected FencedQueue queue(TestSchema schema) {
-    return MeteredQueueContractTest.metered(schema, schema.pooledDataSource(4));
+    return MeteredQueueContractTest.metered(schema, schema.sharedPool());
   }
 }

@@ -12,7 +12,7 @@ class MeteredQueueContractTest extends FencedQueueContract {
 
   @Override
   protected FencedQueue queue(TestSchema schema) {
-    return metered(schema, schema.dataSource());
+    return metered(schema, schema.sharedPool());
   }
 
   /**

@@ -44,7 +44,7 @@ class MeteredQueueTest {
 
   @BeforeEach
   void build(TestSchema schema) {
-    real = PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().queue();
+    real = PostgresFencing.builder(schema.sharedPool()).schema(schema.name()).build().queue();
     queue = FencingMetrics.builder(registry).tags("service", "test").build().queue(real);
   }
 

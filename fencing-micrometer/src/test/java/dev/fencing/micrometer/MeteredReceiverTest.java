@@ -28,7 +28,7 @@ class MeteredReceiverTest {
   @BeforeEach
   void build(TestSchema schema) {
     real =
-        PostgresFencing.builder(schema.dataSource())
+        PostgresFencing.builder(schema.sharedPool())
             .schema(schema.name())
             .build()
             .receiver("default");

@@ -160,7 +160,7 @@ class BadJsonFailsAloneTest {
 
   /** The queue under test, which installs the schema for {@code engine}. */
   private FencedQueue queue(PostgresFencing.Engine engine) {
-    return PostgresFencing.builder(schema.dataSource())
+    return PostgresFencing.builder(schema.sharedPool())
         .schema(schema.name())
         .engine(engine)
         .build()

@@ -611,14 +611,14 @@ abstract class PostgresAdminContract {
   }
 
   PostgresFencing fencing(TestSchema schema) {
-    return PostgresFencing.builder(schema.dataSource())
+    return PostgresFencing.builder(schema.sharedPool())
         .schema(schema.name())
         .engine(engine())
         .build();
   }
 
   FencedQueue queue(TestSchema schema, int maxAttempts) {
-    return PostgresFencing.builder(schema.dataSource())
+    return PostgresFencing.builder(schema.sharedPool())
         .schema(schema.name())
         .engine(engine())
         .maxAttempts(maxAttempts)
@@ -627,7 +627,7 @@ abstract class PostgresAdminContract {
   }
 
   PostgresAdmin admin(TestSchema schema) {
-    return PostgresFencing.builder(schema.dataSource())
+    return PostgresFencing.builder(schema.sharedPool())
         .schema(schema.name())
         .engine(engine())
         .install(false)

@@ -19,6 +19,6 @@ class PostgresOwnershipContractTest extends ResourceOwnershipContract {
 
   @Override
   protected ResourceOwnership open() {
-    return PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().ownership();
+    return PostgresFencing.builder(schema.sharedPool()).schema(schema.name()).build().ownership();
   }
 }

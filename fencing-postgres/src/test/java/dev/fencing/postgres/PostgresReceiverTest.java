@@ -30,7 +30,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
   @BeforeEach
   void install(TestSchema schema) {
     this.schema = schema;
-    this.receiver = fencing(schema.dataSource()).receiver("default");
+    this.receiver = fencing(schema.sharedPool()).receiver("default");
   }
 
   @Override
@@ -48,8 +48,8 @@ class PostgresReceiverTest extends FencedReceiverContract {
 
   @Test
   void receiversWithDifferentNamesShareTheTableButNotTheKeys() {
-    FencedReceiver emails = fencing(schema.dataSource()).receiver("emails");
-    FencedReceiver ledger = fencing(schema.dataSource()).receiver("ledger");
+    FencedReceiver emails = fencing(schema.sharedPool()).receiver("emails");
+    FencedReceiver ledger = fencing(schema.sharedPool()).receiver("ledger");
     emails.deliver("k", Epoch.of(5), payload(5));
 
     assertThat(ledger.deliver("k", Epoch.of(1), payload(1)))
@@ -63,7 +63,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
   void installingAgainKeepsTheReceipts() {
     receiver.deliver("k", Epoch.of(2), payload(2));
 
-    FencedReceiver again = fencing(schema.dataSource()).receiver("default");
+    FencedReceiver again = fencing(schema.sharedPool()).receiver("default");
 
     assertThat(again.newest("k")).contains(new Receipt("k", Epoch.of(2), payload(2)));
   }
@@ -102,7 +102,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
 
   @Test
   void aReceiverNameThatIsNotAnIdentifierIsRefused() {
-    assertThatThrownBy(() -> fencing(schema.dataSource()).receiver("Ledger A"))
+    assertThatThrownBy(() -> fencing(schema.sharedPool()).receiver("Ledger A"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("name must be a plain identifier");
   }
@@ -270,7 +270,7 @@ class PostgresReceiverTest extends FencedReceiverContract {
 
   @Test
   void aReceiverDescribesItselfByNameAndSchema() {
-    assertThat(fencing(schema.dataSource()).receiver("ledger"))
+    assertThat(fencing(schema.sharedPool()).receiver("ledger"))
         .hasToString("PostgreSQL receiver 'ledger' in schema " + schema.name());
   }
 }

@@ -39,7 +39,7 @@ class RunningLimitTest {
   @EnumSource(PostgresFencing.Engine.class)
   void setLimitsAnswersTheLimitsItReplacesAndLimitsReadsThem(
       PostgresFencing.Engine engine, TestSchema schema) {
-    FencedQueue queue = fencing(engine, schema.dataSource(), schema).queue();
+    FencedQueue queue = fencing(engine, schema.sharedPool(), schema).queue();
 
     assertThat(queue.limits("q")).isEqualTo(QueueLimits.NONE);
     assertThat(queue.setLimits("q", QueueLimits.maxRunning(5))).isEqualTo(QueueLimits.NONE);
@@ -55,7 +55,7 @@ class RunningLimitTest {
   @EnumSource(PostgresFencing.Engine.class)
   void theSameOwnerClaimingTwiceHoldsTwoSlotsAndALimitSetIsObeyedByTheNextClaim(
       PostgresFencing.Engine engine, TestSchema schema) {
-    FencedQueue queue = fencing(engine, schema.dataSource(), schema).queue();
+    FencedQueue queue = fencing(engine, schema.sharedPool(), schema).queue();
     queue.enqueueAll("q", Collections.nCopies(10, "{}"));
     queue.setLimits("q", QueueLimits.maxRunning(2));
 
@@ -74,7 +74,7 @@ class RunningLimitTest {
   @EnumSource(PostgresFencing.Engine.class)
   void anEndedOrExpiredLeaseFreesItsSlotAndAZombieIsRefused(
       PostgresFencing.Engine engine, TestSchema schema) throws Exception {
-    FencedQueue queue = fencing(engine, schema.dataSource(), schema).queue();
+    FencedQueue queue = fencing(engine, schema.sharedPool(), schema).queue();
     queue.enqueueAll("q", Collections.nCopies(10, "{}"));
     queue.setLimits("q", QueueLimits.maxRunning(2));
     Job done = queue.claim("q", "a", Duration.ofMinutes(1)).orElseThrow();
@@ -99,7 +99,7 @@ class RunningLimitTest {
   @EnumSource(PostgresFencing.Engine.class)
   void renewalsUnderTheLimitKeepTheLeaseAndItsSlot(PostgresFencing.Engine engine, TestSchema schema)
       throws Exception {
-    FencedQueue queue = fencing(engine, schema.dataSource(), schema).queue();
+    FencedQueue queue = fencing(engine, schema.sharedPool(), schema).queue();
     queue.enqueueAll("q", Collections.nCopies(3, "{}"));
     queue.setLimits("q", QueueLimits.maxRunning(2));
     List<Job> jobs = queue.claimBatch("q", "w", Duration.ofMillis(800), 2);

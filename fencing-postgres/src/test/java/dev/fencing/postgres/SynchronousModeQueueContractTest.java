@@ -13,7 +13,7 @@ class SynchronousModeQueueContractTest extends FencedQueueContract {
 
   @Override
   protected FencedQueue queue(TestSchema schema) {
-    return PostgresFencing.builder(schema.dataSource())
+    return PostgresFencing.builder(schema.sharedPool())
         .schema(schema.name())
         .maxAttempts(3)
         .synchronousReplication(true)

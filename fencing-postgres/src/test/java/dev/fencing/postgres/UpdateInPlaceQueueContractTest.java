@@ -12,7 +12,7 @@ class UpdateInPlaceQueueContractTest extends FencedQueueContract {
 
   @Override
   protected FencedQueue queue(TestSchema schema) {
-    return PostgresFencing.builder(schema.dataSource())
+    return PostgresFencing.builder(schema.sharedPool())
         .schema(schema.name())
         .maxAttempts(3)
         .engine(PostgresFencing.Engine.UPDATE_IN_PLACE)

@@ -184,6 +184,23 @@ public final class PostgresFixture {
     }
 
     /**
+     * Returns this server's shared HikariCP pool (at most {@value #SHARED_POOL_SIZE} connections,
+     * READ COMMITTED), created on first use and kept as long as the JVM: what an application hands
+     * the library. Tests that make many short calls use it rather than {@link #dataSource()}, whose
+     * every call opens a connection. A test must not leave session state ({@code SET ...}) on its
+     * connections.
+     */
+    public DataSource sharedPool() {
+      return SHARED_POOLS.computeIfAbsent(this, db -> db.pooledDataSource(SHARED_POOL_SIZE));
+    }
+
+    /** The most connections {@link #sharedPool()} opens. */
+    public static final int SHARED_POOL_SIZE = 16;
+
+    private static final java.util.Map<Database, DataSource> SHARED_POOLS =
+        new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
      * Returns a HikariCP pool of at most {@code maxSize} connections to this server. Pools live as
      * long as the JVM.
      */

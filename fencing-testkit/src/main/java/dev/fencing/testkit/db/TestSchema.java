@@ -15,6 +15,14 @@ public record TestSchema(PostgresFixture.Database database, String name) {
     return database.dataSource();
   }
 
+  /**
+   * Returns the server's shared pool ({@link PostgresFixture.Database#sharedPool()}): for tests
+   * that make many short calls and leave no session state behind.
+   */
+  public DataSource sharedPool() {
+    return database.sharedPool();
+  }
+
   /** Returns a HikariCP pool of at most {@code maxSize} connections to the server. */
   public DataSource pooledDataSource(int maxSize) {
     return database.pooledDataSource(maxSize);

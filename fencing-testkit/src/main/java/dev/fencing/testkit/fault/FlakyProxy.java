@@ -130,6 +130,9 @@ public final class FlakyProxy implements AutoCloseable {
         Socket client = listener.accept();
         Socket server = new Socket();
         server.connect(target, 10_000);
+        // each message goes out whole as soon as it is read: no Nagle delay behind delayed ACKs
+        client.setTcpNoDelay(true);
+        server.setTcpNoDelay(true);
         sockets.add(client);
         sockets.add(server);
         if (closed) {
@@ -162,8 +165,10 @@ public final class FlakyProxy implements AutoCloseable {
 
   /** Forwards server messages (type byte, int32 length, body) and loses the armed one. */
   private void relayReplies(Socket server, Socket client) {
-    try (DataInputStream in = new DataInputStream(server.getInputStream());
-        OutputStream out = client.getOutputStream()) {
+    try (DataInputStream in =
+            new DataInputStream(new java.io.BufferedInputStream(server.getInputStream()));
+        OutputStream socket = client.getOutputStream();
+        java.io.BufferedOutputStream out = new java.io.BufferedOutputStream(socket, 1 << 16)) {
       boolean swallowing = false;
       while (true) {
         byte type = in.readByte();
@@ -186,7 +191,10 @@ public final class FlakyProxy implements AutoCloseable {
               (byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length
             });
         out.write(body);
-        out.flush();
+        if (in.available() == 0) {
+          // the server has sent nothing more yet: what was read so far goes out in one write
+          out.flush();
+        }
       }
     } catch (IOException ignored) {
       // one side closed
