@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -30,11 +31,11 @@ import java.util.stream.Stream;
  * only ({@code -Pdemo}, that build's profile that unbinds tests and checks), on this JVM's {@code
  * java.home}; {@code dependency:build-classpath} runs in the same invocation, so the reactor's
  * modules come from that tree's jars, never from the local repository. The class path is kept in
- * {@code classpath.txt} beside it and reused while its jars exist: {@code mvn clean} builds it
- * again. On this project's 2-core machine the export and build of commit 10cffd4 took 13 s idle and
- * 20 to 26 s beside other builds, with the local repository warm (the dependencies are this
- * build's); CI's clean clone pays it once per run. It runs at a lower CPU priority ({@code nice}),
- * so that the tests running beside it in other surefire forks keep their timing.
+ * {@code classpath.txt} beside it and reused while its jars exist; the jars of that build's own
+ * modules and a class path naming them are also kept in the local Maven repository ({@code
+ * dev/fencing/earlier-builds/<commit>}), so a later clone on the same machine builds nothing. It
+ * runs at a lower CPU priority ({@code nice}), so that the tests running beside it in other
+ * surefire forks keep their timing.
  *
  * <p>It needs {@code git} and the commit in the clone's history; without them it fails, saying what
  * to get, and never skips: a shallow clone has to fetch the whole history first.
@@ -98,6 +99,9 @@ final class EarlierBuild {
                   StandardOpenOption.WRITE);
           FileLock held = channel.lock()) {
         String kept = kept(marker);
+        if (kept == null && cached().isPresent()) {
+          kept = kept(cached().get().resolve("classpath.txt"));
+        }
         if (kept != null) {
           return kept;
         }
@@ -108,6 +112,7 @@ final class EarlierBuild {
         Path part = home.resolve("classpath.txt.part");
         Files.writeString(part, classPath, StandardCharsets.UTF_8);
         Files.move(part, marker, StandardCopyOption.ATOMIC_MOVE);
+        keep(classPath, sources);
         System.out.printf(
             "earlier build %s: exported and built in %d s, in %s%n",
             shortCommit(), TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), sources);
@@ -115,6 +120,58 @@ final class EarlierBuild {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("could not build commit " + commit + " in " + home, e);
+    }
+  }
+
+  /**
+   * Where the local Maven repository keeps this commit's build between clones: {@code
+   * dev/fencing/earlier-builds/<commit>}, beside the artifacts the build resolved. A commit never
+   * changes, so what was built from it once holds for every later run on the machine, as a
+   * downloaded artifact does; without {@code fencing.earlierBuild.localRepository} nothing is kept.
+   */
+  private Optional<Path> cached() {
+    String repository = System.getProperty("fencing.earlierBuild.localRepository", "");
+    return repository.isBlank()
+        ? Optional.empty()
+        : Optional.of(Path.of(repository, "dev", "fencing", "earlier-builds", commit));
+  }
+
+  /**
+   * Copies the jars of the build's own modules (those under {@code sources}) into {@link #cached()}
+   * with a class path that names the copies; a failure to keep them only costs the next run a
+   * build.
+   */
+  private void keep(String classPath, Path sources) {
+    if (cached().isEmpty() || Files.exists(cached().get())) {
+      return;
+    }
+    Path cache = cached().get();
+    Path part = cache.resolveSibling(commit + ".part-" + ProcessHandle.current().pid());
+    try {
+      Files.createDirectories(part);
+      List<String> entries = new ArrayList<>();
+      for (String entry : classPath.split(File.pathSeparator)) {
+        Path jar = Path.of(entry);
+        if (jar.startsWith(sources)) {
+          Path copy = part.resolve(jar.getFileName());
+          Files.copy(jar, copy, StandardCopyOption.REPLACE_EXISTING);
+          entries.add(cache.resolve(jar.getFileName()).toString());
+        } else {
+          entries.add(entry);
+        }
+      }
+      Files.writeString(
+          part.resolve("classpath.txt"),
+          String.join(File.pathSeparator, entries),
+          StandardCharsets.UTF_8);
+      Files.move(part, cache, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      System.out.printf("earlier build %s: not kept in %s (%s)%n", shortCommit(), cache, e);
+      try {
+        delete(part);
+      } catch (IOException ignored) {
+        // a leftover directory; the next run writes another
+      }
     }
   }
 
