@@ -6,7 +6,6 @@ module dev.fencing.api {
   uses dev.fencing.JobCodec;
 
   exports dev.fencing;
-  exports dev.fencing.tuning;
   exports dev.fencing.spi;
   // dev.fencing.zookeeper, dev.fencing.spring and dev.fencing.testkit have no module-info: their
   // jars name themselves so (Automatic-Module-Name). The test kit's in-memory queue validates with

@@ -48,6 +48,7 @@ class PublicApiTest {
   static final List<String> PUBLISHED =
       List.of(
           "fencing-api",
+          "fencing-tuning",
           "fencing-receiver",
           "fencing-postgres",
           "fencing-etcd",

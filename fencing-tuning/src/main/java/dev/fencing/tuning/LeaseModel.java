@@ -1,6 +1,5 @@
 package dev.fencing.tuning;
 
-import dev.fencing.internal.Validate;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Random;
@@ -20,7 +19,10 @@ public record LeaseModel(Duration p50, Duration p99, Duration max) {
   /** The 99th percentile of the standard normal distribution. */
   private static final double Z99 = 2.3263478740408408;
 
-  private static final Duration LONGEST = Validate.MAX_LEASE;
+  private static final Duration SHORTEST = Duration.ofMillis(1);
+
+  /** The longest lease any backend grants. */
+  private static final Duration LONGEST = Duration.ofHours(24);
 
   /** Midpoint-rule steps over a heartbeat interval. */
   private static final int STEPS = 2_000;
@@ -57,7 +59,11 @@ public record LeaseModel(Duration p50, Duration p99, Duration max) {
    * @throws IllegalArgumentException naming the parameter out of range, with its value
    */
   public double falseZombieRate(Duration lease, int heartbeatsPerLease) {
-    Validate.leaseLength(lease);
+    // the backends' own message for a lease length out of range
+    if (lease == null || lease.compareTo(SHORTEST) < 0 || lease.compareTo(LONGEST) > 0) {
+      throw new IllegalArgumentException(
+          "leaseLength must be between " + SHORTEST + " and " + LONGEST + ", but was " + lease);
+    }
     return rate(millis(lease), beats(heartbeatsPerLease));
   }
 
@@ -70,7 +76,9 @@ public record LeaseModel(Duration p50, Duration p99, Duration max) {
    * @throws IllegalArgumentException naming the parameter out of range, with its value
    */
   public Duration shortestLeaseBelow(double maxRate, int heartbeatsPerLease) {
-    Validate.above("maxRate", maxRate, 0, 1);
+    if (!(maxRate > 0 && maxRate < 1)) {
+      throw new IllegalArgumentException("maxRate must be above 0 and below 1, but was " + maxRate);
+    }
     int beats = beats(heartbeatsPerLease);
     double low = 0.001;
     double high = millis(LONGEST);
@@ -124,7 +132,11 @@ public record LeaseModel(Duration p50, Duration p99, Duration max) {
   }
 
   private static int beats(int heartbeatsPerLease) {
-    return Validate.between("heartbeatsPerLease", heartbeatsPerLease, 2, 100);
+    if (heartbeatsPerLease < 2 || heartbeatsPerLease > 100) {
+      throw new IllegalArgumentException(
+          "heartbeatsPerLease must be between 2 and 100, but was " + heartbeatsPerLease);
+    }
+    return heartbeatsPerLease;
   }
 
   /** The standard normal CDF through erf by Abramowitz and Stegun 7.1.26 (error below 1.5e-7). */

@@ -100,13 +100,24 @@ class LeaseModelTest {
         .hasMessage("heartbeatsPerLease must be between 2 and 100, but was 1");
     assertThatThrownBy(() -> GC.falseZombieRate(Duration.ofSeconds(1), 101))
         .hasMessage("heartbeatsPerLease must be between 2 and 100, but was 101");
+    assertThat(GC.falseZombieRate(Duration.ofSeconds(1), 2)).isPositive();
+    assertThat(GC.falseZombieRate(Duration.ofSeconds(1), 100)).isPositive();
     assertThatThrownBy(() -> GC.falseZombieRate(Duration.ZERO, 3))
-        .hasMessageStartingWith("leaseLength must be between")
-        .hasMessageEndingWith("but was PT0S");
+        .hasMessage("leaseLength must be between PT0.001S and PT24H, but was PT0S");
+    assertThatThrownBy(() -> GC.falseZombieRate(Duration.ofNanos(999_999), 3))
+        .hasMessage("leaseLength must be between PT0.001S and PT24H, but was PT0.000999999S");
+    assertThatThrownBy(() -> GC.falseZombieRate(Duration.ofHours(24).plusNanos(1), 3))
+        .hasMessage("leaseLength must be between PT0.001S and PT24H, but was PT24H0.000000001S");
+    assertThatThrownBy(() -> GC.falseZombieRate(null, 3))
+        .hasMessage("leaseLength must be between PT0.001S and PT24H, but was null");
+    assertThat(GC.falseZombieRate(Duration.ofMillis(1), 3)).isGreaterThan(0.9);
+    assertThat(GC.falseZombieRate(Duration.ofHours(24), 3)).isZero();
     assertThatThrownBy(() -> GC.shortestLeaseBelow(0, 3))
         .hasMessage("maxRate must be above 0 and below 1, but was 0.0");
     assertThatThrownBy(() -> GC.shortestLeaseBelow(1, 3))
         .hasMessage("maxRate must be above 0 and below 1, but was 1.0");
+    assertThatThrownBy(() -> GC.shortestLeaseBelow(Double.NaN, 3))
+        .hasMessage("maxRate must be above 0 and below 1, but was NaN");
     assertThatThrownBy(() -> GC.shortestLeaseBelow(0.001, 1))
         .hasMessage("heartbeatsPerLease must be between 2 and 100, but was 1");
   }
