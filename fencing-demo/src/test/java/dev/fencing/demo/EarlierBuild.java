@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  * modules come from that tree's jars, never from the local repository. The class path is kept in
  * {@code classpath.txt} beside it and reused while its jars exist; the jars of that build's own
  * modules and a class path naming them are also kept in the local Maven repository ({@code
- * dev/fencing/earlier-builds/<commit>}), so a later clone on the same machine builds nothing. It
+ * dev/fencing/earlier-build-<commit>}), so a later clone on the same machine builds nothing. It
  * runs at a lower CPU priority ({@code nice}), so that the tests running beside it in other
  * surefire forks keep their timing.
  *
@@ -125,7 +125,7 @@ final class EarlierBuild {
 
   /**
    * Where the local Maven repository keeps this commit's build between clones: {@code
-   * dev/fencing/earlier-builds/<commit>}, beside the artifacts the build resolved. A commit never
+   * dev/fencing/earlier-build-<commit>}, beside the artifacts the build resolved. A commit never
    * changes, so what was built from it once holds for every later run on the machine, as a
    * downloaded artifact does; without {@code fencing.earlierBuild.localRepository} nothing is kept.
    */
@@ -133,7 +133,7 @@ final class EarlierBuild {
     String repository = System.getProperty("fencing.earlierBuild.localRepository", "");
     return repository.isBlank()
         ? Optional.empty()
-        : Optional.of(Path.of(repository, "dev", "fencing", "earlier-builds", commit));
+        : Optional.of(Path.of(repository, "dev", "fencing", "earlier-build-" + commit));
   }
 
   /**
@@ -146,7 +146,8 @@ final class EarlierBuild {
       return;
     }
     Path cache = cached().get();
-    Path part = cache.resolveSibling(commit + ".part-" + ProcessHandle.current().pid());
+    Path part =
+        cache.resolveSibling(cache.getFileName() + ".part-" + ProcessHandle.current().pid());
     try {
       Files.createDirectories(part);
       List<String> entries = new ArrayList<>();
