@@ -2,8 +2,9 @@
  * The PostgreSQL backend, as published: the jar carries jOOQ relocated into {@code
  * dev.fencing.postgres.internal.shaded}, so this descriptor (which the build puts into the jar in
  * place of {@code src/main/java/module-info.java}'s) requires no jOOQ module, and reads what the
- * relocated jOOQ reads. Only {@code dev.fencing.postgres} is exported; jOOQ, Dagger and
- * Resilience4j stay inside. {@code ShadedModuleDescriptorTest} keeps the two descriptors in step.
+ * relocated jOOQ reads. Only {@code dev.fencing.postgres} and {@code dev.fencing.postgres.admin}
+ * are exported; jOOQ, Dagger and Resilience4j stay inside. {@code ShadedModuleDescriptorTest} keeps
+ * the two descriptors in step.
  */
 module dev.fencing.postgres {
   requires transitive dev.fencing.api;
@@ -21,4 +22,5 @@ module dev.fencing.postgres {
   requires java.xml;
 
   exports dev.fencing.postgres;
+  exports dev.fencing.postgres.admin;
 }

@@ -1,6 +1,6 @@
 /**
- * The PostgreSQL backend. Only {@code dev.fencing.postgres} is exported; jOOQ, Dagger and
- * Resilience4j stay inside.
+ * The PostgreSQL backend. Only {@code dev.fencing.postgres} and {@code dev.fencing.postgres.admin}
+ * (the operators' view) are exported; jOOQ, Dagger and Resilience4j stay inside.
  */
 module dev.fencing.postgres {
   requires transitive dev.fencing.api;
@@ -16,6 +16,7 @@ module dev.fencing.postgres {
   requires org.slf4j;
 
   exports dev.fencing.postgres;
+  exports dev.fencing.postgres.admin;
 
   opens dev.fencing.postgres.internal.jooq.tables.records to
       org.jooq;

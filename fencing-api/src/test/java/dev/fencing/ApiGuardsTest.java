@@ -45,6 +45,24 @@ class ApiGuardsTest {
   }
 
   @Test
+  void aSnapshotRefusesANullQueueStatePayloadOrRunAtNamingIt() {
+    Instant at = Instant.EPOCH;
+    JobState s = JobState.PENDING;
+    assertThat(new JobSnapshot(1, "q", s, null, 0, 0, 3, "{}", null, null, at, null).queue())
+        .isEqualTo("q");
+    assertThatThrownBy(() -> new JobSnapshot(1, null, s, null, 0, 0, 3, "{}", null, null, at, null))
+        .hasMessage("queue");
+    assertThatThrownBy(
+            () -> new JobSnapshot(1, "q", null, null, 0, 0, 3, "{}", null, null, at, null))
+        .hasMessage("state");
+    assertThatThrownBy(() -> new JobSnapshot(1, "q", s, null, 0, 0, 3, null, null, null, at, null))
+        .hasMessage("payload");
+    assertThatThrownBy(
+            () -> new JobSnapshot(1, "q", s, null, 0, 0, 3, "{}", null, null, null, null))
+        .hasMessage("runAt");
+  }
+
+  @Test
   void textIsAcceptedUpToItsLimitAndRefusedOneCharacterBeyondWithItsLength() {
     String longest = "o".repeat(Validate.MAX_OWNER_LENGTH);
     assertThat(Validate.owner(longest)).isEqualTo(longest);

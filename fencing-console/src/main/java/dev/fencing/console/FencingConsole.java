@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The operator's console for one schema: queues, jobs, every epoch of a job and the writes it
  * refused, schedules, ownerships; and, for operators, requeue, fail, cancel and purge through the
- * same {@link dev.fencing.postgres.PostgresAdmin} as the CLI.
+ * same {@link dev.fencing.postgres.admin.PostgresAdmin} as the CLI.
  *
  * <pre>{@code
  * FencingConsole console = FencingConsole.builder(fencing)

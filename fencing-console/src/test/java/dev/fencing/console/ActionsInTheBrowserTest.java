@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fencing.Job;
 import dev.fencing.JobState;
-import dev.fencing.postgres.JobDetails;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -90,6 +89,6 @@ class ActionsInTheBrowserTest extends ServedConsole {
   }
 
   private JobState state(long id) {
-    return fencing.admin().job(id).map(JobDetails::state).orElseThrow();
+    return fencing.admin().job(id).orElseThrow().job().state();
   }
 }

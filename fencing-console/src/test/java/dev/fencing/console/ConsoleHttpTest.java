@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fencing.JobState;
-import dev.fencing.postgres.JobDetails;
 import dev.fencing.testkit.logging.CapturedLogs;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -217,6 +216,6 @@ class ConsoleHttpTest extends ServedConsole {
   }
 
   private JobState state(long id) {
-    return fencing.admin().job(id).map(JobDetails::state).orElseThrow();
+    return fencing.admin().job(id).orElseThrow().job().state();
   }
 }

@@ -7,10 +7,10 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.fencing.FencedReceiver;
 import dev.fencing.JobState;
 import dev.fencing.StoreUnavailableException;
-import dev.fencing.postgres.EpochOwner;
-import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.postgres.QueueSummary;
+import dev.fencing.postgres.admin.EpochOwner;
+import dev.fencing.postgres.admin.JobDetails;
+import dev.fencing.postgres.admin.QueueSummary;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import dev.fencing.testkit.process.JavaProcess;
@@ -227,12 +227,12 @@ class RollingUpgradeTest {
       long newest = job.history().stream().mapToLong(EpochOwner::epoch).max().orElseThrow();
       String owner = job.history().getLast().owner();
       String by = owner + "@" + newest;
-      assertThat(job.state()).as("job %d", id).isEqualTo(JobState.COMPLETED);
-      assertThat(job.epoch()).as("job %d", id).isEqualTo(newest);
+      assertThat(job.job().state()).as("job %d", id).isEqualTo(JobState.COMPLETED);
+      assertThat(job.job().epoch()).as("job %d", id).isEqualTo(newest);
       assertThat(claims.get(id)).as("job %d", id).last().isEqualTo(by);
       assertThat(completed.get(id)).as("job %d, accepted once", id).containsExactly(by);
       assertThat(delivered.get(id)).as("job %d, accepted once", id).containsExactly(by);
-      assertThat(job.result())
+      assertThat(job.job().result())
           .as("job %d", id)
           .contains("\"epoch\": " + newest)
           .contains("\"worker\": \"" + owner + "\"");

@@ -9,7 +9,7 @@ import dev.fencing.JobState;
 import dev.fencing.Maintenance;
 import dev.fencing.OutboxMessage;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.postgres.QueueSummary;
+import dev.fencing.postgres.admin.QueueSummary;
 import dev.fencing.runtime.FencedWorkers;
 import dev.fencing.runtime.HandlerResult;
 import dev.fencing.runtime.QueueStats;

@@ -11,6 +11,7 @@ import dev.fencing.ResourceOwnership;
 import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.SchemaVersionException;
 import dev.fencing.StoreUnavailableException;
+import dev.fencing.postgres.admin.PostgresAdmin;
 import dev.fencing.postgres.internal.Config;
 import dev.fencing.postgres.internal.EngineKind;
 import dev.fencing.postgres.internal.Installer;
@@ -267,7 +268,7 @@ public final class PostgresFencing implements AutoCloseable {
   public PostgresAdmin admin() {
     var admin = gate.engineParts().admin();
     admin.checkInstalled();
-    return new PostgresAdmin(admin);
+    return admin;
   }
 
   /**

@@ -7,6 +7,10 @@ import dev.fencing.FencedOffException;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobState;
+import dev.fencing.postgres.admin.AdminChange;
+import dev.fencing.postgres.admin.JobDetails;
+import dev.fencing.postgres.admin.PostgresAdmin;
+import dev.fencing.postgres.admin.QueueSummary;
 import dev.fencing.testkit.db.TestSchema;
 import java.time.Duration;
 import java.util.Arrays;
@@ -49,8 +53,8 @@ class AppendOnlyAdminTest extends PostgresAdminContract {
     PostgresAdmin admin = admin(schema);
 
     JobDetails failed = ((AdminChange.Changed) admin.fail(poisoned, "poison pill")).job();
-    assertThat(failed.state()).isEqualTo(JobState.FAILED);
-    assertThat(failed.epoch()).isZero();
+    assertThat(failed.job().state()).isEqualTo(JobState.FAILED);
+    assertThat(failed.job().epoch()).isZero();
     assertThat(failed.lastEvent()).isEqualTo("admin_failed");
     assertThat(queue.depth("q").pending()).isEqualTo(2);
     assertThat(queue.depth("q").failed()).isEqualTo(1);
@@ -60,7 +64,7 @@ class AppendOnlyAdminTest extends PostgresAdminContract {
     assertThat(queue.claimBatch("q", "w", LONG, 10)).isEmpty();
 
     JobDetails requeued = ((AdminChange.Changed) admin.requeue(poisoned)).job();
-    assertThat(requeued.state()).isEqualTo(JobState.PENDING);
+    assertThat(requeued.job().state()).isEqualTo(JobState.PENDING);
     assertThat(requeued.lastEvent()).isEqualTo("requeued");
     assertThat(queue.depth("q").pending()).isEqualTo(1);
     List<Job> again = queue.claimBatch("q", "w", LONG, 10);
@@ -68,7 +72,7 @@ class AppendOnlyAdminTest extends PostgresAdminContract {
     assertThat(again.getFirst().epoch().value()).isEqualTo(1);
     assertThat(queue.claimBatch("q", "w", LONG, 10)).isEmpty();
     assertThat(queue.complete(again.getFirst().lease(), "{}").isAccepted()).isTrue();
-    assertThat(admin.job(poisoned).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+    assertThat(admin.job(poisoned).orElseThrow().job().state()).isEqualTo(JobState.COMPLETED);
   }
 
   @Test
@@ -98,8 +102,8 @@ class AppendOnlyAdminTest extends PostgresAdminContract {
 
     JobDetails failed = ((AdminChange.Changed) admin.fail(id, "stop")).job();
 
-    assertThat(failed.state()).isEqualTo(JobState.FAILED);
-    assertThat(failed.epoch()).isEqualTo(first.epoch().value());
+    assertThat(failed.job().state()).isEqualTo(JobState.FAILED);
+    assertThat(failed.job().epoch()).isEqualTo(first.epoch().value());
     assertThat(queue.claim("q", "w2", LONG)).isEmpty();
     assertThat(queue.depth("q").pending()).isZero();
   }
@@ -119,8 +123,8 @@ class AppendOnlyAdminTest extends PostgresAdminContract {
     // the claim row is still live (the other job is open): the requeue gave the job back in it
     assertThatThrownBy(() -> queue.complete(failing.lease(), "{}"))
         .isInstanceOf(FencedOffException.class);
-    assertThat(admin.job(id).orElseThrow().state()).isEqualTo(JobState.PENDING);
-    assertThat(admin.job(other).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+    assertThat(admin.job(id).orElseThrow().job().state()).isEqualTo(JobState.PENDING);
+    assertThat(admin.job(other).orElseThrow().job().state()).isEqualTo(JobState.RUNNING);
     Job again = queue.claim("q", "w2", LONG).orElseThrow();
     assertThat(again.id()).isEqualTo(id);
     assertThat(again.epoch().value()).isGreaterThan(failing.epoch().value());

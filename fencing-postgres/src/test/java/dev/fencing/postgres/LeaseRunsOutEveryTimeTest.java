@@ -6,6 +6,7 @@ import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
+import dev.fencing.postgres.admin.JobDetails;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.time.Duration;

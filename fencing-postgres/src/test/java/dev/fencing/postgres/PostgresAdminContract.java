@@ -17,6 +17,21 @@ import dev.fencing.OutboxMessage;
 import dev.fencing.Renewal;
 import dev.fencing.ResourceOwnership;
 import dev.fencing.SchemaNotInstalledException;
+import dev.fencing.postgres.admin.AdminChange;
+import dev.fencing.postgres.admin.EpochClaim;
+import dev.fencing.postgres.admin.EpochOwner;
+import dev.fencing.postgres.admin.JobDetails;
+import dev.fencing.postgres.admin.JobHistory;
+import dev.fencing.postgres.admin.JobOptionsView;
+import dev.fencing.postgres.admin.JobPage;
+import dev.fencing.postgres.admin.JobRow;
+import dev.fencing.postgres.admin.JobSearch;
+import dev.fencing.postgres.admin.OutboxBacklog;
+import dev.fencing.postgres.admin.OwnershipRow;
+import dev.fencing.postgres.admin.PostgresAdmin;
+import dev.fencing.postgres.admin.QueueActivity;
+import dev.fencing.postgres.admin.QueueSummary;
+import dev.fencing.postgres.admin.RefusedWrite;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.sql.Connection;
@@ -63,7 +78,7 @@ abstract class PostgresAdminContract {
     JobDetails job = admin(schema).job(id).orElseThrow();
     assertThat(job.history())
         .containsExactly(new EpochOwner(1, "w1"), new EpochOwner(2, "w2"), new EpochOwner(3, "w2"));
-    assertThat(job.epoch()).isEqualTo(last.epoch().value());
+    assertThat(job.job().epoch()).isEqualTo(last.epoch().value());
     assertThat(job.expiries()).isEqualTo(2);
     assertThat(job.lastEvent()).isEqualTo("claimed");
 
@@ -190,16 +205,16 @@ abstract class PostgresAdminContract {
     Job first = queue.claim("q", "w1", Duration.ofMinutes(1)).orElseThrow();
     queue.fail(first.lease(), "boom", Duration.ZERO);
     PostgresAdmin admin = admin(schema);
-    assertThat(admin.job(id).orElseThrow().state()).isEqualTo(JobState.FAILED);
+    assertThat(admin.job(id).orElseThrow().job().state()).isEqualTo(JobState.FAILED);
 
     AdminChange change = admin.requeue(id);
 
     JobDetails after = ((AdminChange.Changed) change).job();
-    assertThat(after.state()).isEqualTo(JobState.PENDING);
-    assertThat(after.attempts()).isZero();
-    assertThat(after.epoch()).isEqualTo(first.epoch().value());
+    assertThat(after.job().state()).isEqualTo(JobState.PENDING);
+    assertThat(after.job().attempts()).isZero();
+    assertThat(after.job().epoch()).isEqualTo(first.epoch().value());
     assertThat(after.lastEvent()).isEqualTo("requeued");
-    assertThat(after.lastError()).isEqualTo("boom");
+    assertThat(after.job().lastError()).isEqualTo("boom");
     Job again = queue.claim("q", "w2", Duration.ofMinutes(1)).orElseThrow();
     assertThat(again.epoch().value()).isGreaterThan(first.epoch().value());
     assertThat(again.attempt()).isEqualTo(1);
@@ -229,7 +244,7 @@ abstract class PostgresAdminContract {
     queue.complete(lease.lease(), "{}");
     assertThat(((AdminChange.Refused) admin.requeue(running)).state())
         .isEqualTo(JobState.COMPLETED);
-    assertThat(admin.job(running).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+    assertThat(admin.job(running).orElseThrow().job().state()).isEqualTo(JobState.COMPLETED);
     assertThat(admin.requeue(999_999)).isEqualTo(new AdminChange.NotFound(999_999, schema.name()));
     assertThat(((AdminChange.NotFound) admin.requeue(999_999)).message())
         .isEqualTo("no job 999999 in schema " + schema.name());
@@ -244,16 +259,16 @@ abstract class PostgresAdminContract {
 
     JobDetails failed = ((AdminChange.Changed) admin.fail(id, "poison pill")).job();
 
-    assertThat(failed.state()).isEqualTo(JobState.FAILED);
-    assertThat(failed.lastError()).isEqualTo("poison pill");
-    assertThat(failed.epoch()).isEqualTo(held.epoch().value());
+    assertThat(failed.job().state()).isEqualTo(JobState.FAILED);
+    assertThat(failed.job().lastError()).isEqualTo("poison pill");
+    assertThat(failed.job().epoch()).isEqualTo(held.epoch().value());
     assertThatThrownBy(() -> queue.renew(held.lease(), Duration.ofMinutes(5)))
         .isInstanceOf(FencedOffException.class);
     assertThatThrownBy(() -> queue.complete(held.lease(), "{\"late\": true}"))
         .isInstanceOf(FencedOffException.class);
     assertThatThrownBy(() -> queue.fail(held.lease(), "poison pill", Duration.ZERO))
         .isInstanceOf(FencedOffException.class);
-    assertThat(admin.job(id).orElseThrow().result()).isNull();
+    assertThat(admin.job(id).orElseThrow().job().result()).isNull();
     assertThat(failed.lastEvent()).isEqualTo("admin_failed");
     assertThat(admin.fail(id, "again")).isInstanceOf(AdminChange.Refused.class);
     assertThatThrownBy(() -> admin.fail(id, " "))
@@ -284,8 +299,8 @@ abstract class PostgresAdminContract {
                             + id
                             + " was cancelled; cancelled jobs are not requeued (receivers may"
                             + " already be fenced at the job's next epoch): enqueue a new job"));
-    assertThat(admin.job(id).orElseThrow().state()).isEqualTo(JobState.FAILED);
-    assertThat(admin.job(id).orElseThrow().lastError()).isEqualTo("cancelled: by hand");
+    assertThat(admin.job(id).orElseThrow().job().state()).isEqualTo(JobState.FAILED);
+    assertThat(admin.job(id).orElseThrow().job().lastError()).isEqualTo("cancelled: by hand");
     assertThat(admin.job(id).orElseThrow().lastEvent()).isEqualTo("cancelled");
     assertThat(queue.claim("q", "w2", Duration.ofMinutes(5))).isEmpty();
     // a commit with messages too (the contract's backends may have no outbox)
@@ -501,7 +516,7 @@ abstract class PostgresAdminContract {
                 0,
                 null,
                 0,
-                admin.job(keyed).orElseThrow().runAt(),
+                admin.job(keyed).orElseThrow().job().runAt(),
                 null,
                 null,
                 2,
@@ -537,7 +552,7 @@ abstract class PostgresAdminContract {
     assertThat(q.lastHour().subList(0, 11)).allMatch(b -> b.completed() == 0 && b.failed() == 0);
     assertThat(Duration.between(q.lastHour().getFirst().start(), q.lastHour().getLast().start()))
         .isEqualTo(Duration.ofMinutes(55));
-    assertThat(q.oldestPendingSince()).isEqualTo(admin.job(pending).orElseThrow().runAt());
+    assertThat(q.oldestPendingSince()).isEqualTo(admin.job(pending).orElseThrow().job().runAt());
     assertThat(admin.activity("r").oldestPendingSince()).isNull();
     assertThat(admin.activity("none").lastHour())
         .allMatch(b -> b.completed() == 0 && b.failed() == 0);

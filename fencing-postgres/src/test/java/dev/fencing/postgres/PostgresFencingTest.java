@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fencing.FencedQueue;
 import dev.fencing.Job;
 import dev.fencing.JobState;
+import dev.fencing.postgres.admin.PostgresAdmin;
+import dev.fencing.postgres.admin.QueueSummary;
 import dev.fencing.testkit.db.FencingDatabase;
 import dev.fencing.testkit.db.TestSchema;
 import java.sql.Connection;
@@ -55,7 +57,7 @@ class PostgresFencingTest {
     PostgresAdmin admin =
         PostgresFencing.builder(schema.dataSource()).schema(schema.name()).build().admin();
     assertThat(admin.queues(false)).containsExactly(new QueueSummary("q", 1, 0, 0, null));
-    assertThat(admin.job(id).orElseThrow().state()).isEqualTo(dev.fencing.JobState.PENDING);
+    assertThat(admin.job(id).orElseThrow().job().state()).isEqualTo(dev.fencing.JobState.PENDING);
   }
 
   @Test

@@ -19,6 +19,8 @@ import dev.fencing.OwnershipRenewal;
 import dev.fencing.QueueLimits;
 import dev.fencing.ResourceOwnership;
 import dev.fencing.StoreUnavailableException;
+import dev.fencing.postgres.admin.JobSearch;
+import dev.fencing.postgres.admin.PostgresAdmin;
 import dev.fencing.spi.ScheduleStore;
 import dev.fencing.testkit.db.PostgresFixture;
 import dev.fencing.testkit.fault.FlakyProxy;

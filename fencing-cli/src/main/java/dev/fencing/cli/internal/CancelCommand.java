@@ -2,7 +2,7 @@ package dev.fencing.cli.internal;
 
 import dev.fencing.CancelResult;
 import dev.fencing.cli.ExitCode;
-import dev.fencing.postgres.PostgresAdmin;
+import dev.fencing.postgres.admin.PostgresAdmin;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,7 +1,7 @@
 package dev.fencing.cli.internal;
 
 import dev.fencing.cli.ExitCode;
-import dev.fencing.postgres.AdminChange;
+import dev.fencing.postgres.admin.AdminChange;
 import java.io.PrintWriter;
 
 /** What requeue and fail print, and the exit code a refusal or an unknown job gets. */

@@ -1,6 +1,6 @@
 package dev.fencing.cli.internal;
 
-import dev.fencing.postgres.PostgresAdmin;
+import dev.fencing.postgres.admin.PostgresAdmin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

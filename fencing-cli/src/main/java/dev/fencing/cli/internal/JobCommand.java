@@ -1,8 +1,8 @@
 package dev.fencing.cli.internal;
 
 import dev.fencing.cli.ExitCode;
-import dev.fencing.postgres.JobDetails;
-import dev.fencing.postgres.PostgresAdmin;
+import dev.fencing.postgres.admin.JobDetails;
+import dev.fencing.postgres.admin.PostgresAdmin;
 import picocli.CommandLine.Command;
 
 /**

@@ -1,10 +1,11 @@
 package dev.fencing.cli.internal;
 
-import dev.fencing.postgres.EpochOwner;
-import dev.fencing.postgres.JobDetails;
-import dev.fencing.postgres.JobOptionsView;
-import dev.fencing.postgres.OutboxEntry;
-import dev.fencing.postgres.RefusedWrite;
+import dev.fencing.JobSnapshot;
+import dev.fencing.postgres.admin.EpochOwner;
+import dev.fencing.postgres.admin.JobDetails;
+import dev.fencing.postgres.admin.JobOptionsView;
+import dev.fencing.postgres.admin.OutboxEntry;
+import dev.fencing.postgres.admin.RefusedWrite;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -22,7 +23,8 @@ final class JobPrinter {
 
   /** Prints the job with the priority, group and key it was enqueued with, when given. */
   static void print(
-      JobDetails job, @Nullable JobOptionsView options, String schema, PrintWriter out) {
+      JobDetails details, @Nullable JobOptionsView options, String schema, PrintWriter out) {
+    JobSnapshot job = details.job();
     out.println("job " + job.id() + " in queue " + job.queue() + " (schema " + schema + ")");
     TextTable row = new TextTable("FIELD", "VALUE");
     row.row("state", job.state().dbName())
@@ -34,31 +36,31 @@ final class JobPrinter {
           .row("group", text(options.group()))
           .row("key", text(options.key()));
     }
-    row.row("expiries", job.expiries())
-        .row("last event", job.lastEvent())
+    row.row("expiries", details.expiries())
+        .row("last event", details.lastEvent())
         .row("last error", text(job.lastError()))
-        .row("settled epochs", job.settledEpochs().isEmpty() ? "-" : job.settledEpochs())
+        .row("settled epochs", details.settledEpochs().isEmpty() ? "-" : details.settledEpochs())
         .row("run at", time(job.runAt()))
         .row("lease expires", time(job.leaseExpiresAt()))
-        .row("created", time(job.createdAt()))
-        .row("updated", time(job.updatedAt()))
-        .row("finished", time(job.finishedAt()))
+        .row("created", time(details.createdAt()))
+        .row("updated", time(details.updatedAt()))
+        .row("finished", time(details.finishedAt()))
         .row("payload", job.payload())
         .row("result", text(job.result()));
     row.print(out);
     out.println();
-    if (job.history().isEmpty()) {
+    if (details.history().isEmpty()) {
       out.println("epoch history: none recorded (never claimed since the history was installed)");
     } else {
-      out.println("epoch history (last " + job.history().size() + " claims)");
+      out.println("epoch history (last " + details.history().size() + " claims)");
       TextTable history = new TextTable("EPOCH", "OWNER").rightAligned(0);
-      for (EpochOwner e : job.history()) {
+      for (EpochOwner e : details.history()) {
         history.row(e.epoch(), e.owner());
       }
       history.print(out);
     }
     out.println();
-    if (job.messages().isEmpty()) {
+    if (details.messages().isEmpty()) {
       out.println("outbox messages: none");
       return;
     }
@@ -66,7 +68,7 @@ final class JobPrinter {
     TextTable messages =
         new TextTable("IDX", "EPOCH", "DESTINATION", "KEY", "OUTCOME", "WON EPOCH", "DELIVERED")
             .rightAligned(0, 1, 5);
-    for (OutboxEntry m : job.messages()) {
+    for (OutboxEntry m : details.messages()) {
       messages.row(
           m.idx(),
           m.epoch(),

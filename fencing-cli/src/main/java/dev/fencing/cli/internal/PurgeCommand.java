@@ -1,6 +1,6 @@
 package dev.fencing.cli.internal;
 
-import dev.fencing.postgres.PostgresAdmin;
+import dev.fencing.postgres.admin.PostgresAdmin;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;

@@ -1,7 +1,7 @@
 package dev.fencing.cli.internal;
 
-import dev.fencing.postgres.PostgresAdmin;
-import dev.fencing.postgres.QueueSummary;
+import dev.fencing.postgres.admin.PostgresAdmin;
+import dev.fencing.postgres.admin.QueueSummary;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -2,8 +2,8 @@ package dev.fencing.console.internal;
 
 import dev.fencing.CancelResult;
 import dev.fencing.console.ConsoleUser;
-import dev.fencing.postgres.AdminChange;
-import dev.fencing.postgres.PostgresAdmin;
+import dev.fencing.postgres.admin.AdminChange;
+import dev.fencing.postgres.admin.PostgresAdmin;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
 import java.util.regex.Matcher;

@@ -1,7 +1,7 @@
 package dev.fencing.console.internal;
 
-import dev.fencing.postgres.PostgresAdmin;
-import dev.fencing.postgres.QueueActivity;
+import dev.fencing.postgres.admin.PostgresAdmin;
+import dev.fencing.postgres.admin.QueueActivity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

@@ -1,6 +1,7 @@
 package dev.fencing.console.internal;
 
 import dev.fencing.FencedQueue;
+import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.QueueLimits;
 import dev.fencing.console.internal.Views.Backlog;
@@ -14,19 +15,19 @@ import dev.fencing.console.internal.Views.OwnershipView;
 import dev.fencing.console.internal.Views.QueueView;
 import dev.fencing.console.internal.Views.RefusalView;
 import dev.fencing.console.internal.Views.ScheduleView;
-import dev.fencing.postgres.EpochClaim;
-import dev.fencing.postgres.JobDetails;
-import dev.fencing.postgres.JobHistory;
-import dev.fencing.postgres.JobOptionsView;
-import dev.fencing.postgres.JobPage;
-import dev.fencing.postgres.JobRow;
-import dev.fencing.postgres.JobSearch;
-import dev.fencing.postgres.OutboxBacklog;
-import dev.fencing.postgres.PostgresAdmin;
 import dev.fencing.postgres.PostgresFencing;
-import dev.fencing.postgres.QueueActivity;
-import dev.fencing.postgres.QueueSummary;
-import dev.fencing.postgres.RefusedWrite;
+import dev.fencing.postgres.admin.EpochClaim;
+import dev.fencing.postgres.admin.JobDetails;
+import dev.fencing.postgres.admin.JobHistory;
+import dev.fencing.postgres.admin.JobOptionsView;
+import dev.fencing.postgres.admin.JobPage;
+import dev.fencing.postgres.admin.JobRow;
+import dev.fencing.postgres.admin.JobSearch;
+import dev.fencing.postgres.admin.OutboxBacklog;
+import dev.fencing.postgres.admin.PostgresAdmin;
+import dev.fencing.postgres.admin.QueueActivity;
+import dev.fencing.postgres.admin.QueueSummary;
+import dev.fencing.postgres.admin.RefusedWrite;
 import dev.fencing.schedule.FencedScheduler;
 import dev.fencing.schedule.Schedule;
 import dev.fencing.schedule.ScheduleOverview;
@@ -221,33 +222,34 @@ final class PageData {
             ? "—"
             : Shown.duration(
                 Duration.between(started, d.finishedAt() != null ? d.finishedAt() : Instant.now()));
-    boolean under = d.state() == JobState.PENDING || d.state() == JobState.RUNNING;
+    JobSnapshot job = d.job();
+    boolean under = job.state() == JobState.PENDING || job.state() == JobState.RUNNING;
     return Optional.of(
         new JobView(
-            d.id(),
-            d.queue(),
-            Shown.lower(d.state()),
-            Shown.text(d.owner()),
-            d.epoch(),
-            d.attempts() + " of " + d.maxAttempts(),
+            job.id(),
+            job.queue(),
+            Shown.lower(job.state()),
+            Shown.text(job.owner()),
+            job.epoch(),
+            job.attempts() + " of " + job.maxAttempts(),
             d.expiries(),
-            Shown.text(d.lastError()),
+            Shown.text(job.lastError()),
             d.lastEvent(),
             Shown.time(d.createdAt()),
-            Shown.time(d.runAt()),
-            Shown.time(d.leaseExpiresAt()),
+            Shown.time(job.runAt()),
+            Shown.time(job.leaseExpiresAt()),
             Shown.time(d.finishedAt()),
             runTime,
             options.priority(),
             Shown.text(options.group()),
             Shown.text(options.key()),
-            showPayload ? d.payload() : null,
-            showPayload ? d.result() : null,
+            showPayload ? job.payload() : null,
+            showPayload ? job.result() : null,
             claims,
             history.claimsComplete(),
             refusals,
             messages,
-            d.state() == JobState.FAILED && !isCancelled(d),
+            job.state() == JobState.FAILED && !isCancelled(d),
             under));
   }
 

@@ -2,10 +2,10 @@ package dev.fencing.postgres.internal;
 
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_JOB_OPTION;
 
-import dev.fencing.postgres.JobPage;
-import dev.fencing.postgres.JobRow;
-import dev.fencing.postgres.JobSearch;
-import dev.fencing.postgres.QueueActivity;
+import dev.fencing.postgres.admin.JobPage;
+import dev.fencing.postgres.admin.JobRow;
+import dev.fencing.postgres.admin.JobSearch;
+import dev.fencing.postgres.admin.QueueActivity;
 import dev.fencing.postgres.internal.jooq.tables.FencingJobOption;
 import java.time.Instant;
 import java.time.OffsetDateTime;

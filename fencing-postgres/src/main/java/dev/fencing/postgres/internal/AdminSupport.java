@@ -4,7 +4,7 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_OUTBOX;
 
 import dev.fencing.SchemaNotInstalledException;
 import dev.fencing.StoreUnavailableException;
-import dev.fencing.postgres.OutboxEntry;
+import dev.fencing.postgres.admin.OutboxEntry;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;

@@ -8,24 +8,22 @@ import static org.jooq.impl.DSL.min;
 
 import dev.fencing.JobSnapshot;
 import dev.fencing.internal.Validate;
-import dev.fencing.postgres.AdminChange;
-import dev.fencing.postgres.EpochOwner;
-import dev.fencing.postgres.JobDetails;
-import dev.fencing.postgres.JobHistory;
-import dev.fencing.postgres.JobOptionsView;
-import dev.fencing.postgres.JobPage;
-import dev.fencing.postgres.JobSearch;
-import dev.fencing.postgres.OutboxBacklog;
-import dev.fencing.postgres.OutboxEntry;
-import dev.fencing.postgres.OwnershipRow;
-import dev.fencing.postgres.QueueActivity;
+import dev.fencing.postgres.admin.AdminChange;
+import dev.fencing.postgres.admin.JobDetails;
+import dev.fencing.postgres.admin.JobHistory;
+import dev.fencing.postgres.admin.JobOptionsView;
+import dev.fencing.postgres.admin.JobPage;
+import dev.fencing.postgres.admin.JobSearch;
+import dev.fencing.postgres.admin.OutboxBacklog;
+import dev.fencing.postgres.admin.OwnershipRow;
+import dev.fencing.postgres.admin.QueueActivity;
 import dev.fencing.postgres.internal.jooq.tables.FencingOutbox;
 import dev.fencing.postgres.internal.jooq.tables.FencingResource;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import org.jooq.DSLContext;
@@ -38,9 +36,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What both engines' operators' views ({@code inplace.InPlaceAdmin}, {@code append.AppendAdmin}) do
  * alike: the schema they read, the install check on the engine's tables, purges through {@link
- * Retention}, the reads of the engine's {@link EngineReads} with their arguments checked, a job's
- * details from its {@link JobSnapshot}, and the outcome of a change told from the job as it stands
- * after it.
+ * Retention}, the reads of the engine's {@link EngineReads} with their arguments checked, and the
+ * outcome of a change told from the job as it stands after it.
  */
 public abstract class EngineAdmin implements Admin {
 
@@ -120,6 +117,7 @@ public abstract class EngineAdmin implements Admin {
 
   @Override
   public final JobPage jobs(JobSearch search) {
+    Objects.requireNonNull(search, "search");
     return read(dsl -> reads.jobs(dsl, search));
   }
 
@@ -131,8 +129,14 @@ public abstract class EngineAdmin implements Admin {
 
   @Override
   public final List<QueueActivity> activities(Collection<String> queues) {
-    queues.forEach(q -> Validate.identifier("queues", q));
-    return read(dsl -> reads.activities(dsl, queues));
+    List<String> names = List.copyOf(queues);
+    names.forEach(q -> Validate.identifier("queues", q));
+    return read(dsl -> reads.activities(dsl, names));
+  }
+
+  @Override
+  public final long purge(Duration olderThan, @Nullable String queue) {
+    return purge(olderThan, queue, PURGE_BATCH);
   }
 
   @Override
@@ -153,42 +157,9 @@ public abstract class EngineAdmin implements Admin {
     if (made) {
       return new AdminChange.Changed(now);
     }
+    JobSnapshot job = now.job();
     return new AdminChange.Refused(
-        now.id(), now.state(), "job " + now.id() + " is " + now.state().dbName() + "; " + refusal);
-  }
-
-  /** The details of a job as it stands ({@code job}), with what only the operators' view shows. */
-  protected static JobDetails details(
-      JobSnapshot job,
-      int expiries,
-      String lastEvent,
-      List<Long> settledEpochs,
-      Instant createdAt,
-      Instant updatedAt,
-      @Nullable Instant finishedAt,
-      List<EpochOwner> history,
-      List<OutboxEntry> messages) {
-    return new JobDetails(
-        job.id(),
-        job.queue(),
-        job.state(),
-        job.owner(),
-        job.epoch(),
-        job.attempts(),
-        job.maxAttempts(),
-        expiries,
-        job.lastError(),
-        lastEvent,
-        settledEpochs,
-        createdAt,
-        updatedAt,
-        job.runAt(),
-        job.leaseExpiresAt(),
-        finishedAt,
-        job.payload(),
-        job.result(),
-        history,
-        messages);
+        job.id(), job.state(), "job " + job.id() + " is " + job.state().dbName() + "; " + refusal);
   }
 
   /** The most resources {@link #ownerships} lists. */

@@ -1,9 +1,9 @@
 package dev.fencing.postgres.internal;
 
-import dev.fencing.postgres.JobHistory;
-import dev.fencing.postgres.JobPage;
-import dev.fencing.postgres.JobSearch;
-import dev.fencing.postgres.QueueActivity;
+import dev.fencing.postgres.admin.JobHistory;
+import dev.fencing.postgres.admin.JobPage;
+import dev.fencing.postgres.admin.JobSearch;
+import dev.fencing.postgres.admin.QueueActivity;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;

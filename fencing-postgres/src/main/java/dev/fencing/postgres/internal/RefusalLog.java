@@ -6,7 +6,7 @@ import static org.jooq.impl.DSL.val;
 
 import dev.fencing.FencedOutcome;
 import dev.fencing.Lease;
-import dev.fencing.postgres.RefusedWrite;
+import dev.fencing.postgres.admin.RefusedWrite;
 import dev.fencing.postgres.internal.jooq.tables.FencingRefusal;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;

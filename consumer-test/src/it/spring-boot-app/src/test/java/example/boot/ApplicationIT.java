@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.fencing.JobSnapshot;
 import dev.fencing.JobState;
 import dev.fencing.console.ConsolePasswords;
-import dev.fencing.postgres.JobDetails;
 import dev.fencing.postgres.PostgresFencing;
+import dev.fencing.postgres.admin.JobDetails;
 import dev.fencing.testkit.process.Ports;
 import dev.fencing.testkit.process.PostgresServer;
 import java.io.IOException;
@@ -63,7 +64,7 @@ class ApplicationIT {
 
       // JSON that is no SendEmail: its job ends FAILED at its first attempt, and the worker goes on
       long bad = store.queue().enqueue("emails", "[1]");
-      JobDetails undecodable = awaitState(store, bad, JobState.FAILED);
+      JobSnapshot undecodable = awaitState(store, bad, JobState.FAILED);
       assertThat(undecodable.attempts()).isEqualTo(1);
       assertThat(undecodable.lastError())
           .startsWith(
@@ -78,7 +79,7 @@ class ApplicationIT {
       assertThat(signup.statusCode()).as(signup.body()).isEqualTo(200);
       long id = Long.parseLong(signup.body().strip());
 
-      JobDetails job = awaitState(store, id, JobState.COMPLETED);
+      JobSnapshot job = awaitState(store, id, JobState.COMPLETED);
       assertThat(job.payload()).isEqualTo("{\"to\": \"ada@example.com\"}");
       assertThat(job.result()).contains("\"to\": \"ada@example.com\"", "\"epoch\": 1");
       assertThat(job.epoch()).isEqualTo(1);
@@ -195,14 +196,14 @@ class ApplicationIT {
         .start();
   }
 
-  private static JobDetails awaitState(PostgresFencing fencing, long id, JobState state)
+  private static JobSnapshot awaitState(PostgresFencing fencing, long id, JobState state)
       throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     Optional<JobDetails> job = Optional.empty();
     while (System.nanoTime() < deadline) {
       job = fencing.admin().job(id);
-      if (job.isPresent() && job.get().state() == state) {
-        return job.get();
+      if (job.isPresent() && job.get().job().state() == state) {
+        return job.get().job();
       }
       Thread.sleep(100);
     }

@@ -11,11 +11,11 @@ import dev.fencing.FencedQueue;
 import dev.fencing.JobState;
 import dev.fencing.QueueDepth;
 import dev.fencing.internal.Validate;
-import dev.fencing.postgres.AdminChange;
-import dev.fencing.postgres.EpochOwner;
-import dev.fencing.postgres.JobDetails;
-import dev.fencing.postgres.JobOptionsView;
-import dev.fencing.postgres.QueueSummary;
+import dev.fencing.postgres.admin.AdminChange;
+import dev.fencing.postgres.admin.EpochOwner;
+import dev.fencing.postgres.admin.JobDetails;
+import dev.fencing.postgres.admin.JobOptionsView;
+import dev.fencing.postgres.admin.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
 import dev.fencing.postgres.internal.Config;
@@ -165,7 +165,7 @@ final class AppendAdmin extends EngineAdmin {
       lastEvent = "cancelled"; // as the other engine's last_event says it
     }
     return Optional.of(
-        details(
+        new JobDetails(
             state.snapshot(),
             expiries,
             lastEvent,

@@ -4,8 +4,8 @@ import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_CLAIM;
 import static dev.fencing.postgres.internal.jooq.Tables.FENCING_APPEND_HANDOUT;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 
-import dev.fencing.postgres.EpochClaim;
-import dev.fencing.postgres.JobHistory;
+import dev.fencing.postgres.admin.EpochClaim;
+import dev.fencing.postgres.admin.JobHistory;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
 import dev.fencing.postgres.internal.LeaseSql;

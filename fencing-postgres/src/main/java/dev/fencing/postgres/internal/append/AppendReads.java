@@ -19,11 +19,11 @@ import static org.jooq.impl.DSL.unnest;
 import static org.jooq.impl.DSL.val;
 
 import dev.fencing.JobState;
-import dev.fencing.postgres.JobHistory;
-import dev.fencing.postgres.JobPage;
-import dev.fencing.postgres.JobRow;
-import dev.fencing.postgres.JobSearch;
-import dev.fencing.postgres.QueueActivity;
+import dev.fencing.postgres.admin.JobHistory;
+import dev.fencing.postgres.admin.JobPage;
+import dev.fencing.postgres.admin.JobRow;
+import dev.fencing.postgres.admin.JobSearch;
+import dev.fencing.postgres.admin.QueueActivity;
 import dev.fencing.postgres.internal.AdminReads;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.EngineReads;

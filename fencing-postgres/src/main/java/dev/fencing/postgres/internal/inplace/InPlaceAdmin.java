@@ -8,11 +8,11 @@ import static org.jooq.impl.DSL.val;
 import dev.fencing.CancelResult;
 import dev.fencing.JobState;
 import dev.fencing.internal.Validate;
-import dev.fencing.postgres.AdminChange;
-import dev.fencing.postgres.EpochOwner;
-import dev.fencing.postgres.JobDetails;
-import dev.fencing.postgres.JobOptionsView;
-import dev.fencing.postgres.QueueSummary;
+import dev.fencing.postgres.admin.AdminChange;
+import dev.fencing.postgres.admin.EpochOwner;
+import dev.fencing.postgres.admin.JobDetails;
+import dev.fencing.postgres.admin.JobOptionsView;
+import dev.fencing.postgres.admin.QueueSummary;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
 import dev.fencing.postgres.internal.Config;
@@ -147,7 +147,7 @@ final class InPlaceAdmin extends EngineAdmin {
       return Optional.empty();
     }
     return Optional.of(
-        details(
+        new JobDetails(
             InPlaceRow.snapshot(r),
             r.getExpiries(),
             r.getLastEvent(),

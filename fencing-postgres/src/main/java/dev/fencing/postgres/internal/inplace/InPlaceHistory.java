@@ -3,8 +3,8 @@ package dev.fencing.postgres.internal.inplace;
 import static org.jooq.impl.DSL.currentOffsetDateTime;
 
 import dev.fencing.JobState;
-import dev.fencing.postgres.EpochClaim;
-import dev.fencing.postgres.JobHistory;
+import dev.fencing.postgres.admin.EpochClaim;
+import dev.fencing.postgres.admin.JobHistory;
 import dev.fencing.postgres.internal.AdminSupport;
 import dev.fencing.postgres.internal.Cancels;
 import dev.fencing.postgres.internal.LeaseSql;

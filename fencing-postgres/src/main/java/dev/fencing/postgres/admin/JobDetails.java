@@ -1,16 +1,18 @@
-package dev.fencing.postgres;
+package dev.fencing.postgres.admin;
 
-import dev.fencing.JobState;
+import dev.fencing.JobSnapshot;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A job's row as it was when read, with the owners of its recent epochs and its outbox messages;
- * for inspection, never for deciding ownership (use a commit).
+ * The page of one job ({@link PostgresAdmin#job}): the job as {@code find} reads it, with what only
+ * the operators' view shows (how its row came to be, the owners of its recent epochs, its outbox
+ * messages); for inspection, never for deciding ownership (use a commit). A list of jobs shows
+ * {@link JobRow}s.
  *
- * @param epoch the current epoch, 0 if never claimed
+ * @param job the job's row as it was when read
  * @param expiries how many times a lease on the job ran out
  * @param lastEvent the last write to the row: enqueued, claimed, renewed, completed, retry, failed,
  *     released, requeued or admin_failed; on the append-only engine also expired (a claim took the
@@ -18,43 +20,33 @@ import org.jspecify.annotations.Nullable;
  *     not the job)
  * @param settledEpochs the epochs whose owners gave the job back: +epoch for a fail, -epoch for a
  *     release
+ * @param createdAt when it was enqueued (database clock)
+ * @param updatedAt when its row was last written (database clock)
+ * @param finishedAt when it ended, or null if it has not
  * @param history who held which epoch, for the last 16 claims, oldest first; claims made before the
  *     history column was installed are missing
  * @param messages the outbox messages its commit wrote, by index
  */
 public record JobDetails(
-    long id,
-    String queue,
-    JobState state,
-    @Nullable String owner,
-    long epoch,
-    int attempts,
-    int maxAttempts,
+    JobSnapshot job,
     int expiries,
-    @Nullable String lastError,
     String lastEvent,
     List<Long> settledEpochs,
     Instant createdAt,
     Instant updatedAt,
-    Instant runAt,
-    @Nullable Instant leaseExpiresAt,
     @Nullable Instant finishedAt,
-    String payload,
-    @Nullable String result,
     List<EpochOwner> history,
     List<OutboxEntry> messages) {
 
   /**
-   * @throws NullPointerException if a required field is null
+   * @throws NullPointerException naming the component if a required one is null, or if a list holds
+   *     null
    */
   public JobDetails {
-    Objects.requireNonNull(queue, "queue");
-    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(job, "job");
     Objects.requireNonNull(lastEvent, "lastEvent");
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(updatedAt, "updatedAt");
-    Objects.requireNonNull(runAt, "runAt");
-    Objects.requireNonNull(payload, "payload");
     settledEpochs = List.copyOf(settledEpochs);
     history = List.copyOf(history);
     messages = List.copyOf(messages);

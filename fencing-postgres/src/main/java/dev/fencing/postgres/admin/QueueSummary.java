@@ -1,4 +1,4 @@
-package dev.fencing.postgres;
+package dev.fencing.postgres.admin;
 
 import dev.fencing.internal.Validate;
 import org.jspecify.annotations.Nullable;

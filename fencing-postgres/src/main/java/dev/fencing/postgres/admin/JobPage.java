@@ -1,4 +1,4 @@
-package dev.fencing.postgres;
+package dev.fencing.postgres.admin;
 
 import java.util.List;
 import org.jspecify.annotations.Nullable;

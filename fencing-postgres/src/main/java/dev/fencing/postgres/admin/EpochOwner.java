@@ -1,4 +1,4 @@
-package dev.fencing.postgres;
+package dev.fencing.postgres.admin;
 
 /**
  * Who held one epoch of a job: the owner of the claim that took it.

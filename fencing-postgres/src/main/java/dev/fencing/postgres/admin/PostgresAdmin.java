@@ -1,12 +1,11 @@
-package dev.fencing.postgres;
+package dev.fencing.postgres.admin;
 
 import dev.fencing.CancelResult;
 import dev.fencing.StoreUnavailableException;
-import dev.fencing.postgres.internal.Admin;
+import dev.fencing.postgres.PostgresFencing;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -24,21 +23,13 @@ import org.jspecify.annotations.Nullable;
  * claim after a requeue takes a larger epoch than any before it, and the holder of a job failed
  * here is refused at its next commit or renewal. Immutable and safe for concurrent use.
  */
-public final class PostgresAdmin {
+public interface PostgresAdmin {
 
   /** Jobs deleted per transaction by {@link #purge}. */
-  public static final int PURGE_BATCH = 1_000;
-
-  private final Admin admin;
-
-  PostgresAdmin(Admin admin) {
-    this.admin = admin;
-  }
+  int PURGE_BATCH = 1_000;
 
   /** Returns the schema this admin reads and changes. */
-  public String schema() {
-    return admin.schema();
-  }
+  String schema();
 
   /**
    * Returns every queue with pending, running or failed jobs, by name, with its counts. Names and
@@ -48,18 +39,14 @@ public final class PostgresAdmin {
    *
    * @throws StoreUnavailableException if the database failed after the transient retries
    */
-  public List<QueueSummary> queues(boolean countCompleted) {
-    return admin.queues(countCompleted);
-  }
+  List<QueueSummary> queues(boolean countCompleted);
 
   /**
    * Returns the job with that id: its row, who held its last 16 epochs, its outbox messages.
    *
    * @throws IllegalArgumentException if {@code jobId} is not positive
    */
-  public Optional<JobDetails> job(long jobId) {
-    return admin.job(jobId);
-  }
+  Optional<JobDetails> job(long jobId);
 
   /**
    * Returns the job's claims, newest first, and its recorded refused writes, newest first. The
@@ -70,9 +57,7 @@ public final class PostgresAdmin {
    * @throws IllegalArgumentException if {@code jobId} is not positive
    * @throws StoreUnavailableException if the database failed after the transient retries
    */
-  public Optional<JobHistory> history(long jobId) {
-    return admin.history(jobId);
-  }
+  Optional<JobHistory> history(long jobId);
 
   /**
    * Puts a failed job back to pending, claimable now, attempts counted from zero; its epoch is
@@ -82,9 +67,7 @@ public final class PostgresAdmin {
    *
    * @throws IllegalArgumentException if {@code jobId} is not positive
    */
-  public AdminChange requeue(long jobId) {
-    return admin.requeue(jobId);
-  }
+  AdminChange requeue(long jobId);
 
   /**
    * Ends a pending or running job failed with {@code reason} (kept as its last error, cut to 4,000
@@ -94,9 +77,7 @@ public final class PostgresAdmin {
    * @throws IllegalArgumentException if {@code jobId} is not positive or {@code reason} is blank;
    *     nothing is written
    */
-  public AdminChange fail(long jobId, String reason) {
-    return admin.fail(jobId, reason);
-  }
+  AdminChange fail(long jobId, String reason);
 
   /**
    * Cancels a pending or running job, as {@link dev.fencing.FencedQueue#cancel(long, String)} does:
@@ -110,9 +91,7 @@ public final class PostgresAdmin {
    * @throws StoreUnavailableException if the database failed after the transient retries; whether
    *     the job was cancelled is unknown, and cancelling again is safe
    */
-  public CancelResult cancel(long jobId, @Nullable String reason) {
-    return admin.cancel(jobId, reason);
-  }
+  CancelResult cancel(long jobId, @Nullable String reason);
 
   /**
    * Deletes completed and failed jobs that finished more than {@code olderThan} ago (database
@@ -124,9 +103,7 @@ public final class PostgresAdmin {
    * @throws IllegalArgumentException if {@code olderThan} is not between 1 min and 3650 days or
    *     {@code queue} is not a plain identifier; nothing is deleted
    */
-  public long purge(Duration olderThan, @Nullable String queue) {
-    return admin.purge(olderThan, queue, PURGE_BATCH);
-  }
+  long purge(Duration olderThan, @Nullable String queue);
 
   /**
    * Returns one page of the jobs {@code search} finds, newest (largest id) first: the next page is
@@ -136,9 +113,7 @@ public final class PostgresAdmin {
    *
    * @throws StoreUnavailableException if the database failed after the transient retries
    */
-  public JobPage jobs(JobSearch search) {
-    return admin.jobs(Objects.requireNonNull(search, "search"));
-  }
+  JobPage jobs(JobSearch search);
 
   /**
    * Returns the queue's activity on the database clock: since when its oldest pending job has been
@@ -148,9 +123,7 @@ public final class PostgresAdmin {
    * @throws IllegalArgumentException if {@code queue} is not a plain identifier
    * @throws StoreUnavailableException if the database failed after the transient retries
    */
-  public QueueActivity activity(String queue) {
-    return admin.activity(queue);
-  }
+  QueueActivity activity(String queue);
 
   /**
    * Returns the {@link #activity} of {@code queues} and of every queue with a job finished in the
@@ -160,9 +133,7 @@ public final class PostgresAdmin {
    * @throws IllegalArgumentException if a queue is not a plain identifier
    * @throws StoreUnavailableException if the database failed after the transient retries
    */
-  public List<QueueActivity> activities(Collection<String> queues) {
-    return admin.activities(List.copyOf(queues));
-  }
+  List<QueueActivity> activities(Collection<String> queues);
 
   /**
    * Returns the first {@code limit} owned resources ({@link PostgresFencing#ownership()}), by name,
@@ -171,18 +142,14 @@ public final class PostgresAdmin {
    * @throws IllegalArgumentException if {@code limit} is not between 1 and 1000
    * @throws StoreUnavailableException if the database failed after the transient retries
    */
-  public List<OwnershipRow> ownerships(int limit) {
-    return admin.ownerships(limit);
-  }
+  List<OwnershipRow> ownerships(int limit);
 
   /**
    * Returns how many outbox messages wait for delivery, and when the oldest was written.
    *
    * @throws StoreUnavailableException if the database failed after the transient retries
    */
-  public OutboxBacklog outboxBacklog() {
-    return admin.outboxBacklog();
-  }
+  OutboxBacklog outboxBacklog();
 
   /**
    * Returns the priority, group and idempotency key job {@code jobId} was enqueued with, or empty
@@ -191,7 +158,5 @@ public final class PostgresAdmin {
    * @throws IllegalArgumentException if {@code jobId} is not positive
    * @throws StoreUnavailableException if the database failed after the transient retries
    */
-  public Optional<JobOptionsView> options(long jobId) {
-    return admin.options(jobId);
-  }
+  Optional<JobOptionsView> options(long jobId);
 }

@@ -1,4 +1,4 @@
-package dev.fencing.postgres;
+package dev.fencing.postgres.admin;
 
 import dev.fencing.JobState;
 import java.util.Objects;
@@ -21,7 +21,7 @@ public sealed interface AdminChange {
 
     @Override
     public long jobId() {
-      return job.id();
+      return job.job().id();
     }
   }
 

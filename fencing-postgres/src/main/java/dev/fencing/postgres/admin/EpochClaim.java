@@ -1,4 +1,4 @@
-package dev.fencing.postgres;
+package dev.fencing.postgres.admin;
 
 import java.time.Instant;
 import java.util.Objects;

@@ -1,12 +1,13 @@
-package dev.fencing.postgres;
+package dev.fencing.postgres.admin;
 
 import dev.fencing.JobState;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One job as a list of jobs shows it ({@link PostgresAdmin#jobs}): its state and where it stands,
- * without its payload and result ({@link PostgresAdmin#job} has them).
+ * The row of a list of jobs ({@link PostgresAdmin#jobs}): one job's state and where it stands, with
+ * its key, priority and group, without its payload and result. The page of one job is {@link
+ * JobDetails} ({@link PostgresAdmin#job}), which has them.
  *
  * @param id the job's id
  * @param queue its queue
