@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
  * What an attempt to acquire a resource got: {@link Acquired} with a new ownership and a new,
  * larger epoch, or {@link Held} when someone (perhaps another process with the same owner name)
  * holds it and nothing changed.
+ *
+ * @since 0.1
  */
 public sealed interface Acquisition permits Acquisition.Acquired, Acquisition.Held {
 

@@ -5,6 +5,8 @@ import java.util.Objects;
 /**
  * What {@link FencedQueue#cancel(long, String)} found and did: the job was {@link Cancelled}, had
  * {@link AlreadyEnded} before, or was {@link NotFound}.
+ *
+ * @since 0.1
  */
 public sealed interface CancelResult
     permits CancelResult.Cancelled, CancelResult.AlreadyEnded, CancelResult.NotFound {

@@ -6,6 +6,8 @@ import java.util.Objects;
  * What happened to one item of a batched commit ({@link FencedQueue#completeAll}): a fenced outcome
  * (accepted, or refused and dropped), or {@link Invalid} when the store would not take the result.
  * One bad item fails alone; the rest of its batch commits.
+ *
+ * @since 0.1
  */
 public sealed interface CommitOutcome permits FencedOutcome, CommitOutcome.Invalid {
 

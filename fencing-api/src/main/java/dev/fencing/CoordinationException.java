@@ -4,6 +4,8 @@ package dev.fencing;
  * A coordination service could not be reached or answered with an error. The message names the
  * service and its endpoints; the operation's outcome is unknown unless its documentation says
  * otherwise.
+ *
+ * @since 0.1
  */
 public class CoordinationException extends StoreUnavailableException {
 

@@ -10,6 +10,7 @@ import dev.fencing.internal.Validate;
  * @param created whether this call wrote the job (also when its first try landed and only the
  *     acknowledgement was lost); false when the key was already taken, by an earlier call or by
  *     another producer, with an equal payload
+ * @since 0.1
  */
 public record Enqueued(long id, String key, boolean created) {
 

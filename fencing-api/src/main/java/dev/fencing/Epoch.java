@@ -7,6 +7,7 @@ package dev.fencing;
  * epoch owns the job or resource and anything older is a zombie.
  *
  * @param value the token, at least 1
+ * @since 0.1
  */
 public record Epoch(long value) implements Comparable<Epoch> {
 

@@ -8,6 +8,8 @@ import java.util.Optional;
  * write has been dropped. {@link #refusal()} says why: a newer claim owns it ({@link
  * FencedOutcome.Superseded}), or the lease expired and nobody reclaimed yet ({@link
  * FencedOutcome.LeaseExpired}), or the lease was never valid at that epoch.
+ *
+ * @since 0.1
  */
 public final class FencedOffException extends FencingException {
 

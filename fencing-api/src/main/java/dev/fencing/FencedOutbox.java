@@ -11,6 +11,8 @@ import java.util.Objects;
  * takes that resend as a repeat.
  *
  * <p>The relay has no thread of its own: call {@link #relay} from your scheduler.
+ *
+ * @since 0.1
  */
 public interface FencedOutbox {
 

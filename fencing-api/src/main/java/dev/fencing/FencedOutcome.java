@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
  * What happened to one fenced write: a commit of a job's result or a delivery to a receiver. Either
  * it was {@link Accepted}, or it was refused for one of the reasons of {@link Refused}, each with
  * what a log line needs (the epoch that tried, and what won).
+ *
+ * @since 0.1
  */
 public sealed interface FencedOutcome extends CommitOutcome
     permits FencedOutcome.Accepted, FencedOutcome.Refused {

@@ -15,6 +15,8 @@ import java.util.Optional;
  * <p>A receiver backed by a store raises its failures as {@link StoreUnavailableException} (or
  * {@link SchemaNotInstalledException} when its tables are missing), never as the driver's or
  * client's own type.
+ *
+ * @since 0.1
  */
 public interface FencedReceiver {
 

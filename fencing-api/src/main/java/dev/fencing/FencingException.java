@@ -24,6 +24,8 @@ package dev.fencing;
  * NullPointerException} for a null where none is allowed) naming the parameter and the value; an
  * operation on something closed throws {@link IllegalStateException}. No exception type of a
  * backend's implementation (a driver, jOOQ, a client library) escapes; it is kept as the cause.
+ *
+ * @since 0.1
  */
 public abstract class FencingException extends RuntimeException {
 

@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
  * (one statement for {@code completeAll} or {@code renewAll} on PostgreSQL, its outbox) is kept.
  * Extend it to watch or change some calls (metering, counting, a test's injected fault) and inherit
  * the rest.
+ *
+ * @since 0.1
  */
 public abstract class ForwardingFencedQueue implements FencedQueue {
 

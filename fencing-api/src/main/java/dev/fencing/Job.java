@@ -9,6 +9,7 @@ import java.util.Objects;
  * @param queue the queue the job was claimed from
  * @param payload the job's payload, JSON
  * @param attempt which claim of the job this is, counting from 1
+ * @since 0.1
  */
 public record Job(Lease lease, String queue, String payload, int attempt) {
 

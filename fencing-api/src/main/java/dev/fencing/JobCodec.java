@@ -12,6 +12,8 @@ import java.util.ServiceLoader;
  * <p>An implementation must be safe to use from many threads at once: one codec serves every
  * producer and worker of an application. It refuses {@code null} (a {@link JobType} whose type is
  * {@link Void} stores JSON {@code null} without asking the codec), and never returns {@code null}.
+ *
+ * @since 0.1
  */
 public interface JobCodec {
 

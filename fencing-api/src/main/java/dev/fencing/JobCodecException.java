@@ -6,6 +6,8 @@ import java.util.Objects;
  * A {@link JobCodec} could not turn a value into JSON, or JSON into a value of the type asked for.
  * The message names the type and says why, in the codec's own words; the codec's own failure is
  * kept as the cause. Nothing was sent to the store.
+ *
+ * @since 0.1
  */
 public final class JobCodecException extends FencingException {
 

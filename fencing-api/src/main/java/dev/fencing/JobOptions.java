@@ -26,6 +26,8 @@ import org.jspecify.annotations.Nullable;
  * became ready (run time, or when an expired lease ran out), then by age (id). The order is strict:
  * a steady stream of higher-priority jobs delays lower ones. A job whose lease ran out is taken
  * over at priority 0, and a failed job's retry keeps its priority.
+ *
+ * @since 0.1
  */
 public final class JobOptions {
 

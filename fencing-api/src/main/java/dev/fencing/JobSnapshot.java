@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param lastError the error its last failure left, or null
  * @param runAt when it is (or was) due
  * @param leaseExpiresAt when the lease on it runs (or ran) out, or null when no lease is on it
+ * @since 0.1
  */
 public record JobSnapshot(
     long id,

@@ -5,6 +5,8 @@ import java.util.Locale;
 /**
  * Where a job is in its life. Finished jobs stay as a record until retention removes them (see
  * {@link Maintenance}).
+ *
+ * @since 0.1
  */
 public enum JobState {
   /** Waiting to be claimed, from its {@code runAt} on. */

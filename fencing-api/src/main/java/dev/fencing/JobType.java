@@ -27,6 +27,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <P> the payload's type
  * @param <R> the result's type
+ * @since 0.1
  */
 public final class JobType<P, R> {
 

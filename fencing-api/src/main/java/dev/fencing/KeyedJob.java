@@ -13,6 +13,7 @@ import dev.fencing.internal.Validate;
  * @param payload the job's input, JSON, judged by the store
  * @param options when the job may first be claimed and its priority; used only when the job is
  *     created: a key already taken keeps its job as it was enqueued first
+ * @since 0.1
  */
 public record KeyedJob(String key, String payload, JobOptions options) {
 

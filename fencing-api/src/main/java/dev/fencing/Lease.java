@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param owner the worker that claimed it, not blank, at most 200 characters
  * @param epoch the fencing token of this claim
  * @param expiresAt when the lease runs out, as the database clock reported it
+ * @since 0.1
  */
 public record Lease(long jobId, String owner, Epoch epoch, Instant expiresAt) {
 

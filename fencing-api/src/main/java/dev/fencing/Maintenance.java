@@ -16,6 +16,8 @@ import java.util.Optional;
  *
  * <p>Removing a job also forgets its idempotency key: enqueueing the same key afterwards adds a new
  * job. Keep finished jobs at least as long as producers may retry.
+ *
+ * @since 0.1
  */
 public interface Maintenance {
 

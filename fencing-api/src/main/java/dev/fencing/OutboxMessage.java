@@ -11,6 +11,7 @@ import dev.fencing.internal.Validate;
  * @param destination which receiver takes it: a plain identifier ({@code [a-z_][a-z0-9_]{0,62}})
  * @param key the receiver's key: not blank, at most 500 characters, well-formed text
  * @param payload JSON, judged by the store when the commit writes it
+ * @since 0.1
  */
 public record OutboxMessage(String destination, String key, String payload) {
 

@@ -21,6 +21,7 @@ import java.util.Objects;
  * @param expiresAt when the ownership ends unless renewed: on the service's clock where the service
  *     judges leases on a clock it reports (PostgreSQL), otherwise a conservative estimate on this
  *     JVM's clock, taken before the request was sent (etcd, ZooKeeper)
+ * @since 0.1
  */
 public record Ownership(String resource, String owner, Epoch epoch, Instant expiresAt) {
 

@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
  * What a renewal did to one ownership: {@link Renewed} with its new expiry, or {@link Lost} with
  * why. A lost ownership is lost for good: stop sending with its epoch and acquire again, which
  * takes a newer epoch.
+ *
+ * @since 0.1
  */
 public sealed interface OwnershipRenewal permits OwnershipRenewal.Renewed, OwnershipRenewal.Lost {
 

@@ -7,6 +7,7 @@ package dev.fencing;
  * @param pending waiting to be claimed, due now or later
  * @param running claimed under a lease, expired leases included
  * @param failed ended failed on their last attempt (until retention removes them)
+ * @since 0.1
  */
 public record QueueDepth(long pending, long running, long failed) {
 

@@ -51,6 +51,8 @@ import org.jspecify.annotations.Nullable;
  * order, not a limit: it takes no lock.
  *
  * <p>Limits change while the queue runs: the next claim obeys them, and lowering one ends no lease.
+ *
+ * @since 0.1
  */
 public final class QueueLimits {
 

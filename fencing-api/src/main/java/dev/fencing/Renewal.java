@@ -5,6 +5,8 @@ import java.util.Objects;
 /**
  * What a heartbeat did to one lease: {@link Renewed} with its new expiry, or {@link Lost} with the
  * reason the job is no longer this lease's. A lost lease must stop: its result would be refused.
+ *
+ * @since 0.1
  */
 public sealed interface Renewal permits Renewal.Renewed, Renewal.Lost {
 

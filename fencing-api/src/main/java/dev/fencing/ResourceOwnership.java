@@ -15,6 +15,8 @@ import java.util.Optional;
  * are never decimal numbers, so they cannot collide with job keys; keeping a resource on one
  * backend is the caller's part (a resource moved to another backend must start above the highest
  * epoch its receivers have seen).
+ *
+ * @since 0.1
  */
 public interface ResourceOwnership extends AutoCloseable {
 

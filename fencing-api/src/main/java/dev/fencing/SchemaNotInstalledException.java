@@ -4,6 +4,8 @@ package dev.fencing;
  * The store's schema holds no fencing tables, or tables from an older version that lack a column
  * this jar reads. Nothing was written. Install the schema (the backend's builder does it unless
  * told not to) or run its migration.
+ *
+ * @since 0.1
  */
 public final class SchemaNotInstalledException extends FencingException {
 

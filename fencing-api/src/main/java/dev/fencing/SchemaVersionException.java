@@ -5,6 +5,8 @@ package dev.fencing;
  * migrated, or installed before schema versions were recorded), or newer and no longer compatible
  * with it. Nothing was written. Migrate the schema (the backend's builder does it unless told not
  * to), or upgrade the library.
+ *
+ * @since 0.1
  */
 public final class SchemaVersionException extends FencingException {
 

@@ -6,6 +6,8 @@ package dev.fencing;
  * lease (complete, fail, renew, release), a delivery to a receiver at an epoch and a keyed enqueue
  * are safe to repeat, and a repeat reports the truth. The message names the store and the
  * operation; the cause is the driver's or client's failure.
+ *
+ * @since 0.1
  */
 public class StoreUnavailableException extends FencingException {
 

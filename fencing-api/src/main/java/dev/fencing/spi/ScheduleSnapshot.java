@@ -10,6 +10,7 @@ import java.util.Optional;
  *
  * @param now the store's clock at the read: the time by which slots are judged due
  * @param schedules the stored schedules, by name
+ * @since 0.1
  */
 public record ScheduleSnapshot(Instant now, List<ScheduleState> schedules) {
 

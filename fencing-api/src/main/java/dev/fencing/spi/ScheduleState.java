@@ -12,6 +12,7 @@ import java.util.Objects;
  * @param revision the revision of the stored definition, at least 1
  * @param definition the stored definition, as its scheduler wrote it
  * @param mark the high-water mark: every slot at or before it has been dealt with
+ * @since 0.1
  */
 public record ScheduleState(String name, long revision, String definition, Instant mark) {
 

@@ -21,6 +21,8 @@ import java.util.List;
  *
  * <p>Failures of the store surface as on {@link FencedQueue}: {@link StoreUnavailableException},
  * {@link SchemaNotInstalledException}.
+ *
+ * @since 0.1
  */
 public interface ScheduleStore {
 

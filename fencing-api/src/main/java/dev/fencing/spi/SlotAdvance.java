@@ -4,7 +4,11 @@ import dev.fencing.Enqueued;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/** What {@link ScheduleStore#advance} did: moved the mark and enqueued, or nothing. */
+/**
+ * What {@link ScheduleStore#advance} did: moved the mark and enqueued, or nothing.
+ *
+ * @since 0.1
+ */
 public sealed interface SlotAdvance {
 
   /**

@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
  * Tells the console who sent a request, when the application already authenticates its users
  * (Spring Security, a servlet container's login). With one set, the console shows no login page of
  * its own: a request it cannot place is answered 401.
+ *
+ * @since 0.1
  */
 @FunctionalInterface
 public interface ConsoleAuthenticator {

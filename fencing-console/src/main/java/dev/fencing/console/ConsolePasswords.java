@@ -11,6 +11,8 @@ import javax.crypto.spec.PBEKeySpec;
  * Password hashes for {@link FencingConsole.Builder#user}: PBKDF2 with HMAC-SHA-256, a random
  * 16-byte salt and 210,000 iterations, written {@code pbkdf2-sha256:210000:<salt>:<hash>} (Base64).
  * Make one with {@code fencing console --hash-password} or {@link #hash}; configure only the hash.
+ *
+ * @since 0.1
  */
 public final class ConsolePasswords {
 

@@ -1,6 +1,10 @@
 package dev.fencing.console;
 
-/** What a console user may do. */
+/**
+ * What a console user may do.
+ *
+ * @since 0.1
+ */
 public enum ConsoleRole {
   /** Reads every page; sees payloads and results only when the console allows viewers to. */
   VIEWER,

@@ -26,6 +26,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * {@code [::1]} with its port, so a web page that points a name of its own at this machine (DNS
  * rebinding) reads nothing. It refuses to start bound beyond loopback with an anonymous role:
  * there, every user needs credentials.
+ *
+ * @since 0.1
  */
 public final class ConsoleServer implements AutoCloseable {
 

@@ -6,6 +6,7 @@ import java.util.Objects;
  * Who is using the console, as the audit log names them, and their role.
  *
  * @param name the user's name, or {@code "anonymous@<address>"} for a visitor without credentials
+ * @since 0.1
  */
 public record ConsoleUser(String name, ConsoleRole role) {
 

@@ -28,6 +28,8 @@ import org.jspecify.annotations.Nullable;
  * POST carrying the session's CSRF token, and is logged (SLF4J logger {@code
  * dev.fencing.console.audit}) with who did it. Immutable; {@link #servlet()} may be mounted in any
  * servlet container (Spring Boot's starter does, under {@code fencing.console.path}).
+ *
+ * @since 0.1
  */
 public final class FencingConsole {
 

@@ -37,6 +37,8 @@ import org.jspecify.annotations.Nullable;
  * leader extends running leases. {@link dev.fencing.Ownership#expiresAt()} is the granted TTL added
  * to this JVM's clock as read before the request was sent, so the ownership never lasts less on the
  * server.
+ *
+ * @since 0.1
  */
 public final class EtcdOwnership {
 

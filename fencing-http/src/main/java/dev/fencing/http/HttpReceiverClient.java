@@ -23,6 +23,8 @@ import java.util.Objects;
  * <p>Its {@code deliver}, {@code fence} and {@code newest} throw {@link IllegalArgumentException}
  * with the server's message for bad input (400), and {@link HttpReceiverException} when refused
  * otherwise (401 unauthorised) or when the retries ran out.
+ *
+ * @since 0.1
  */
 public final class HttpReceiverClient {
 

@@ -8,6 +8,8 @@ import dev.fencing.StoreUnavailableException;
  * refusal nothing was written; after the retries ran out, whether the last attempt was written is
  * unknown, and delivering again at the same epoch is safe. A {@link StoreUnavailableException}: the
  * receiver is the store the delivery goes to.
+ *
+ * @since 0.1
  */
 public final class HttpReceiverException extends StoreUnavailableException {
 

@@ -27,6 +27,8 @@ import java.util.Objects;
  * fences all the same); errors are {@code {"error":..,"field":..,"message":..}} with 400 (bad
  * input), 401 (unauthorised), 408 (body too slow), 413 (body too large), 503 (the backing receiver
  * failed; safe to retry at the same epoch).
+ *
+ * @since 0.1
  */
 public final class HttpReceiverServer implements AutoCloseable {
 

@@ -25,6 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>A failure to encode or decode is a {@link dev.fencing.JobCodecException} naming the type, with
  * Jackson's message and Jackson's exception as its cause. Decoding JSON {@code null} fails too: a
  * codec never returns null. The codecs are safe to use from many threads at once.
+ *
+ * @since 0.1
  */
 public final class JacksonJobCodec {
 

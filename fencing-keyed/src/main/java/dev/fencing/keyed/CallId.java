@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param job the job id in decimal or the resource's name: 1 to 200 characters, not blank, no
  *     control characters, no unpaired surrogate
  * @param step the step of the job's work this call is (such as {@code charge}), same rules
+ * @since 0.1
  */
 public record CallId(String job, String step) {
 

@@ -27,6 +27,8 @@ import dev.fencing.Epoch;
  * the resend then relies on its deduplication alone.
  *
  * <p>Thread-safe; close it to release the HTTP client.
+ *
+ * @since 0.1
  */
 public interface KeyedCalls extends AutoCloseable {
 

@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The front door of keyed calls over HTTP: {@code KeyedHttp.builder(baseUri)...build()} gives the
  * {@link KeyedCalls} to a service that deduplicates on an idempotency key.
+ *
+ * @since 0.1
  */
 public final class KeyedHttp {
 

@@ -7,6 +7,8 @@ import java.util.Objects;
  * What one keyed call came to: {@link Done}, {@link Refused} by the service, {@link FencedOff}
  * before it was sent, or {@link Unknown}. Only {@link Done} means the effect happened; {@link
  * Unknown} means it may or may not have.
+ *
+ * @since 0.1
  */
 public sealed interface KeyedOutcome
     permits KeyedOutcome.Done, KeyedOutcome.Refused, KeyedOutcome.FencedOff, KeyedOutcome.Unknown {

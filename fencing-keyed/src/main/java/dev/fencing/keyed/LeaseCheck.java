@@ -14,6 +14,8 @@ import java.util.function.BooleanSupplier;
  * superseded (a payment, an email) is checked at call time. The check narrows the window, it does
  * not close it: a lease can still be lost while the request is on the wire, which is why the key is
  * the same for every epoch.
+ *
+ * @since 0.1
  */
 @FunctionalInterface
 public interface LeaseCheck {

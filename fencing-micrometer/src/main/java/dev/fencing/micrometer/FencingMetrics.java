@@ -38,6 +38,8 @@ import java.util.Set;
  * <p>Meters are named {@code fencing.*} and tagged with low-cardinality values only: a queue's
  * name, an outcome, a reason, a stage, an exception's class; never a job id, an owner or an epoch.
  * Latencies and the depth refresh are timed on the registry's clock. Immutable and thread-safe.
+ *
+ * @since 0.1
  */
 public final class FencingMetrics {
 

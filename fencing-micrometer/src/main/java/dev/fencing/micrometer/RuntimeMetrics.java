@@ -20,6 +20,8 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>Thread-safe. {@link #close()} removes this runtime's meters from the registry.
+ *
+ * @since 0.1
  */
 public interface RuntimeMetrics extends Consumer<WorkOutcome>, AutoCloseable {
 

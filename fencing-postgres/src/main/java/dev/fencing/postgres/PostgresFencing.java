@@ -59,6 +59,8 @@ import org.jspecify.annotations.Nullable;
  * Builder#listenerDataSource}), goes back by itself {@link Builder#listenerLinger} after the last
  * wait, or at once at {@link #close()}: close the handle before the pool, so that no connection of
  * it outlives the pool. Immutable and safe for concurrent use.
+ *
+ * @since 0.1
  */
 public final class PostgresFencing implements AutoCloseable {
 

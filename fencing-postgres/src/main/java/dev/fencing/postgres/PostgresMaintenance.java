@@ -44,6 +44,8 @@ import java.util.function.Supplier;
  * autovacuum (tuned by the schema's storage settings) does the work alone. A long-running
  * transaction anywhere in the database holds back what any VACUUM can clear (see
  * docs/BENCHMARKS.md, "Retention"). Safe for concurrent use, from several processes too.
+ *
+ * @since 0.1
  */
 public final class PostgresMaintenance implements Maintenance {
 

@@ -36,6 +36,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Each retry is one connection attempt of the driver (to every host of the URL, in turn, until
  * one is the primary): while a replica answers, a login on it every retry interval per pool.
+ *
+ * @since 0.1
  */
 public final class PrimaryWaitingDataSource implements DataSource {
 

@@ -10,6 +10,7 @@ import java.util.Objects;
  *     PostgresFencing.Builder#synchronousReplication})
  * @param standbyNames the server's {@code synchronous_standby_names}; empty when it names none
  * @param standby whether a synchronous standby is attached and streaming
+ * @since 0.1
  */
 public record Replication(boolean synchronousMode, String standbyNames, Standby standby) {
 

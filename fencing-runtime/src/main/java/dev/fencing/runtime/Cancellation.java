@@ -6,6 +6,8 @@ import java.util.concurrent.CancellationException;
 /**
  * Tells a handler that its work no longer counts: the lease was lost, or the runtime is stopping
  * and gave up waiting. The handler's thread is interrupted at the same moment.
+ *
+ * @since 0.1
  */
 public interface Cancellation {
 

@@ -39,6 +39,8 @@ import org.jspecify.annotations.Nullable;
  * runs them too, and none of them stops when a queue's runtime does. {@link #shutdown} stops the
  * scheduler, then drains every queue at once, then runs the relay's last round (so it sends what
  * the drained commits wrote) and stops maintenance.
+ *
+ * @since 0.1
  */
 public final class FencedWorkers implements AutoCloseable {
 

@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param result the job's result, JSON
  * @param messages at most 100, none null; copied
+ * @since 0.1
  */
 public record HandlerResult(String result, List<OutboxMessage> messages) {
 

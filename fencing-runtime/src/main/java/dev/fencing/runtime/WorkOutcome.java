@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * How one claimed job ended in the runtime. Every job a runtime claims ends in exactly one outcome,
  * reported once to {@link FencedWorkers.Builder#onOutcome(java.util.function.Consumer)}.
+ *
+ * @since 0.1
  */
 public sealed interface WorkOutcome
     permits WorkOutcome.Completed,

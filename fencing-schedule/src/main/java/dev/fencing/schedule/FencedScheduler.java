@@ -51,6 +51,8 @@ import org.slf4j.LoggerFactory;
  * <p>A round that fails (the store unreachable) is counted and logged, and the next round, at most
  * {@link Builder#pollInterval} later, tries again; no slot is lost by it, only late (and then dealt
  * with by the {@link Missed} policy once later than the schedule's grace).
+ *
+ * @since 0.1
  */
 public final class FencedScheduler implements AutoCloseable {
 

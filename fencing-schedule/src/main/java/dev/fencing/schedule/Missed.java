@@ -7,6 +7,8 @@ package dev.fencing.schedule;
  * because none ran (all down, all frozen, the database unreachable). On-time slots are always
  * enqueued; the policy decides the missed ones. Slots a policy does not enqueue are skipped for
  * good: the mark moves past them.
+ *
+ * @since 0.1
  */
 public sealed interface Missed {
 

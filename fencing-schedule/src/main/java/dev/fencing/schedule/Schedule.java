@@ -27,6 +27,7 @@ import java.util.Objects;
  * @param zone the time zone of a cron trigger (a fixed interval ignores it)
  * @param missed what happens to missed slots
  * @param grace how late a slot may be enqueued and still be on time, between 0 and 366 days
+ * @since 0.1
  */
 public record Schedule(
     String name,

@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param schedule the definition read back, or null if this version cannot read it (a newer version
  *     wrote it)
  * @param nextSlots its next slots after its mark or the store's clock, whichever is later
+ * @since 0.1
  */
 public record ScheduleOverview(
     ScheduleState stored, @Nullable Schedule schedule, List<Instant> nextSlots) {

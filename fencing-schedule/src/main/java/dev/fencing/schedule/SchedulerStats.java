@@ -17,6 +17,7 @@ package dev.fencing.schedule;
  *     definition (a change given without a new revision), so it enqueued nothing for it
  * @param failures rounds, or one schedule's part of a round, that failed (the store unreachable, a
  *     payload the store refuses as JSON); the next round tries again
+ * @since 0.1
  */
 public record SchedulerStats(
     long enqueued, long skipped, long taken, long superseded, long conflicts, long failures) {

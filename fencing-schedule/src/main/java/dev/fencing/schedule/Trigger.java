@@ -7,6 +7,8 @@ import java.util.Objects;
 /**
  * When a schedule's slots are: the times of a cron expression in the schedule's time zone, or every
  * fixed interval.
+ *
+ * @since 0.1
  */
 public sealed interface Trigger {
 

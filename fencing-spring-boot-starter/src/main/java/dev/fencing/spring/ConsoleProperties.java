@@ -34,6 +34,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     none. Anyone who reaches the application's port gets it: not with Spring Security
  * @param showPayloadsToViewers whether viewers see jobs' payloads and results too; default false
  *     (operators only)
+ * @since 0.1
  */
 @ConfigurationProperties("fencing.console")
 public record ConsoleProperties(

@@ -62,6 +62,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param metrics the meters' settings, with a MeterRegistry in the context
  * @param datasource whether the application's HikariCP pool connects through a
  *     PrimaryWaitingDataSource (fencing-postgres), which waits for a primary during a failover
+ * @since 0.1
  */
 @ConfigurationProperties("fencing")
 public record FencingProperties(

@@ -19,6 +19,8 @@ import dev.fencing.runtime.OutboxHandler;
  *
  * <p>One handler per queue, of either kind: a {@code QueueHandler} and an {@code
  * OutboxQueueHandler} naming the same queue stop the context from starting, as two of one kind do.
+ *
+ * @since 0.1
  */
 public interface OutboxQueueHandler extends OutboxHandler {
 

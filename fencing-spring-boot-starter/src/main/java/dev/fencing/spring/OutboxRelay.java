@@ -21,6 +21,8 @@ import java.util.Objects;
  *   return OutboxRelay.to("webhooks", envelope -> client.post(envelope));
  * }
  * }</pre>
+ *
+ * @since 0.1
  */
 public sealed interface OutboxRelay {
 

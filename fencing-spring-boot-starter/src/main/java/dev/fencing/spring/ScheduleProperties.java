@@ -27,6 +27,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param grace how late a slot may be enqueued and still be on time, up to 366 days; default 1 min
  * @param revision the definition's revision, at least 1: raise it to change the definition while
  *     instances run; default 1
+ * @since 0.1
  */
 public record ScheduleProperties(
     @Nullable String queue,

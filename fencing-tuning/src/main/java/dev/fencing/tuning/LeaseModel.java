@@ -13,6 +13,7 @@ import java.util.Random;
  * @param p50 the median pause, above zero
  * @param p99 the 99th percentile, at least {@code p50}
  * @param max the longest pause, at least {@code p99} and at most 24 h
+ * @since 0.1
  */
 public record LeaseModel(Duration p50, Duration p99, Duration max) {
 

@@ -38,6 +38,8 @@ import java.time.Duration;
  * client that acquired it, in the session that acquired it; every write first checks that the node
  * still has the ownership's czxid and that session as its ephemeral owner. Another client, or the
  * same client after its session was replaced, treats it as not its own and writes nothing.
+ *
+ * @since 0.1
  */
 public final class ZooKeeperOwnership {
 

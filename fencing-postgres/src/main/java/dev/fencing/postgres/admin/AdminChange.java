@@ -3,7 +3,11 @@ package dev.fencing.postgres.admin;
 import dev.fencing.JobState;
 import java.util.Objects;
 
-/** What an administrative change of one job ({@code requeue}, {@code fail}) came to. */
+/**
+ * What an administrative change of one job ({@code requeue}, {@code fail}) came to.
+ *
+ * @since 0.1
+ */
 public sealed interface AdminChange {
 
   /** The job id the change was asked for. */

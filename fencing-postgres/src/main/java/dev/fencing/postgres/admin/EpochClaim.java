@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param ended how the claim ended: {@code running}, {@code completed}, {@code failed}, {@code
  *     released}, {@code expired}, {@code cancelled}, {@code taken over} (a later claim took the job
  *     while this one held it), or {@code unknown} when the engine does not keep it
+ * @since 0.1
  */
 public record EpochClaim(
     long epoch,

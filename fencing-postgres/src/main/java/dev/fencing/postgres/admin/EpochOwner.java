@@ -5,6 +5,7 @@ package dev.fencing.postgres.admin;
  *
  * @param epoch the fencing token, from 1
  * @param owner the worker that claimed it
+ * @since 0.1
  */
 public record EpochOwner(long epoch, String owner) {
 

@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @param history who held which epoch, for the last 16 claims, oldest first; claims made before the
  *     history column was installed are missing
  * @param messages the outbox messages its commit wrote, by index
+ * @since 0.1
  */
 public record JobDetails(
     JobSnapshot job,

@@ -9,6 +9,7 @@ import java.util.List;
  * @param claimsComplete false when the engine keeps only part: the update-in-place engine keeps the
  *     owners of the last 16 claims, and when and how only the current one began and ended
  * @param refusals the recorded refused writes, newest first
+ * @since 0.1
  */
 public record JobHistory(
     List<EpochClaim> claims, boolean claimsComplete, List<RefusedWrite> refusals) {

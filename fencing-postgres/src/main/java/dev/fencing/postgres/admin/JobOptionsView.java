@@ -8,5 +8,6 @@ import org.jspecify.annotations.Nullable;
  * @param priority its priority, 0 by default
  * @param group the group it was enqueued in, or null
  * @param key the idempotency key it was enqueued under, or null
+ * @since 0.1
  */
 public record JobOptionsView(int priority, @Nullable String group, @Nullable String key) {}

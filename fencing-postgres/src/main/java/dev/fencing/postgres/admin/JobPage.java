@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
  * @param jobs the page's jobs
  * @param nextAfterId the {@link JobSearch#afterId} of the next page (the last job's id) when more
  *     jobs may follow, null when this is the last page
+ * @since 0.1
  */
 public record JobPage(List<JobRow> jobs, @Nullable Long nextAfterId) {
 

@@ -21,6 +21,7 @@ import org.jspecify.annotations.Nullable;
  * @param lastError the error its last failure left, or null
  * @param priority its priority, 0 by default
  * @param group the group it was enqueued in, or null
+ * @since 0.1
  */
 public record JobRow(
     long id,

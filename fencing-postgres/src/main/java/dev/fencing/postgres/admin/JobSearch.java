@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param afterId only jobs with a smaller id (the previous page's {@link JobPage#nextAfterId}), or
  *     from the newest when null
  * @param limit the most jobs a page holds, 1 to {@value #MAX_LIMIT}
+ * @since 0.1
  */
 public record JobSearch(
     @Nullable String queue,

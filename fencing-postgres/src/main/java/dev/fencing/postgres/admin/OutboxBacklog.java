@@ -8,5 +8,6 @@ import org.jspecify.annotations.Nullable;
  *
  * @param undelivered how many
  * @param oldestUndeliveredAt when the oldest of them was written, or null when there is none
+ * @since 0.1
  */
 public record OutboxBacklog(long undelivered, @Nullable Instant oldestUndeliveredAt) {}

@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param deliveredAt when the receiver answered, null while undelivered
  * @param outcome the receiver's answer (accepted, repeat, superseded, ...), null while undelivered
  * @param wonEpoch the epoch that won, when superseded
+ * @since 0.1
  */
 public record OutboxEntry(
     int idx,

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param epoch its fencing token, bumped by every acquisition
  * @param leaseExpiresAt when the lease runs (or ran) out
  * @param valid whether the lease has not run out, on the database clock
+ * @since 0.1
  */
 public record OwnershipRow(
     String resource,

@@ -22,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  * version. Changes are compare-and-sets on the job's state and never lower or bump an epoch, so a
  * claim after a requeue takes a larger epoch than any before it, and the holder of a job failed
  * here is refused at its next commit or renewal. Immutable and safe for concurrent use.
+ *
+ * @since 0.1
  */
 public interface PostgresAdmin {
 

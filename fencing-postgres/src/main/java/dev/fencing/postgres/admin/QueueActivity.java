@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  *     enqueue when it was due at once), counting jobs due later too; null when none is pending
  * @param lastHour jobs finished in each of the last twelve 5-minute spans, oldest first, the last
  *     ending at the database's now
+ * @since 0.1
  */
 public record QueueActivity(
     String queue, @Nullable Instant oldestPendingSince, List<Bucket> lastHour) {

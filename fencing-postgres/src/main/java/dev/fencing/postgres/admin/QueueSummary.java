@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param failed ended failed (until purged)
  * @param completed ended completed (until purged); null when not counted, since counting them reads
  *     every completed row of the table
+ * @since 0.1
  */
 public record QueueSummary(
     String queue, long pending, long running, long failed, @Nullable Long completed) {

@@ -16,6 +16,7 @@ import java.util.Objects;
  *     or {@code Cancelled}
  * @param reason one line for a person, e.g. {@code epoch 1 superseded by epoch 2 held by worker-b}
  * @param at when it was refused (database clock)
+ * @since 0.1
  */
 public record RefusedWrite(
     long epoch, String owner, String action, String kind, String reason, Instant at) {

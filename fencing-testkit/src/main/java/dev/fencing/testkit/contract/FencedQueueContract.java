@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
  * <p>The tests here are about claiming, renewing, failing and counting; those about what the queue
  * refuses (a zombie's writes, finished jobs, bad input) and those about job options (run later,
  * priorities) are inherited, and run for every subclass as well.
+ *
+ * @since 0.1
  */
 @FencingDatabase
 public abstract class FencedQueueContract extends QueueCancelRules {

@@ -28,6 +28,8 @@ import org.junit.jupiter.api.TestFactory;
  * to build its receiver, empty at the start of each test. The static checks are public so that a
  * test can prove they fail for receivers that break a rule. Payloads are written the way {@code
  * jsonb} prints them, so every backend returns them unchanged.
+ *
+ * @since 0.1
  */
 public abstract class FencedReceiverContract {
 

@@ -31,6 +31,8 @@ import org.junit.jupiter.api.Test;
  * clock the test moves overrides it); nothing else waits, and no test judges a time on this JVM's
  * clock: a delay is checked against the backend's own, as the leases of claims report it. The tests
  * about keys and about cancelling are inherited.
+ *
+ * @since 0.1
  */
 @FencingDatabase
 public abstract class JobProducerContract extends ProducerCancelRules {

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
  * subclasses this once and says how to open a client; each test uses resource names of its own, so
  * one server serves them all. Leases run out on the service's own terms, so the tests wait out
  * short leases rather than fake time.
+ *
+ * @since 0.1
  */
 public abstract class ResourceOwnershipContract {
 

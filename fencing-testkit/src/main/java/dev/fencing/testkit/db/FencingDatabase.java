@@ -12,6 +12,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Testcontainers, else embedded). Test methods and constructors may take a {@link
  * PostgresFixture.Database}, or a {@link TestSchema}: an empty schema of their own, dropped after
  * the test.
+ *
+ * @since 0.1
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * Resolves {@link PostgresFixture.Database} and {@link TestSchema} parameters; see {@link
  * FencingDatabase}.
+ *
+ * @since 0.1
  */
 public final class FencingDatabaseExtension implements ParameterResolver {
 

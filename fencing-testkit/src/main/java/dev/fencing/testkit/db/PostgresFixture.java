@@ -28,6 +28,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  *
  * <p>{@value #MODE_VARIABLE} ({@code url}, {@code testcontainers} or {@code embedded}) forces one.
  * When none is possible, {@link #get()} fails with a message that says what to set; it never skips.
+ *
+ * @since 0.1
  */
 public final class PostgresFixture {
 

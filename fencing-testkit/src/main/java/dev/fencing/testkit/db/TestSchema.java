@@ -7,6 +7,7 @@ import javax.sql.DataSource;
  *
  * @param database the server
  * @param name the schema's name, a plain identifier
+ * @since 0.1
  */
 public record TestSchema(PostgresFixture.Database database, String name) {
 

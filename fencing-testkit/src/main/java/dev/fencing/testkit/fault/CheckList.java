@@ -18,6 +18,8 @@ import java.util.SequencedMap;
  * System.out.println(checks.summary(10));
  * checks.violations().forEach((check, found) -> softly.assertThat(found).as(check).isEmpty());
  * }</pre>
+ *
+ * @since 0.1
  */
 public final class CheckList {
 

@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>It reads the server's side of the PostgreSQL wire protocol, so clients must connect without
  * TLS ({@code sslmode=disable}).
+ *
+ * @since 0.1
  */
 public final class FlakyProxy implements AutoCloseable {
 

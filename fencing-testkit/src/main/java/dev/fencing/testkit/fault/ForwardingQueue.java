@@ -31,6 +31,8 @@ import org.jspecify.annotations.Nullable;
  * and {@code enqueueKeyed} of this queue, so that an override of one guard reaches them too. A
  * forwarding queue is one without an outbox: a commit with messages throws {@link
  * UnsupportedOperationException}. Override them to forward them.
+ *
+ * @since 0.1
  */
 public class ForwardingQueue extends ForwardingFencedQueue {
 

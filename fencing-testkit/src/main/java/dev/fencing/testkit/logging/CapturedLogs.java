@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Needs Logback as the test class path's SLF4J binding ({@code ch.qos.logback:logback-classic},
  * an optional dependency of the kit), and no other binding. Safe to read while other threads log.
+ *
+ * @since 0.1
  */
 public final class CapturedLogs implements AutoCloseable {
 

@@ -75,6 +75,8 @@ import org.jspecify.annotations.Nullable;
  * a lease and read, so each is atomic as a statement is ({@code completeAll} and {@code renewAll}
  * take their items one at a time); {@link #awaitWork} waits, and the outbox's sender sends, without
  * it.
+ *
+ * @since 0.1
  */
 public final class InMemoryQueue implements FencedQueue {
 

@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * Job zombie = queue.claim("q", "w1", Duration.ofSeconds(30)).orElseThrow();
  * clock.advance(Duration.ofSeconds(31)); // the lease ran out; no one slept
  * }</pre>
+ *
+ * @since 0.1
  */
 public final class ManualClock extends Clock {
 

@@ -8,6 +8,8 @@ import javax.sql.DataSource;
 /**
  * How a worker process builds the queue and receiver under test. Implementations need a public
  * no-argument constructor: worker processes load them by class name.
+ *
+ * @since 0.1
  */
 public interface FencingBackend {
 

@@ -25,6 +25,8 @@ import java.util.function.Predicate;
  * {@link #freeze()} sends {@code SIGSTOP}, {@link #thaw()} {@code SIGCONT}, {@link #crash()} {@code
  * SIGKILL}. Closing it kills the process, and so does the end of this JVM, so none outlives its
  * test.
+ *
+ * @since 0.1
  */
 public final class JavaProcess extends OwnedProcess implements AutoCloseable {
 

@@ -8,6 +8,8 @@ import javax.sql.DataSource;
  * How a producer process opens the ownership backend and the receiver under test, for {@link
  * dev.fencing.testkit.property.OwnershipSafetyProperties}. Implementations need a public
  * no-argument constructor: producer processes load them by class name.
+ *
+ * @since 0.1
  */
 public interface OwnershipBackend {
 

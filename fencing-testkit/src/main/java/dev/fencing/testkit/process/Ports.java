@@ -6,7 +6,11 @@ import java.net.ServerSocket;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Ports for the servers a test starts: PostgreSQL, ZooKeeper, etcd, an HTTP service. */
+/**
+ * Ports for the servers a test starts: PostgreSQL, ZooKeeper, etcd, an HTTP service.
+ *
+ * @since 0.1
+ */
 public final class Ports {
 
   /** Below Linux's ephemeral range (32768-60999), which outgoing connections take ports from. */

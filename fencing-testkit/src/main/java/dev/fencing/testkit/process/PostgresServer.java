@@ -18,6 +18,8 @@ import org.jspecify.annotations.Nullable;
  * and {@link #restart()} keep its data and its port; {@link #freeze()} makes every connection hang
  * (a real {@code SIGSTOP} to the postmaster and its backends) until {@link #thaw()}. {@link
  * #close()} stops it and deletes its data. Connect as {@code postgres}, who needs no password.
+ *
+ * @since 0.1
  */
 public final class PostgresServer implements AutoCloseable {
 

@@ -24,6 +24,8 @@ import javax.sql.DataSource;
  * <pre>
  * acquire R MS | renew R MS | send R | release R | reset
  * </pre>
+ *
+ * @since 0.1
  */
 public final class PuppetProducer {
 

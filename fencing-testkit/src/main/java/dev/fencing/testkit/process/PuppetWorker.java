@@ -49,6 +49,8 @@ import java.util.stream.Collectors;
  * <p>Without JSON, {@code deliver} and {@code complete} use the job's result: the backend's {@link
  * FencingBackend#handle handler} output wrapped as {@code {"epoch": E, "worker": "OWNER", "value":
  * ...}}, so that a checker can tell which claim produced what.
+ *
+ * @since 0.1
  */
 public final class PuppetWorker {
 

@@ -27,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  * {@code SIGCONT}, {@link #kill()} {@code SIGKILL}, {@link #stop()} {@code SIGTERM} and {@code
  * SIGKILL} after a grace. {@link #close()} stops it, once however often it is called, and the end
  * of this JVM kills every one still running, so none outlives its test.
+ *
+ * @since 0.1
  */
 public final class ServerProcess extends OwnedProcess implements AutoCloseable {
 

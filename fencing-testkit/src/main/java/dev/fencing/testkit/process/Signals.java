@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
  * Real signals, by pid, to processes a test started itself or through a server it started (a
  * PostgreSQL backend of its own cluster); {@link ServerProcess} and {@link JavaProcess} send theirs
  * through it.
+ *
+ * @since 0.1
  */
 public final class Signals {
 

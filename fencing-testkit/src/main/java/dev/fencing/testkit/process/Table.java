@@ -2,7 +2,11 @@ package dev.fencing.testkit.process;
 
 import java.util.List;
 
-/** Prints {@link ZombieScenario.Row}s as the seed's table. */
+/**
+ * Prints {@link ZombieScenario.Row}s as the seed's table.
+ *
+ * @since 0.1
+ */
 public final class Table {
 
   private static final String[] HEADER = {

@@ -9,6 +9,8 @@ import java.util.List;
  * the test gives), driven line by line. Stalls and crashes are real signals: {@link #freeze()}
  * sends {@code SIGSTOP}, {@link #thaw()} {@code SIGCONT}, {@link #crash()} {@code SIGKILL}. Closing
  * it kills the process, so none outlives its test.
+ *
+ * @since 0.1
  */
 public final class WorkerProcess implements AutoCloseable {
 

@@ -16,6 +16,8 @@ import javax.sql.DataSource;
  * short lease and is frozen with {@code SIGSTOP}; the lease runs out on the database clock; worker
  * B (a third JVM) reclaims the job; then, in one of two orderings, both reach the receiver and try
  * to commit. A correct backend ends both orderings as {@link #expected(Ordering)} says.
+ *
+ * @since 0.1
  */
 public final class ZombieScenario {
 

@@ -7,6 +7,7 @@ import java.util.List;
  *
  * @param timeline who did what, at which epoch, with the reply, one line per action
  * @param violations every invariant broken, in the order found
+ * @since 0.1
  */
 public record Execution(
     Interleaving interleaving, List<String> timeline, List<Violation> violations)

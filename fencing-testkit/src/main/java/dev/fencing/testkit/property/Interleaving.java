@@ -9,6 +9,7 @@ import java.util.Objects;
  * @param workers how many worker processes, 1 to {@value #MAX_WORKERS}
  * @param jobs how many jobs are enqueued before the first step, 1 to {@value #MAX_JOBS}
  * @param steps what happens, in order
+ * @since 0.1
  */
 public record Interleaving(int workers, int jobs, List<Step> steps) {
 

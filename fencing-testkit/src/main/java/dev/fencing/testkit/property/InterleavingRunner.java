@@ -31,6 +31,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * Not thread-safe: one interleaving at a time.
+ *
+ * @since 0.1
  */
 public final class InterleavingRunner implements AutoCloseable {
 

@@ -18,6 +18,7 @@ import org.quicktheories.generators.Generate;
  * @param minJobs the fewest jobs, 1 to {@value Interleaving#MAX_JOBS}
  * @param maxJobs the most jobs, {@code minJobs} to {@value Interleaving#MAX_JOBS}
  * @param maxSteps the most steps, 1 to 1,000; lengths are drawn uniformly from 1 to this
+ * @since 0.1
  */
 public record Interleavings(int minWorkers, int maxWorkers, int minJobs, int maxJobs, int maxSteps)
     implements PropertyDomain<Interleaving, Execution> {

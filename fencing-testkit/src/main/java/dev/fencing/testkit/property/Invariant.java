@@ -3,6 +3,8 @@ package dev.fencing.testkit.property;
 /**
  * The invariants a {@link InterleavingRunner} checks after every step and at the end of an
  * interleaving.
+ *
+ * @since 0.1
  */
 public enum Invariant {
   /** Epochs per job strictly increase with every claim, and never reset or go down. */

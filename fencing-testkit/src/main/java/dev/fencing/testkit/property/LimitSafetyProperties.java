@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
  * failure names the invariant and the limit, shows the shrunk timeline, and prints the seed that
  * replays the search ({@code -Dfencing.seed=...}); a pass prints one line per limit: {@code
  * PostgresLimitSafetyProperties: limit 1: 60 interleavings passed (seed 42); limit 2: ...}.
+ *
+ * @since 0.1
  */
 public abstract class LimitSafetyProperties {
 

@@ -1,6 +1,10 @@
 package dev.fencing.testkit.property;
 
-/** The invariants {@link OwnershipSafetyProperties} checks after every reply. */
+/**
+ * The invariants {@link OwnershipSafetyProperties} checks after every reply.
+ *
+ * @since 0.1
+ */
 public enum OwnershipInvariant {
   /** Every acquisition of a resource gets an epoch larger than every earlier one: none repeats. */
   EPOCHS_ONLY_GO_UP,

@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Test;
  * The receiver's database comes from {@link PostgresFixture#get()}. Failing interleavings shrink,
  * and the failure names the invariant, shows the timeline and prints the seed that replays it. A
  * pass prints one line: {@code PostgresProducerProperties: 30 interleavings passed (seed 42)}.
+ *
+ * @since 0.1
  */
 public abstract class OwnershipSafetyProperties {
 

@@ -10,6 +10,7 @@ import java.util.Objects;
  * @param producers how many producer processes, 2 to 4
  * @param resources how many resources, 1 to 3
  * @param steps what happens, in order: {@link Step.ProducerAction}s and the common steps
+ * @since 0.1
  */
 public record ProducerInterleaving(int producers, int resources, List<Step> steps) {
 

@@ -16,6 +16,7 @@ import org.quicktheories.generators.Generate;
  * "leases run out" (a crash or a stall may only have let time pass).
  *
  * @param maxSteps the most steps, 1 to 1,000
+ * @since 0.1
  */
 public record ProducerInterleavings(int maxSteps)
     implements PropertyDomain<ProducerInterleaving, ProducerRunner.Run> {

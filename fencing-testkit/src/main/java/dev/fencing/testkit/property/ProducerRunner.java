@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * crashed producer's replacement starts in the background, so its JVM start overlaps the steps
  * until that producer acts again; "leases run out" waits only what is left of its duration since
  * the last short lease was granted, renewed, or a producer was stalled or crashed.
+ *
+ * @since 0.1
  */
 public final class ProducerRunner implements AutoCloseable {
 

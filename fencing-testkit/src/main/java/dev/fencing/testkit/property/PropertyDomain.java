@@ -11,6 +11,7 @@ import org.quicktheories.core.Gen;
  *
  * @param <S> the interleaving type, a value with equals (outcomes are remembered by it)
  * @param <T> what running one shows
+ * @since 0.1
  */
 public interface PropertyDomain<S, T extends Trial<S>> {
 

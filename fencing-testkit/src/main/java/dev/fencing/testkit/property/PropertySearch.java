@@ -24,6 +24,8 @@ import org.quicktheories.core.Gen;
  *     PropertySearch.search(
  *         Interleavings.defaults(), Settings.fromSystemProperties(), runner::run);
  * }</pre>
+ *
+ * @since 0.1
  */
 public final class PropertySearch {
 

@@ -6,6 +6,8 @@ package dev.fencing.testkit.property;
  * Stall}, {@link Resume}, {@link Crash}, {@link LeasesRunOut}. What a process does is its domain's:
  * a {@link WorkerAction} on the job queue, a {@link ProducerAction} on a resource. Processes are
  * numbered from 0.
+ *
+ * @since 0.1
  */
 public sealed interface Step {
 

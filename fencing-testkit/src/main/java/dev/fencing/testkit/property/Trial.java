@@ -7,6 +7,7 @@ import java.util.List;
  * an {@link Execution}, producer interleavings a {@link ProducerRunner.Run}.
  *
  * @param <S> the interleaving type
+ * @since 0.1
  */
 public interface Trial<S> {
 

@@ -24,6 +24,8 @@ import java.sql.SQLException;
  * A backend that does not implement it is checked only through its jobs' snapshots ({@link
  * dev.fencing.FencedQueue#find}), each lease judged against one reading of the database clock taken
  * just before them.
+ *
+ * @since 0.1
  */
 @FunctionalInterface
 public interface ValidLeaseCount {

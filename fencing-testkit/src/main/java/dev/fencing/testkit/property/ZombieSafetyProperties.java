@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
  * shows the timeline of the smallest interleaving found, and prints the seed that replays the
  * search: {@code -Dfencing.seed=...}. A pass prints one line with the count and the seed that
  * replays it: {@code PostgresZombieSafetyProperties: 200 interleavings passed (seed 42)}.
+ *
+ * @since 0.1
  */
 public abstract class ZombieSafetyProperties {
 
