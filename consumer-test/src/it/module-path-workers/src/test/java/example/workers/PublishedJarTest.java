@@ -42,7 +42,7 @@ class PublishedJarTest {
         .endsWith("!/module-info.class");
     assertThat(lines)
         .filteredOn(line -> line.matches("(qualified )?(exports|opens) .*"))
-        .containsExactly("exports dev.fencing.postgres");
+        .containsExactlyInAnyOrder("exports dev.fencing.postgres", "exports dev.fencing.postgres.admin");
     assertThat(lines)
         .filteredOn(line -> line.startsWith("requires"))
         .noneMatch(line -> line.contains("jooq") || line.contains("r2dbc"));

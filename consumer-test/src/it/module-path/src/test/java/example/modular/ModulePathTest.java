@@ -25,7 +25,7 @@ class ModulePathTest {
   private static final Path HERE = Path.of(System.getProperty("basedir"));
 
   @Test
-  void theDescriptorRequiresNoJooqAndExportsTheDoorOnly() throws Exception {
+  void theDescriptorRequiresNoJooqAndExportsTheDoorAndTheAdminViewOnly() throws Exception {
     ModuleReference postgres =
         ModuleFinder.of(modulePath()).find("dev.fencing.postgres").orElseThrow();
     ModuleDescriptor descriptor = postgres.descriptor();
@@ -35,7 +35,7 @@ class ModulePathTest {
         .noneMatch(name -> name.contains("jooq") || name.contains("r2dbc"));
     assertThat(descriptor.exports())
         .extracting(ModuleDescriptor.Exports::source)
-        .containsExactly("dev.fencing.postgres");
+        .containsExactlyInAnyOrder("dev.fencing.postgres", "dev.fencing.postgres.admin");
     assertThat(descriptor.packages()).contains("dev.fencing.postgres.internal.shaded.jooq.impl");
   }
 
