@@ -5,9 +5,10 @@
 # published module with the same artifact at the baseline version. Nothing happens when the
 # baseline's jars are already there: a release never changes.
 #
-# usage: api-baseline.sh <tag> <version> <local repository> <published artifactIds, comma-separated>
+# usage: api-baseline.sh <tag> <commit> <version> <local repository> <published artifactIds, comma-separated>
+# The commit is the tag's (a clone made without tags still has it in main's history).
 set -euo pipefail
-tag="$1" version="$2" repository="$3" modules="$4"
+tag="$1" commit="$2" version="$3" repository="$4" modules="$5"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 missing=()
@@ -20,17 +21,22 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 
-if ! git -C "$root" rev-parse -q --verify "refs/tags/$tag^{commit}" >/dev/null; then
-  echo "The API-compatibility check compares with release $version, built from the tag $tag," >&2
-  echo "which this clone does not have: fetch it (git fetch --tags origin; in GitHub Actions," >&2
-  echo "actions/checkout with fetch-depth: 0), or skip the check with -Djapicmp.skip." >&2
+tagged="$(git -C "$root" rev-parse -q --verify "refs/tags/$tag^{commit}" || true)"
+if [ -n "$tagged" ] && [ "$tagged" != "$commit" ]; then
+  echo "The tag $tag is commit $tagged here, but the root pom names $commit as release $version." >&2
+  exit 1
+fi
+if ! git -C "$root" cat-file -e "$commit^{commit}" 2>/dev/null; then
+  echo "The API-compatibility check compares with release $version, commit $commit (tag $tag)," >&2
+  echo "which this clone does not have: fetch the whole history (git fetch --unshallow origin; in" >&2
+  echo "GitHub Actions, actions/checkout with fetch-depth: 0), or skip the check with -Djapicmp.skip." >&2
   exit 1
 fi
 
 work="$root/target/api-baseline-$version"
 rm -rf "$work"
 mkdir -p "$work"
-git -C "$root" archive --format=tar "$tag" | tar -x -C "$work"
+git -C "$root" archive --format=tar "$commit" | tar -x -C "$work"
 echo "API baseline $version: building ${missing[*]} from $tag into $repository"
 # main code only (the release's -Pdemo profile unbinds tests and checks); its own wrapper and poms
 (
