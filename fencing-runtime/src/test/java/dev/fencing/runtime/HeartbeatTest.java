@@ -133,13 +133,16 @@ class HeartbeatTest {
                 .schema(schema.name())
                 .build()
                 .queue());
-    queue.claimAnswerDelay = Duration.ofMillis(700); // of a 1 s lease; the margin is 500 ms
+    // 70% of a 3 s lease, whose margin is half of it: long enough that a claim delayed on a busy
+    // machine still ends before its lease does (at 700 ms of 1 s, one ran out and was claimed
+    // again)
+    queue.claimAnswerDelay = Duration.ofMillis(2100);
     long id = queue.enqueue("q", "{}");
     AtomicInteger handled = new AtomicInteger();
     Outcomes outcomes = new Outcomes();
     try (QueueRuntime runtime =
-        runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(1))
-            .minLeaseLeft(Duration.ofMillis(500))
+        runtime(queue, Receivers.inMemory(), outcomes, Duration.ofSeconds(3))
+            .minLeaseLeft(Duration.ofMillis(1500))
             .handler(
                 (job, cancellation) -> {
                   handled.incrementAndGet();
@@ -147,10 +150,10 @@ class HeartbeatTest {
                 })
             .start()) {
       WorkOutcome.Released released =
-          outcomes.await(WorkOutcome.Released.class, 1, Duration.ofSeconds(5)).getFirst();
-      assertThat(released.reason()).contains("less than minLeaseLeft PT0.5S");
+          outcomes.await(WorkOutcome.Released.class, 1, Duration.ofSeconds(15)).getFirst();
+      assertThat(released.reason()).contains("less than minLeaseLeft PT1.5S");
       queue.claimAnswerDelay = Duration.ZERO;
-      outcomes.await(WorkOutcome.Completed.class, 1, Duration.ofSeconds(5));
+      outcomes.await(WorkOutcome.Completed.class, 1, Duration.ofSeconds(15));
     }
     assertThat(handled).hasValue(1);
     var row = queue.find(id).orElseThrow();
