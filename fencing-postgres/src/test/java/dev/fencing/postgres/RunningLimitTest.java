@@ -102,13 +102,16 @@ class RunningLimitTest {
     FencedQueue queue = fencing(engine, schema.sharedPool(), schema).queue();
     queue.enqueueAll("q", Collections.nCopies(3, "{}"));
     queue.setLimits("q", QueueLimits.maxRunning(2));
-    List<Job> jobs = queue.claimBatch("q", "w", Duration.ofMillis(800), 2);
+    // four renewals 600 ms apart hold the slots for 2.4 s, longer than one lease, with 1.4 s of
+    // each lease to spare for a pause on a busy machine
+    Duration length = Duration.ofSeconds(2);
+    List<Job> jobs = queue.claimBatch("q", "w", length, 2);
     assertThat(jobs).hasSize(2);
     Lease lease = jobs.getFirst().lease();
     for (int i = 0; i < 4; i++) {
-      Thread.sleep(400);
-      lease = queue.renew(lease, Duration.ofMillis(800));
-      queue.renew(jobs.get(1).lease(), Duration.ofMillis(800));
+      Thread.sleep(600);
+      lease = queue.renew(lease, length);
+      queue.renew(jobs.get(1).lease(), length);
       assertThat(queue.claim("q", "other", Duration.ofMinutes(1))).isEmpty();
     }
     queue.complete(lease, "{}");
